@@ -1,0 +1,62 @@
+import Fastify, { type FastifyInstance } from 'fastify'
+import swagger from '@fastify/swagger'
+import compress from '@fastify/compress'
+import type { ServerConfig } from './config.ts'
+import type { Database, DatabaseKind } from './db/client.ts'
+import { installErrorHandler } from './http/error-handler.ts'
+import { webRoutes } from './http/web.ts'
+import { healthRoutes } from './routes/health.ts'
+import { serverVersion } from './version.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Database
+    dbKind: DatabaseKind
+    config: ServerConfig
+  }
+}
+
+export interface BuildServerOptions {
+  config: ServerConfig
+  database: { db: Database; kind: DatabaseKind }
+  /** Pino logger options; `false` silences logs (tests). */
+  logger?: boolean | object
+}
+
+/**
+ * Builds the Portico server as a value: every route registered, nothing listening yet.
+ * Tests call `app.inject()` on it; the CLI calls `app.listen()`.
+ *
+ * @example
+ * const app = await buildServer({ config: loadConfig(), database: await openDatabase({ kind: 'pglite' }) })
+ */
+export async function buildServer(options: BuildServerOptions): Promise<FastifyInstance> {
+  const { config, database } = options
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+    // Strict JSON: reject prototype-poisoning keys instead of silently stripping them.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+  })
+  app.decorate('db', database.db)
+  app.decorate('dbKind', database.kind)
+  app.decorate('config', config)
+  installErrorHandler(app)
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Portico API', version: serverVersion },
+    },
+  })
+  await app.register(compress, { global: true, threshold: 1024 })
+
+  await app.register(healthRoutes)
+
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  await app.register(webRoutes, { webDir: config.webDir })
+  return app
+}

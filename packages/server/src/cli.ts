@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+import { buildServer } from './app.ts'
+import { ConfigError, loadConfig } from './config.ts'
+import { openDatabase } from './db/client.ts'
+import { DataDirLockedError, lockDataDir } from './db/lock.ts'
+
+/** `portico` (or `portico serve`): starts the server until SIGINT/SIGTERM. */
+async function serve(): Promise<void> {
+  const config = loadConfig()
+  const unlock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir)
+  const database = config.databaseUrl
+    ? await openDatabase({ kind: 'postgres', url: config.databaseUrl })
+    : await openDatabase({ kind: 'pglite', dir: config.dataDir })
+  const app = await buildServer({ config, database })
+
+  let closing = false
+  const shutdown = async (signal: string) => {
+    if (closing) return
+    closing = true
+    app.log.info(`${signal} received, shutting down`)
+    await app.close()
+    await database.close()
+    unlock()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+
+  await app.listen({ host: config.host, port: config.port })
+  const address = app.server.address()
+  const port = typeof address === 'object' && address ? address.port : config.port
+  const where = config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`
+  console.log(`Portico is running at http://${config.host}:${port} (${where})`)
+}
+
+const commands: Record<string, () => Promise<void>> = { serve }
+
+const name = process.argv[2] ?? 'serve'
+const command = commands[name]
+if (!command) {
+  console.error(`Unknown command "${name}". Commands: ${Object.keys(commands).join(', ')}`)
+  process.exit(2)
+}
+command().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    console.error(error.message)
+  } else {
+    console.error(error)
+  }
+  process.exit(1)
+})

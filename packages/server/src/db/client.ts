@@ -1,0 +1,74 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { PGlite } from '@electric-sql/pglite'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import pg from 'pg'
+import * as schema from './schema.ts'
+
+export type Schema = typeof schema
+export type Database = PgDatabase<PgQueryResultHKT, Schema>
+export type DatabaseKind = 'pglite' | 'postgres'
+
+export interface DatabaseHandle {
+  db: Database
+  kind: DatabaseKind
+  close(): Promise<void>
+}
+
+export type OpenDatabaseOptions =
+  | { kind: 'postgres'; url: string; poolSize?: number }
+  /** `dir` absent → in memory (tests). */
+  | { kind: 'pglite'; dir?: string }
+
+/** The committed SQL migrations, next to `src` in development and next to `dist` when built. */
+export const migrationsFolder = findMigrations(path.dirname(fileURLToPath(import.meta.url)))
+
+function findMigrations(here: string): string {
+  const candidates = [path.resolve(here, '..', '..', 'drizzle'), path.resolve(here, '..', 'drizzle')]
+  return candidates.find((dir) => fs.existsSync(path.join(dir, 'meta', '_journal.json'))) ?? candidates[0]!
+}
+
+/** Opens the database and brings its schema up to date. */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  if (options.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 })
+    // An idle client that loses its connection must not crash the process.
+    pool.on('error', () => {})
+    const db = drizzlePg(pool, { schema }) as unknown as Database
+    await migrateWithLock(pool, db)
+    return { db, kind: 'postgres', close: () => pool.end() }
+  }
+  const client = options.dir ? new PGlite(path.join(options.dir, 'pglite')) : new PGlite()
+  await client.waitReady
+  const db = drizzlePglite(client, { schema })
+  await migratePglite(db, { migrationsFolder })
+  return { db: db as unknown as Database, kind: 'pglite', close: () => client.close() }
+}
+
+// Several server processes may start at once against one PostgreSQL: only one migrates at a time.
+async function migrateWithLock(pool: pg.Pool, db: Database): Promise<void> {
+  const client = await pool.connect()
+  try {
+    await client.query('select pg_advisory_lock(7403)')
+    await migratePg(db as never, { migrationsFolder })
+  } finally {
+    await client.query('select pg_advisory_unlock(7403)').catch(() => {})
+    client.release()
+  }
+}
+
+/** Cheap liveness probe used by the health route. */
+export async function pingDatabase(db: Database): Promise<boolean> {
+  try {
+    await db.execute(sql`select 1`)
+    return true
+  } catch {
+    return false
+  }
+}

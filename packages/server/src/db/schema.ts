@@ -1,0 +1,141 @@
+import {
+  bigint,
+  customType,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core'
+
+// One schema for both drivers (PGlite and PostgreSQL); SQL migrations are generated from it
+// with `npm run db:generate -w @portico/server` and committed under ./drizzle.
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+})
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
+
+/** A wallet address that has signed in at least once. */
+export const users = pgTable('users', {
+  id: text('id').primaryKey(),
+  /** Checksummed address. */
+  address: text('address').notNull().unique(),
+  firstSignInAt: timestamp('first_sign_in_at', { withTimezone: true }).notNull().defaultNow(),
+  lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/** Sign-in sessions. Only the SHA-256 of the token is stored. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    chainId: integer('chain_id').notNull(),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+)
+
+/** Sign-in nonces: issued by the server, consumed on first use. */
+export const nonces = pgTable('nonces', {
+  nonce: text('nonce').primaryKey(),
+  issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  consumedAt: timestamp('consumed_at', { withTimezone: true }),
+})
+
+/** API keys for the RPC gateway. Only the SHA-256 of the key is stored. */
+export const apiKeys = pgTable('api_keys', {
+  id: text('id').primaryKey(),
+  keyHash: text('key_hash').notNull().unique(),
+  label: text('label').notNull(),
+  createdAt: createdAt(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+})
+
+/** Tracked events. No IP address is stored: `visitor` is a salted, daily-rotating hash at most. */
+export const events = pgTable(
+  'events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    subdomain: text('subdomain').notNull(),
+    event: text('event').notNull(),
+    options: jsonb('options').notNull().default({}),
+    visitor: text('visitor'),
+    userId: text('user_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('events_created_idx').on(t.createdAt), index('events_event_idx').on(t.event, t.createdAt)],
+)
+
+/** Objects: JSON documents in named classes with owner-based access. */
+export const objects = pgTable(
+  'objects',
+  {
+    className: text('class_name').notNull(),
+    id: text('id').notNull(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    publicRead: boolean('public_read').notNull().default(false),
+    data: jsonb('data').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.className, t.id] }),
+    index('objects_owner_idx').on(t.className, t.ownerId),
+  ],
+)
+
+/** Uploaded files; the bytes live in the database so both drivers behave the same. */
+export const files = pgTable('files', {
+  name: text('name').primaryKey(),
+  ownerId: text('owner_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  contentType: text('content_type').notNull(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+  bytes: bytea('bytes').notNull(),
+  createdAt: createdAt(),
+})
+
+/** First answer of every write that carried an Idempotency-Key, replayed on retries (24 h). */
+export const idempotency = pgTable(
+  'idempotency',
+  {
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    status: integer('status').notNull(),
+    body: jsonb('body'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_created_idx').on(t.createdAt)],
+)
+
+/** Rate-limit counters shared by every server process on the same database. */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').notNull(),
+    windowStart: bigint('window_start', { mode: 'number' }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [uniqueIndex('rate_limits_key_window').on(t.key, t.windowStart)],
+)
