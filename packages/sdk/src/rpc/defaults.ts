@@ -1,0 +1,15 @@
+/** Defaults of the node connection (design.md section 7); each is overridable in `connectNode`. */
+export const nodeDefaults = {
+  /** Web request time-out (ms). */
+  timeout: 120_000,
+  /** Retries of a throttled (HTTP 429) answer. */
+  retryCount: 12,
+  /** Base backoff between throttle retries when the node sends no `Retry-After` (ms). */
+  retryDelay: 150,
+  /** Block polling interval (ms). */
+  pollingInterval: 4_000,
+  /** Where the Portico server's RPC gateway lives; same origin by default. */
+  gatewayUrl: '/api/rpc',
+  /** Header that carries `speedyNodeApiKey` to the gateway. */
+  apiKeyHeader: 'x-api-key',
+} as const

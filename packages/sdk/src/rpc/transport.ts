@@ -1,0 +1,88 @@
+import {
+  fallback,
+  http,
+  HttpRequestError,
+  ResponseBodyTooLargeError,
+  TimeoutError,
+  type HttpTransportConfig,
+  type Transport,
+} from 'viem'
+import {
+  isNodeTransportError,
+  NoResponseError,
+  UnexpectedRpcResponseError,
+  type NodeTransportError,
+} from '../errors/rpc.ts'
+import { createNodeFetch, type FetchFn } from './fetch.ts'
+
+export interface NodeTransportOptions {
+  /** Web request time-out per attempt on one URL (ms). */
+  timeout: number
+  /** Retries of an HTTP 429 answer on one URL before moving on. */
+  throttleRetryCount: number
+  /** Base backoff between throttle retries without `Retry-After` (ms). */
+  throttleRetryDelay: number
+  /** Extra request headers (the gateway's API key). */
+  headers?: Record<string, string> | undefined
+  fetch?: FetchFn | undefined
+  /** viem's JSON-RPC batching, off by default. */
+  batch?: HttpTransportConfig['batch']
+}
+
+/**
+ * Maps what viem throws when a node itself failed to the catalogue error (design.md section 6),
+ * keeping viem's error as `cause`. Returns undefined for JSON-RPC application errors, which
+ * must reach the caller as viem's typed errors and must not trigger failover.
+ */
+export function toNodeTransportError(error: unknown): NodeTransportError | undefined {
+  const chain: unknown[] = []
+  for (let e = error; e && chain.length < 16; e = (e as { cause?: unknown }).cause) chain.push(e)
+  const known = chain.find(isNodeTransportError)
+  if (known) return known
+  if (chain.some((e) => e instanceof TimeoutError)) {
+    return new NoResponseError({ cause: error, details: 'The request timed out.' })
+  }
+  if (chain.some((e) => e instanceof ResponseBodyTooLargeError))
+    return new UnexpectedRpcResponseError({ cause: error })
+  if (chain.some((e) => e instanceof HttpRequestError)) return new NoResponseError({ cause: error })
+  return undefined
+}
+
+/**
+ * A viem transport over one or several node URLs of one chain: viem `http` per URL (strict answer
+ * checks and 429 handling in its fetch), viem `fallback` across them in order. A URL is left for
+ * the next one only when the node failed (no response, error status, wrong shape), never on a
+ * JSON-RPC error object such as a revert.
+ */
+export function nodeTransport(urls: readonly string[], options: NodeTransportOptions): Transport {
+  const fetchFn = createNodeFetch({
+    fetch: options.fetch,
+    throttleRetryCount: options.throttleRetryCount,
+    throttleRetryDelay: options.throttleRetryDelay,
+  })
+  const transports = urls.map((url) =>
+    http(url, {
+      timeout: options.timeout,
+      retryCount: 0,
+      fetchFn,
+      batch: options.batch,
+      ...(options.headers ? { fetchOptions: { headers: options.headers } } : {}),
+    }),
+  )
+  const inner = fallback(transports, {
+    retryCount: 0,
+    shouldThrow: (error) => toNodeTransportError(error) === undefined,
+  })
+  return (parameters) => {
+    const transport = inner(parameters)
+    const request: typeof transport.request = async (args, requestOptions) => {
+      try {
+        return await transport.request(args, requestOptions)
+      } catch (error) {
+        // viem's fallback wraps errors that are not its own in UnknownRpcError; unwrap ours.
+        throw toNodeTransportError(error) ?? error
+      }
+    }
+    return { ...transport, request }
+  }
+}
