@@ -1,0 +1,57 @@
+// Builds the web app into dist/ and pre-renders Home into dist/index.html (issue 2: Home shows
+// without JavaScript and paints fast; the browser then hydrates it).
+//   1. client build (vite build) → dist/
+//   2. SSR build of src/entry-server.tsx → a throwaway directory
+//   3. render `/` with it and inject the HTML, title and body class into dist/index.html
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { build } from 'vite'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const distDir = path.join(root, 'dist')
+// Inside node_modules so the SSR bundle resolves react-dom etc. like the sources do.
+const cacheDir = path.join(root, 'node_modules', '.cache')
+await fs.mkdir(cacheDir, { recursive: true })
+const ssrDir = await fs.mkdtemp(path.join(cacheDir, 'portico-ssr-'))
+const PRERENDERED_PATH = '/'
+
+try {
+  await build({ root, logLevel: 'warn' })
+  await build({
+    root,
+    logLevel: 'warn',
+    build: { ssr: 'src/entry-server.tsx', outDir: ssrDir, emptyOutDir: true, copyPublicDir: false },
+  })
+  const { prerender } = await import(pathToFileURL(path.join(ssrDir, 'entry-server.js')).href)
+  const page = await prerender(PRERENDERED_PATH)
+
+  const indexPath = path.join(distDir, 'index.html')
+  const template = await fs.readFile(indexPath, 'utf8')
+  const html = inject(template, page)
+  await fs.writeFile(indexPath, html)
+  console.log(`pre-rendered ${PRERENDERED_PATH} into dist/index.html (${page.html.length} chars)`)
+} finally {
+  await fs.rm(ssrDir, { recursive: true, force: true })
+}
+
+/** Replaces one marker in the template, failing loudly if it is missing. */
+function replaceOnce(text, marker, replacement) {
+  if (!text.includes(marker)) throw new Error(`index.html has no ${marker}`)
+  return text.replace(marker, () => replacement)
+}
+
+function inject(template, page) {
+  let html = replaceOnce(
+    template,
+    '<div id="root"><!--app-html--></div>',
+    `<div id="root" data-prerendered="${PRERENDERED_PATH}">${page.html}</div>`,
+  )
+  html = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
+  html = replaceOnce(html, '<body>', `<body class="${escapeHtml(page.bodyClass)}">`)
+  return html
+}
+
+function escapeHtml(text) {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+}

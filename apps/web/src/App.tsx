@@ -1,0 +1,30 @@
+import { Route, Router, Switch } from 'wouter'
+import { AppWrapper } from './shell/AppWrapper.tsx'
+import { RevealProvider } from './reveal/RevealProvider.tsx'
+import type { RevealController } from './reveal/reveal.ts'
+import { ThemeProvider } from './theme/ThemeProvider.tsx'
+import type { ThemeStore } from './theme/theme-store.ts'
+import { pages } from './pages.ts'
+
+/** What the entry point (browser or pre-render) builds once and injects. */
+export interface AppServices {
+  theme: ThemeStore
+  reveal: RevealController
+}
+
+/** Providers and the page table; the router has exactly one route, the app wrapper. */
+export function App({ services, ssrPath }: { services: AppServices; ssrPath?: string }) {
+  return (
+    <ThemeProvider store={services.theme}>
+      <RevealProvider controller={services.reveal}>
+        <Router ssrPath={ssrPath}>
+          <Switch>
+            <Route path="/*">
+              <AppWrapper pages={pages} />
+            </Route>
+          </Switch>
+        </Router>
+      </RevealProvider>
+    </ThemeProvider>
+  )
+}

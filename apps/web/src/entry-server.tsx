@@ -1,0 +1,30 @@
+import { prerenderToNodeStream } from 'react-dom/static'
+import { App } from './App.tsx'
+import { noopRevealController } from './reveal/reveal.ts'
+import { resolvePage } from './shell/page-table.ts'
+import { createStaticThemeStore } from './theme/theme-store.ts'
+import { pages } from './pages.ts'
+
+/** What the build injects into index.html for one pre-rendered path. */
+export interface PrerenderResult {
+  html: string
+  title: string
+  bodyClass: string
+}
+
+/**
+ * Renders one path to HTML at build time (scripts/build.mjs). `prerender` waits for lazily loaded
+ * pages, unlike `renderToString`, so the page's full content ends up in the HTML.
+ */
+export async function prerender(path: string): Promise<PrerenderResult> {
+  const services = { theme: createStaticThemeStore(), reveal: noopRevealController }
+  const { prelude } = await prerenderToNodeStream(<App services={services} ssrPath={path} />)
+  const chunks: Buffer[] = []
+  for await (const chunk of prelude) chunks.push(Buffer.from(chunk as Uint8Array))
+  const page = resolvePage(pages, path)
+  return {
+    html: Buffer.concat(chunks).toString('utf8'),
+    title: page.title,
+    bodyClass: page.bodyClass,
+  }
+}

@@ -1,0 +1,50 @@
+import { StrictMode } from 'react'
+import { createRoot, hydrateRoot } from 'react-dom/client'
+import { App, type AppServices } from './App.tsx'
+import { createRevealController } from './reveal/reveal.ts'
+import { createSafeStorage } from './theme/storage.ts'
+import { createThemeStore } from './theme/theme-store.ts'
+import './styles.css'
+
+/** Browser entry: builds the services once, then hydrates the pre-rendered page or renders. */
+function start() {
+  const html = document.documentElement
+  // Tells the inline script's fallback that the app started, so it leaves reveal hiding on.
+  html.setAttribute('data-app', 'live')
+
+  const services: AppServices = {
+    theme: createThemeStore({
+      storage: createSafeStorage(() => window.localStorage),
+      matchMedia:
+        typeof window.matchMedia === 'function' ? window.matchMedia.bind(window) : undefined,
+      events: window,
+      root: html,
+    }),
+    reveal: createRevealController({
+      root: document,
+      IntersectionObserver: window.IntersectionObserver,
+      reducedMotion: () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false,
+    }),
+  }
+
+  const container = document.getElementById('root')
+  if (!container) throw new Error('index.html has no #root element')
+  const app = (
+    <StrictMode>
+      <App services={services} />
+    </StrictMode>
+  )
+
+  // index.html carries the pre-rendered Home page; the server sends it for every path, so only
+  // hydrate when the browser is on the path it was rendered for.
+  if (container.dataset.prerendered === window.location.pathname) {
+    hydrateRoot(container, app)
+  } else {
+    container.replaceChildren()
+    delete container.dataset.prerendered
+    createRoot(container).render(app)
+  }
+  html.classList.remove('client-route')
+}
+
+start()

@@ -1,0 +1,36 @@
+import { lazy } from 'react'
+import type { PageDefinition } from './shell/page-table.ts'
+
+/**
+ * The page table. Each page's code loads on first visit; Home is also pre-rendered into the built
+ * index.html (scripts/build.mjs) and hydrated.
+ */
+export const pages: readonly PageDefinition[] = [
+  {
+    path: '/',
+    title: 'Portico — a self-hosted shell for blockchain-connected sites',
+    bodyClass: 'page-home',
+    navLabel: 'Home',
+    component: lazy(() => import('./pages/Home.tsx')),
+  },
+  {
+    path: '/account',
+    title: 'Account · Portico',
+    bodyClass: 'page-account',
+    navLabel: 'Account',
+    component: lazy(() => import('./pages/Account.tsx')),
+  },
+  {
+    path: '/analytics',
+    title: 'Analytics · Portico',
+    bodyClass: 'page-analytics',
+    navLabel: 'Analytics',
+    component: lazy(() => import('./pages/Analytics.tsx')),
+  },
+  {
+    path: '*',
+    title: 'Page not found · Portico',
+    bodyClass: 'page-not-found',
+    component: lazy(() => import('./pages/NotFound.tsx')),
+  },
+]

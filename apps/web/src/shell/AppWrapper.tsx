@@ -1,0 +1,45 @@
+import { Suspense, useLayoutEffect, useRef } from 'react'
+import { useLocation } from 'wouter'
+import { RevealScan } from '../reveal/RevealProvider.tsx'
+import { ErrorBoundary } from './ErrorBoundary.tsx'
+import { Layout } from './Layout.tsx'
+import { PageLoading } from './PageLoading.tsx'
+import { resolvePage, syncBodyClass, type PageDefinition } from './page-table.ts'
+
+/**
+ * The one component the router knows (spec §2): it resolves the current page from the page table,
+ * sets the document title and the body class, and renders the page with a loading state and an
+ * error boundary.
+ */
+export function AppWrapper({ pages }: { pages: readonly PageDefinition[] }) {
+  const [location] = useLocation()
+  const page = resolvePage(pages, location)
+  const mainRef = useRef<HTMLElement>(null)
+  const previousLocation = useRef<string | null>(null)
+
+  useLayoutEffect(() => {
+    document.title = page.title
+    syncBodyClass(document.body.classList, pages, page)
+  }, [page, pages])
+
+  useLayoutEffect(() => {
+    // After a client-side navigation start at the top and move focus to the new content, as a
+    // full page load would; the first render keeps the browser's own scroll restoration.
+    if (previousLocation.current !== null && previousLocation.current !== location) {
+      window.scrollTo(0, 0)
+      mainRef.current?.focus({ preventScroll: true })
+    }
+    previousLocation.current = location
+  }, [location])
+
+  return (
+    <Layout pages={pages} current={page} mainRef={mainRef}>
+      <ErrorBoundary key={location}>
+        <Suspense fallback={<PageLoading />}>
+          <page.component />
+          <RevealScan key={location} />
+        </Suspense>
+      </ErrorBoundary>
+    </Layout>
+  )
+}

@@ -1,0 +1,55 @@
+import type { ComponentType, LazyExoticComponent } from 'react'
+
+/** One row of the page table (design.md §1: the wrapper, not the router, knows the pages). */
+export interface PageDefinition {
+  /** Exact path (`/account`), or `*` for the page shown when nothing else matches. */
+  path: string
+  /** Full document title. */
+  title: string
+  /** Class put on `<body>` while this page is shown (spec §1). */
+  bodyClass: string
+  /** Loaded on first visit; the loading state shows meanwhile. */
+  component: LazyExoticComponent<ComponentType>
+  /** Label in the header navigation; absent → not in the navigation. */
+  navLabel?: string
+  /** `required` → only for signed-in users (enforced once sign-in exists, issue 4). */
+  auth?: 'required'
+}
+
+/** Fallback path for the "Not found" page. */
+export const NOT_FOUND_PATH = '*'
+
+/** `/account/` and `/account` are the same page; the root stays `/`. */
+export function normalizePath(pathname: string): string {
+  const trimmed = pathname.replace(/\/+$/, '')
+  return trimmed === '' ? '/' : trimmed
+}
+
+/**
+ * The page for a path: an exact match, else the `*` page.
+ * @throws when the table has no `*` page and nothing matches (a programming error).
+ */
+export function resolvePage(pages: readonly PageDefinition[], pathname: string): PageDefinition {
+  const path = normalizePath(pathname)
+  const page =
+    pages.find((candidate) => candidate.path === path) ??
+    pages.find((candidate) => candidate.path === NOT_FOUND_PATH)
+  if (!page) throw new Error(`The page table has no page for ${path} and no "*" page`)
+  return page
+}
+
+/**
+ * Puts the current page's class on `<body>` and removes every other page's class, leaving classes
+ * that do not belong to any page alone (design.md §1). Removing all page classes rather than only
+ * "the previous one" also clears the class the pre-rendered HTML starts with.
+ */
+export function syncBodyClass(
+  classList: DOMTokenList,
+  pages: readonly PageDefinition[],
+  current: PageDefinition,
+): void {
+  for (const page of pages) {
+    if (page.bodyClass !== current.bodyClass) classList.remove(page.bodyClass)
+  }
+  classList.add(current.bodyClass)
+}

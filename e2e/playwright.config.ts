@@ -1,0 +1,60 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from '@playwright/test'
+import { CHROMIUM_ARGS, CHROMIUM_PATH, assertChromium } from './chromium.mjs'
+
+// Browser tests run Debian's Chromium against the REAL built server (packages/server/dist/cli.js)
+// serving the REAL built app (apps/web/dist). `npm run test:e2e` builds both first.
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+assertChromium()
+for (const built of ['packages/server/dist/cli.js', 'apps/web/dist/index.html']) {
+  if (!fs.existsSync(path.join(repoRoot, built))) {
+    throw new Error(`${built} is missing: run "npm run build" first (npm run test:e2e does).`)
+  }
+}
+
+// This file is loaded by the runner and again by every worker; the runner creates the throwaway
+// data directory once and the workers inherit it through the environment.
+if (!process.env.PORTICO_E2E_DATA_DIR) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-e2e-'))
+  process.env.PORTICO_E2E_DATA_DIR = dataDir
+  process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }))
+}
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  outputDir: 'test-results',
+  forbidOnly: !!process.env.CI,
+  // The machine is small and shared; the suite is short.
+  workers: process.env.CI ? 2 : 1,
+  reporter: process.env.CI ? 'line' : 'list',
+  use: {
+    // The server listens on a free port (PORT=0); `wait` below captures it into this variable.
+    baseURL: `http://127.0.0.1:${process.env.PORTICO_E2E_PORT ?? 0}`,
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
+    },
+    trace: 'retain-on-failure',
+  },
+  webServer: {
+    command: 'node packages/server/dist/cli.js',
+    cwd: repoRoot,
+    env: {
+      HOST: '127.0.0.1',
+      PORT: '0',
+      WEB_DIR: path.join(repoRoot, 'apps/web/dist'),
+      DATA_DIR: process.env.PORTICO_E2E_DATA_DIR,
+      LOG_LEVEL: 'warn',
+    },
+    wait: { stdout: /running at http:\/\/127\.0\.0\.1:(?<portico_e2e_port>\d+)/ },
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 5000 },
+    reuseExistingServer: false,
+    timeout: 60_000,
+  },
+})
