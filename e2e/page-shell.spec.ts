@@ -1,0 +1,126 @@
+import { expect, test } from '@playwright/test'
+import { appStarted } from './helpers.ts'
+
+// Issue 2, "Page shell": one route (the app wrapper) resolving pages from the page table, each
+// with its own title and body class; Home pre-rendered and hydrated, other paths rendered.
+
+test('navigation swaps the body class: the old page class goes, foreign classes stay', async ({
+  page,
+}) => {
+  await page.goto('/')
+  await appStarted(page)
+  await expect(page.locator('body')).toHaveClass('page-home')
+  await page.evaluate(() => document.body.classList.add('foreign-widget'))
+
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Account' })
+    .click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
+  await expect(page.locator('body')).toHaveClass(/(^| )page-account( |$)/)
+  await expect(page.locator('body')).not.toHaveClass(/page-home/)
+  await expect(page.locator('body')).toHaveClass(/(^| )foreign-widget( |$)/)
+
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Analytics' })
+    .click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Analytics')
+  const classes = (await page.locator('body').getAttribute('class'))?.split(' ').sort()
+  expect(classes).toEqual(['foreign-widget', 'page-analytics'])
+
+  await page.goBack()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
+  await expect(page.locator('body')).toHaveClass(/(^| )page-account( |$)/)
+  await expect(page.locator('body')).not.toHaveClass(/page-analytics/)
+})
+
+test('every page sets its own document title', async ({ page }) => {
+  const expected: Array<[string, string, RegExp]> = [
+    ['/', 'Portico — a self-hosted shell for blockchain-connected sites', /blockchain-connected/],
+    ['/account', 'Account · Portico', /Your account/],
+    ['/analytics', 'Analytics · Portico', /Analytics/],
+    ['/no/such/page', 'Page not found · Portico', /Page not found/],
+  ]
+  for (const [path, title, heading] of expected) {
+    await page.goto(path)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading)
+    await expect(page).toHaveTitle(title)
+  }
+})
+
+test('Home is pre-rendered into the HTML and hydrated without errors', async ({
+  page,
+  request,
+}) => {
+  const html = await (await request.get('/')).text()
+  expect(html).toContain('Build blockchain-connected sites on your own server')
+  expect(html).toContain('<body class="page-home">')
+
+  const problems: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text())
+  })
+  page.on('pageerror', (error) => problems.push(error.message))
+  await page.goto('/')
+  await appStarted(page)
+  // Interactive after hydration: client-side navigation works without a page load.
+  await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1))
+  await page.getByRole('link', { name: 'Open your account' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
+  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1)
+  expect(problems).toEqual([])
+})
+
+test('a direct load of another path renders that page, not the pre-rendered Home', async ({
+  page,
+}) => {
+  const problems: string[] = []
+  page.on('pageerror', (error) => problems.push(error.message))
+  await page.goto('/analytics')
+  await appStarted(page)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Analytics')
+  await expect(page.getByText('Build blockchain-connected sites')).toHaveCount(0)
+  await expect(page.locator('body')).toHaveClass('page-analytics')
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/blockchain-connected/)
+  expect(problems).toEqual([])
+})
+
+test('an unknown path shows Not found with a way back home', async ({ page }) => {
+  await page.goto('/definitely/not/here')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found')
+  await expect(page.getByText('/definitely/not/here')).toBeVisible()
+  await page.getByRole('main').getByRole('link', { name: 'Back to the home page' }).click()
+  await expect(page).toHaveURL(/\/$/)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/blockchain-connected/)
+})
+
+test('a page whose code fails to load shows a friendly error with a way back', async ({ page }) => {
+  await page.goto('/')
+  await appStarted(page)
+  await page.route('**/assets/Account-*.js', (route) => route.abort())
+  await page.getByRole('link', { name: 'Open your account' }).click()
+  const alert = page.getByRole('alert')
+  await expect(alert.getByRole('heading', { name: 'Something went wrong' })).toBeVisible()
+  await alert.getByRole('link', { name: 'Back to the home page' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/blockchain-connected/)
+})
+
+test('loading / makes no request to any host but the server', async ({ page, baseURL }) => {
+  const hosts = new Set<string>()
+  page.on('request', (request) => hosts.add(new URL(request.url()).host))
+  await page.goto('/', { waitUntil: 'networkidle' })
+  expect([...hosts]).toEqual([new URL(baseURL!).host])
+})
+
+test('fits a 320 px wide screen without horizontal scrolling', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 640 })
+  for (const path of ['/', '/account', '/analytics', '/missing']) {
+    await page.goto(path)
+    await appStarted(page)
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320)
+  }
+})
