@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import swagger from '@fastify/swagger'
 import compress from '@fastify/compress'
+import cookie from '@fastify/cookie'
 import type { ServerConfig } from './config.ts'
 import type { Database, DatabaseKind } from './db/client.ts'
 import { installErrorHandler } from './http/error-handler.ts'
@@ -53,6 +54,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     },
   })
   await app.register(compress, { global: true, threshold: 1024 })
+  await app.register(cookie)
 
   await app.register(healthRoutes)
 

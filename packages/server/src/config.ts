@@ -26,7 +26,10 @@ type Env = Record<string, string | undefined>
  * Reads the server configuration from environment variables.
  * Collects every problem before failing, so one start shows all that is wrong.
  */
-export function loadConfig(env: Env = process.env, defaults: Partial<ServerConfig> = {}): ServerConfig {
+export function loadConfig(
+  env: Env = process.env,
+  defaults: Partial<ServerConfig> = {},
+): ServerConfig {
   const problems: string[] = []
   const port = parsePort(env.PORT, defaults.port ?? 3000, problems)
   const databaseUrl = env.DATABASE_URL || defaults.databaseUrl

@@ -23,15 +23,21 @@ export interface DatabaseHandle {
 
 export type OpenDatabaseOptions =
   | { kind: 'postgres'; url: string; poolSize?: number }
-  /** `dir` absent → in memory (tests). */
-  | { kind: 'pglite'; dir?: string }
+  /** `dir` absent → in memory; `client` → an already opened PGlite (tests clone a migrated template). */
+  | { kind: 'pglite'; dir?: string; client?: PGlite }
 
 /** The committed SQL migrations, next to `src` in development and next to `dist` when built. */
 export const migrationsFolder = findMigrations(path.dirname(fileURLToPath(import.meta.url)))
 
 function findMigrations(here: string): string {
-  const candidates = [path.resolve(here, '..', '..', 'drizzle'), path.resolve(here, '..', 'drizzle')]
-  return candidates.find((dir) => fs.existsSync(path.join(dir, 'meta', '_journal.json'))) ?? candidates[0]!
+  const candidates = [
+    path.resolve(here, '..', '..', 'drizzle'),
+    path.resolve(here, '..', 'drizzle'),
+  ]
+  return (
+    candidates.find((dir) => fs.existsSync(path.join(dir, 'meta', '_journal.json'))) ??
+    candidates[0]!
+  )
 }
 
 /** Opens the database and brings its schema up to date. */
@@ -44,7 +50,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     await migrateWithLock(pool, db)
     return { db, kind: 'postgres', close: () => pool.end() }
   }
-  const client = options.dir ? new PGlite(path.join(options.dir, 'pglite')) : new PGlite()
+  const client =
+    options.client ?? (options.dir ? new PGlite(path.join(options.dir, 'pglite')) : new PGlite())
   await client.waitReady
   const db = drizzlePglite(client, { schema })
   await migratePglite(db, { migrationsFolder })

@@ -21,7 +21,8 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   fromDriver: (value) => Buffer.from(value),
 })
 
-const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
+const createdAt = () =>
+  timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 
 /** A wallet address that has signed in at least once. */
 export const users = pgTable('users', {
@@ -80,7 +81,10 @@ export const events = pgTable(
     userId: text('user_id'),
     createdAt: createdAt(),
   },
-  (t) => [index('events_created_idx').on(t.createdAt), index('events_event_idx').on(t.event, t.createdAt)],
+  (t) => [
+    index('events_created_idx').on(t.createdAt),
+    index('events_event_idx').on(t.event, t.createdAt),
+  ],
 )
 
 /** Objects: JSON documents in named classes with owner-based access. */
@@ -126,7 +130,10 @@ export const idempotency = pgTable(
     body: jsonb('body'),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_created_idx').on(t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.scope, t.key] }),
+    index('idempotency_created_idx').on(t.createdAt),
+  ],
 )
 
 /** Rate-limit counters shared by every server process on the same database. */

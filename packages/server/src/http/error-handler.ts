@@ -10,7 +10,11 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
       return reply.status(error.statusCode).send({
-        error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+        error: {
+          code: error.code,
+          message: error.message,
+          ...(error.details ? { details: error.details } : {}),
+        },
       })
     }
     if (error.validation) {

@@ -20,7 +20,8 @@ export const unauthorized = (message = 'Sign in first.', code = 'unauthorized') 
   new HttpError(401, code, message)
 export const forbidden = (message = 'You are not allowed to do this.', code = 'forbidden') =>
   new HttpError(403, code, message)
-export const notFound = (message = 'Not found.', code = 'not_found') => new HttpError(404, code, message)
+export const notFound = (message = 'Not found.', code = 'not_found') =>
+  new HttpError(404, code, message)
 
 /** JSON shape of every error answer. */
 export const errorBodySchema = {

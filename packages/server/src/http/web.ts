@@ -8,8 +8,12 @@ import fastifyStatic from '@fastify/static'
  * that is not a file falls back to `index.html` so the client-side router can resolve it.
  * Unknown `/api/*` paths get a JSON 404 instead.
  */
-export async function webRoutes(app: FastifyInstance, opts: { webDir: string | undefined }): Promise<void> {
-  const webDir = opts.webDir && fs.existsSync(path.join(opts.webDir, 'index.html')) ? opts.webDir : undefined
+export async function webRoutes(
+  app: FastifyInstance,
+  opts: { webDir: string | undefined },
+): Promise<void> {
+  const webDir =
+    opts.webDir && fs.existsSync(path.join(opts.webDir, 'index.html')) ? opts.webDir : undefined
   if (webDir) {
     await app.register(fastifyStatic, {
       root: webDir,
@@ -23,12 +27,20 @@ export async function webRoutes(app: FastifyInstance, opts: { webDir: string | u
   }
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/'
-    if (url === '/api' || url.startsWith('/api/') || !webDir || !['GET', 'HEAD'].includes(request.method)) {
+    if (
+      url === '/api' ||
+      url.startsWith('/api/') ||
+      !webDir ||
+      !['GET', 'HEAD'].includes(request.method)
+    ) {
       return reply.status(404).send({
         error: { code: 'not_found', message: `No route for ${request.method} ${url}.` },
       })
     }
-    return reply.header('cache-control', 'no-cache').type('text/html').sendFile(pageFor(webDir, url))
+    return reply
+      .header('cache-control', 'no-cache')
+      .type('text/html')
+      .sendFile(pageFor(webDir, url))
   })
 }
 

@@ -1,0 +1,128 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { and, eq, gt, isNull } from 'drizzle-orm'
+import type { FastifyRequest } from 'fastify'
+import type { Database } from '../db/client.ts'
+import { sessions, users } from '../db/schema.ts'
+import { unauthorized } from '../http/errors.ts'
+
+/** Name of the HttpOnly session cookie the browser carries. */
+export const SESSION_COOKIE = 'portico_session'
+
+export type User = typeof users.$inferSelect
+export type Session = typeof sessions.$inferSelect
+
+export interface CurrentUser {
+  user: User
+  session: Session
+  /** How the token arrived: browsers use the cookie, other clients a bearer token. */
+  via: 'cookie' | 'bearer'
+}
+
+/** Tokens are stored only as their SHA-256: a leaked table does not leak sessions. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex')
+}
+
+/** The user with this (checksummed) address, created on first sign-in; `lastSignInAt` refreshed. */
+export async function upsertUser(db: Database, address: string): Promise<User> {
+  const now = new Date()
+  const [user] = await db
+    .insert(users)
+    .values({ id: randomUUID(), address, firstSignInAt: now, lastSignInAt: now })
+    .onConflictDoUpdate({ target: users.address, set: { lastSignInAt: now } })
+    .returning()
+  return user!
+}
+
+export interface CreateSessionParameters {
+  userId: string
+  chainId: number
+  userAgent?: string | undefined
+  ttlMs: number
+}
+
+/** Creates a session and returns its opaque token, which is shown to the client once. */
+export async function createSession(
+  db: Database,
+  { userId, chainId, userAgent, ttlMs }: CreateSessionParameters,
+): Promise<{ session: Session; token: string }> {
+  const token = randomBytes(32).toString('base64url')
+  const [session] = await db
+    .insert(sessions)
+    .values({
+      id: randomUUID(),
+      tokenHash: hashToken(token),
+      userId,
+      chainId,
+      userAgent: userAgent?.slice(0, 300),
+      expiresAt: new Date(Date.now() + ttlMs),
+    })
+    .returning()
+  return { session: session!, token }
+}
+
+/** The live (unexpired, unrevoked) session of a token, with its user. */
+export async function findSession(
+  db: Database,
+  token: string,
+): Promise<{ user: User; session: Session } | null> {
+  const [row] = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.tokenHash, hashToken(token)),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, new Date()),
+      ),
+    )
+    .limit(1)
+  return row ?? null
+}
+
+/** Revokes one session of a user; false when it is not theirs or already gone. */
+export async function revokeSession(
+  db: Database,
+  userId: string,
+  sessionId: string,
+): Promise<boolean> {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id })
+  return rows.length > 0
+}
+
+const resolved = new WeakMap<FastifyRequest, Promise<CurrentUser | null>>()
+
+/**
+ * The signed-in user of a request, from `Authorization: Bearer <token>` or the session cookie;
+ * null when there is none or it is expired or revoked. Looked up once per request.
+ */
+export function currentUser(request: FastifyRequest): Promise<CurrentUser | null> {
+  let pending = resolved.get(request)
+  if (!pending) {
+    pending = lookUp(request)
+    resolved.set(request, pending)
+  }
+  return pending
+}
+
+/** Like `currentUser`, but answers 401 when nobody is signed in. */
+export async function requireUser(request: FastifyRequest): Promise<CurrentUser> {
+  const current = await currentUser(request)
+  if (!current) throw unauthorized('Sign in with your wallet first.')
+  return current
+}
+
+async function lookUp(request: FastifyRequest): Promise<CurrentUser | null> {
+  const header = request.headers.authorization
+  const bearer = typeof header === 'string' && /^Bearer\s+(\S+)$/i.exec(header)?.[1]
+  const cookie = request.cookies?.[SESSION_COOKIE]
+  const token = bearer || cookie
+  if (!token || token.length > 200) return null
+  const found = await findSession(request.server.db, token)
+  return found ? { ...found, via: bearer ? 'bearer' : 'cookie' } : null
+}
