@@ -5,6 +5,8 @@ import react from '@vitejs/plugin-react'
 // config; scripts/build.mjs drives both builds.
 export default defineConfig({
   plugins: [react()],
+  // `npm run dev -w @portico/web` with the server running (npm start) on its default port.
+  server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
   build: {
     target: 'es2022',
     // Every browser that runs this bundle supports <link rel="modulepreload">; skip the polyfill.
