@@ -20,3 +20,18 @@ export {
 } from './rpc/connectNode.ts'
 export { nodeDefaults } from './rpc/defaults.ts'
 export { sdkVersion } from './version.ts'
+export {
+  BackendError,
+  InvalidDateError,
+  InvalidWireValueError,
+  UnsavedFileError,
+  type BackendErrorParameters,
+} from './errors/backend.ts'
+export {
+  createBackendClient,
+  type BackendClient,
+  type BackendClientConfig,
+  type BackendFetch,
+  type HttpMethod,
+  type RequestOptions,
+} from './backend/client.ts'

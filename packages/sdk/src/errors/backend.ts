@@ -1,0 +1,77 @@
+import { BaseError, type BaseErrorParameters } from './base.ts'
+
+// Errors of the backend client (design.md section 4). Code branches on `name` and `code`.
+
+export interface BackendErrorParameters extends BaseErrorParameters {
+  /** HTTP status of the last answer; `undefined` when the server never answered. */
+  status?: number | undefined
+  /** The server's stable error code (`{ error: { code } }`), or one of the client's own codes. */
+  code: string
+  /** The server's message, shown as `shortMessage`. */
+  message?: string | undefined
+  method: string
+  path: string
+  /** How many attempts were made before giving up. */
+  attempts: number
+}
+
+/**
+ * A backend request failed: the server answered with an error status (4xx at once, 5xx after
+ * the last attempt), or never answered (`code: 'no_response'`, `status: undefined`, the network
+ * error kept as `cause`), or answered something that is not JSON (`code: 'invalid_response'`).
+ */
+export class BackendError extends BaseError {
+  override name = 'BackendError' as const
+  readonly status: number | undefined
+  readonly code: string
+  readonly method: string
+  readonly path: string
+  readonly attempts: number
+  constructor({ status, code, message, method, path, attempts, ...rest }: BackendErrorParameters) {
+    const shortMessage =
+      message ??
+      (status === undefined ? 'No response from the server' : `Error response [${status}]`)
+    super(shortMessage, {
+      ...rest,
+      metaMessages: [
+        `Request: ${method} ${path}`,
+        `Attempts: ${attempts}`,
+        ...(status === undefined ? [] : [`Status: ${status} (${code})`]),
+        ...(rest.metaMessages ?? []),
+      ],
+    })
+    this.status = status
+    this.code = code
+    this.method = method
+    this.path = path
+    this.attempts = attempts
+  }
+}
+
+/** `encode()` met a file that has not been saved yet (it has no URL to point to). */
+export class UnsavedFileError extends BaseError {
+  override name = 'UnsavedFileError' as const
+  constructor(parameters: { name?: string } = {}) {
+    super('Tried to encode an unsaved file', {
+      details: parameters.name
+        ? `File "${parameters.name}" has no URL yet: save it first.`
+        : undefined,
+    })
+  }
+}
+
+/** `encode()` met a `Date` whose time is NaN. */
+export class InvalidDateError extends BaseError {
+  override name = 'InvalidDateError' as const
+  constructor() {
+    super('Tried to encode an invalid date')
+  }
+}
+
+/** A value read from the server is not a valid wire form (e.g. a Date with an unparseable `iso`). */
+export class InvalidWireValueError extends BaseError {
+  override name = 'InvalidWireValueError' as const
+  constructor({ details }: { details: string }) {
+    super('Received an invalid value from the server', { details })
+  }
+}
