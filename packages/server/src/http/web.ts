@@ -19,6 +19,7 @@ export async function webRoutes(
       root: webDir,
       wildcard: false,
       index: false,
+      cacheControl: false, // ours below: the plugin's default would overwrite it
       setHeaders(res, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`)
         res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache')
@@ -40,7 +41,7 @@ export async function webRoutes(
     return reply
       .header('cache-control', 'no-cache')
       .type('text/html')
-      .sendFile(pageFor(webDir, url))
+      .sendFile(pageFor(webDir, url), { cacheControl: false })
   })
 }
 
