@@ -1,0 +1,24 @@
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from './config.ts'
+
+describe('loadConfig', () => {
+  it('has local defaults', () => {
+    const config = loadConfig({})
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 3000, databaseUrl: undefined })
+    expect(config.dataDir).toBe(path.resolve('data'))
+  })
+
+  it('lists every problem at once', () => {
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })
+      expect.unreachable()
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError)
+      expect((error as ConfigError).problems).toEqual([
+        'PORT must be a whole number from 0 to 65535 (got "eighty")',
+        'DATABASE_URL must start with postgres:// or postgresql://',
+      ])
+    }
+  })
+})
