@@ -3,6 +3,8 @@ import type { Page } from '@playwright/test'
 /** Background colours of `<body>` in each theme (src/styles.css `--bg`). */
 export const LIGHT_BG = 'rgb(255, 255, 255)'
 export const DARK_BG = 'rgb(15, 20, 26)'
+/** `--accent` in the dark theme. */
+export const DARK_ACCENT = 'rgb(140, 180, 255)'
 
 /**
  * Writes localStorage entries for the app's origin before the app is loaded, by visiting a plain

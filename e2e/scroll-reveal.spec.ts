@@ -111,3 +111,24 @@ test.describe('with JavaScript disabled', () => {
     await expect(page.getByRole('heading', { name: 'Two commands' })).toBeVisible()
   })
 })
+
+test('if the app bundle fails to load, nothing stays hidden', async ({ page }) => {
+  await page.route('**/assets/index-*.js', (route) => route.abort())
+  await page.goto('/')
+  await expect(page.locator('html')).not.toHaveClass(/js-reveal/)
+  for (const target of await page.locator('[data-reveal]').all()) {
+    await expect(target).toHaveCSS('opacity', '1')
+  }
+})
+
+test('without IntersectionObserver every reveal target is shown', async ({ page }) => {
+  await page.addInitScript(() => {
+    delete (window as { IntersectionObserver?: unknown }).IntersectionObserver
+  })
+  await loadHome(page)
+  await expect(page.locator('html')).not.toHaveClass(/js-reveal/)
+  for (const target of await page.locator('[data-reveal]').all()) {
+    await expect(target).toHaveAttribute('data-revealed')
+    await expect(target).toHaveCSS('opacity', '1')
+  }
+})

@@ -1,5 +1,12 @@
 import { expect, test } from '@playwright/test'
-import { DARK_BG, LIGHT_BG, appStarted, bodyBackground, seedStorage } from './helpers.ts'
+import {
+  DARK_ACCENT,
+  DARK_BG,
+  LIGHT_BG,
+  appStarted,
+  bodyBackground,
+  seedStorage,
+} from './helpers.ts'
 
 // Issue 2, "Theme": light/dark/system kept in localStorage["theme"], default light, applied
 // before first paint, followed live and across tabs.
@@ -51,6 +58,11 @@ test('a stored dark theme paints the very first frame dark, before the app bundl
   expect(await bodyBackground(page)).toBe(DARK_BG)
   expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe(
     'dark',
+  )
+  // The pre-rendered theme control already shows "Dark" as the choice.
+  await expect(page.locator('.theme-option[data-value="dark"] span')).toHaveCSS(
+    'background-color',
+    DARK_ACCENT,
   )
 
   release()

@@ -16,7 +16,7 @@ export function ThemeControl() {
     <fieldset className="theme-control">
       <legend className="visually-hidden">Colour theme</legend>
       {THEMES.map((value) => (
-        <label key={value} className="theme-option">
+        <label key={value} className="theme-option" data-value={value}>
           <input
             type="radio"
             name={name}

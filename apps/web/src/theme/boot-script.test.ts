@@ -52,7 +52,11 @@ function runBootScript(c: BootCase) {
     () => {},
     () => {},
   )
-  return { theme: html.getAttribute('data-theme'), classes }
+  return {
+    theme: html.getAttribute('data-theme'),
+    choice: html.getAttribute('data-theme-choice'),
+    classes,
+  }
 }
 
 describe('index.html inline boot script', () => {
@@ -60,8 +64,10 @@ describe('index.html inline boot script', () => {
   for (const value of stored) {
     for (const dark of [false, true]) {
       it(`stored ${String(value)}, OS ${dark ? 'dark' : 'light'} → same theme as theme.ts`, () => {
-        const expected = resolveTheme(parseTheme(value === 'throws' ? null : value), dark)
-        expect(runBootScript({ stored: value, dark }).theme).toBe(expected)
+        const choice = parseTheme(value === 'throws' ? null : value)
+        const result = runBootScript({ stored: value, dark })
+        expect(result.theme).toBe(resolveTheme(choice, dark))
+        expect(result.choice).toBe(choice)
       })
     }
   }

@@ -55,6 +55,7 @@ describe('createThemeStore', () => {
     store.setTheme('dark')
     expect(localStorage.getItem('theme')).toBe('dark')
     expect(root.getAttribute('data-theme')).toBe('dark')
+    expect(root.getAttribute('data-theme-choice')).toBe('dark')
     expect(listener).toHaveBeenCalledTimes(1)
   })
 
@@ -64,6 +65,7 @@ describe('createThemeStore', () => {
     media.setDark(true)
     expect(store.getSnapshot()).toEqual({ theme: 'system', resolved: 'dark' })
     expect(root.getAttribute('data-theme')).toBe('dark')
+    expect(root.getAttribute('data-theme-choice')).toBe('system')
 
     store.setTheme('light')
     const listener = vi.fn()

@@ -31,7 +31,7 @@ export interface ThemeStoreEnvironment {
   matchMedia: ((query: string) => MediaQueryList) | undefined
   /** Receives `storage` events from other tabs (normally `window`). */
   events: Pick<Window, 'addEventListener' | 'removeEventListener'>
-  /** The element whose `data-theme` attribute the CSS keys on (normally `<html>`). */
+  /** The element whose `data-theme` / `data-theme-choice` attributes CSS keys on (`<html>`). */
   root: HTMLElement
 }
 
@@ -57,8 +57,11 @@ export function createThemeStore(env: ThemeStoreEnvironment): ThemeStore {
     return { theme, resolved: resolveTheme(theme, media?.matches ?? false) }
   }
 
+  // data-theme drives the colours; data-theme-choice lets CSS highlight the chosen option of the
+  // theme control from the first frame, before the pre-rendered control is hydrated.
   function apply() {
     env.root.setAttribute('data-theme', snapshot.resolved)
+    env.root.setAttribute('data-theme-choice', snapshot.theme)
   }
 
   function update() {
