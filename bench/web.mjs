@@ -42,6 +42,7 @@ function startServer(dataDir) {
       if (match?.[1]) resolve(match[1])
     })
     child.once('exit', (code) => reject(new Error(`server exited early (code ${code})`)))
+    setTimeout(() => reject(new Error('server did not start within 60 s')), 60_000).unref()
   })
   return { child, url }
 }
@@ -129,7 +130,9 @@ async function main() {
       )
     }
     const ratio = total / BUDGET_BYTES
-    console.log(`  ${'total'.padEnd(width)}  ${''.padStart(13)}  ${kb(total).padStart(8)} gzip`)
+    console.log(
+      `  ${'total'.padEnd(width)}  ${''.padStart(13)}  ${kb(total).padStart(8)} gzip (${total} bytes)`,
+    )
     console.log(
       `budget ${kb(BUDGET_BYTES)}: ratio ${ratio.toFixed(3)} (${(ratio * 100).toFixed(1)} % of budget)`,
     )

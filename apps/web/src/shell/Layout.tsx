@@ -41,7 +41,7 @@ export function Layout({
           <ThemeControl />
         </div>
       </header>
-      <main id="main" ref={mainRef} tabIndex={-1} className="container">
+      <main id="main" ref={mainRef} tabIndex={-1} className="container site-main">
         {children}
       </main>
       <footer className="site-footer">
