@@ -2,10 +2,14 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import swagger from '@fastify/swagger'
 import compress from '@fastify/compress'
 import cookie from '@fastify/cookie'
+import rateLimit from '@fastify/rate-limit'
+import { createChainClients } from './auth/signature.ts'
 import type { ServerConfig } from './config.ts'
 import type { Database, DatabaseKind } from './db/client.ts'
 import { installErrorHandler } from './http/error-handler.ts'
+import { originGuard } from './http/origin-guard.ts'
 import { webRoutes } from './http/web.ts'
+import { authRoutes } from './routes/auth.ts'
 import { healthRoutes } from './routes/health.ts'
 import { serverVersion } from './version.ts'
 
@@ -55,8 +59,12 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   })
   await app.register(compress, { global: true, threshold: 1024 })
   await app.register(cookie)
+  await app.register(originGuard)
+  // Limits are set per route (auth, events); state is per process (see rate-limit notes in app-config).
+  await app.register(rateLimit, { global: false })
 
   await app.register(healthRoutes)
+  await app.register(authRoutes, { clientFor: createChainClients(new Map()) })
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
   await app.register(webRoutes, { webDir: config.webDir })

@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { loadAppConfig, type AppConfig } from './app-config.ts'
 
 /** Everything the server reads from its environment, parsed once at start. */
 export interface ServerConfig {
@@ -11,6 +12,8 @@ export interface ServerConfig {
   /** Built web app to serve; absent or missing → API only. */
   webDir: string | undefined
   logLevel: string
+  /** App identity, sign-in, sessions, events and SDK versions (APP_ID, PUBLIC_ORIGINS, …). */
+  app: AppConfig
 }
 
 export class ConfigError extends Error {
@@ -43,6 +46,7 @@ export function loadConfig(
     databaseUrl,
     webDir: env.WEB_DIR ? path.resolve(env.WEB_DIR) : defaults.webDir,
     logLevel: env.LOG_LEVEL || defaults.logLevel || 'warn',
+    app: defaults.app ?? loadAppConfig(env, port, problems),
   }
   if (problems.length) throw new ConfigError(problems)
   return config

@@ -1,0 +1,167 @@
+import { and, desc, eq, gt, isNull, lt } from 'drizzle-orm'
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { Hex } from 'viem'
+import { consumeNonce, issueNonce } from '../auth/nonces.ts'
+import {
+  createSession,
+  currentUser,
+  requireUser,
+  revokeSession,
+  SESSION_COOKIE,
+  upsertUser,
+} from '../auth/sessions.ts'
+import { verifySignInSignature, type ChainClients } from '../auth/signature.ts'
+import { checkSignInMessage } from '../auth/siwe.ts'
+import { sessions } from '../db/schema.ts'
+import { HttpError, notFound } from '../http/errors.ts'
+import { authSchemas as s } from './auth-schemas.ts'
+
+const nonceRefusals = {
+  unknown: ['nonce_unknown', 'This nonce was not issued by this server. Fetch a new one.'],
+  expired: ['nonce_expired', 'This nonce has expired. Fetch a new one and sign again.'],
+  used: ['nonce_used', 'This nonce was already used. Fetch a new one and sign again.'],
+} as const
+
+/**
+ * Sign-in with a wallet (EIP-4361) and the session endpoints (issue 4, design.md section 3).
+ * `clientFor` gives the chain connection used to check contract-wallet signatures.
+ */
+export async function authRoutes(
+  app: FastifyInstance,
+  opts: { clientFor: ChainClients },
+): Promise<void> {
+  const config = app.config.app
+  const rateLimit = { max: config.authRateLimit, timeWindow: 60_000 }
+  const cookieOptions = (secure: boolean) =>
+    ({ path: '/', httpOnly: true, sameSite: 'lax', secure }) as const
+  const clearCookie = (reply: FastifyReply) =>
+    reply.clearCookie(SESSION_COOKIE, cookieOptions(config.publicOrigins[0]!.startsWith('https:')))
+
+  app.post('/api/auth/nonce', { schema: s.nonce, config: { rateLimit } }, async () => {
+    const nonce = await issueNonce(app.db, config.nonceTtlMs)
+    const origin = config.publicOrigins[0]!
+    return {
+      nonce: nonce.nonce,
+      serverTime: nonce.issuedAt.toISOString(),
+      appId: config.appId,
+      domain: new URL(origin).host,
+      uri: origin,
+      chainIds: config.allowedChainIds,
+      expiresAt: nonce.expiresAt.toISOString(),
+      statement: `Sign in to ${config.appName}.`,
+    }
+  })
+
+  app.post<{ Body: { message: string; signature: Hex; mode?: 'cookie' | 'bearer' } }>(
+    '/api/auth/verify',
+    { schema: s.verify, config: { rateLimit } },
+    async (request, reply) => {
+      const { message, signature, mode = 'cookie' } = request.body
+      const checked = checkSignInMessage(message, config)
+      const consumed = await consumeNonce(app.db, checked.nonce)
+      if (!consumed.ok) {
+        const [code, text] = nonceRefusals[consumed.reason]
+        throw new HttpError(401, code, text)
+      }
+      // The message must have been written after its nonce was issued, not reused from before.
+      if (checked.issuedAt.getTime() < consumed.nonce.issuedAt.getTime() - config.clockSkewMs) {
+        throw new HttpError(401, 'siwe_issued_at_not_fresh', 'The message predates its nonce.')
+      }
+      await verifySignInSignature(opts.clientFor, {
+        message,
+        signature,
+        address: checked.address,
+        chainId: checked.chainId,
+      })
+      const user = await upsertUser(app.db, checked.address)
+      const { session, token } = await createSession(app.db, {
+        userId: user.id,
+        chainId: checked.chainId,
+        userAgent: request.headers['user-agent'],
+        ttlMs: config.sessionTtlMs,
+      })
+      const body = {
+        user: { id: user.id, address: user.address },
+        session: { id: session.id, expiresAt: session.expiresAt.toISOString() },
+      }
+      if (mode === 'bearer') return { ...body, token }
+      reply.setCookie(SESSION_COOKIE, token, {
+        ...cookieOptions(checked.origin.startsWith('https:')),
+        expires: session.expiresAt,
+      })
+      return body
+    },
+  )
+
+  app.get('/api/auth/session', { schema: s.session }, async (request) => {
+    const { user, session } = await requireUser(request)
+    // Keep "last seen" roughly current for the sessions list without a write per request.
+    if (Date.now() - session.lastSeenAt.getTime() > 60_000) {
+      await app.db
+        .update(sessions)
+        .set({ lastSeenAt: new Date() })
+        .where(
+          and(eq(sessions.id, session.id), lt(sessions.lastSeenAt, new Date(Date.now() - 60_000))),
+        )
+    }
+    return {
+      user: {
+        id: user.id,
+        address: user.address,
+        firstSignInAt: user.firstSignInAt.toISOString(),
+        lastSignInAt: user.lastSignInAt.toISOString(),
+      },
+      session: {
+        id: session.id,
+        chainId: session.chainId,
+        expiresAt: session.expiresAt.toISOString(),
+      },
+    }
+  })
+
+  app.post('/api/auth/logout', { schema: s.logout }, async (request, reply) => {
+    const current = await currentUser(request)
+    if (current) await revokeSession(app.db, current.user.id, current.session.id)
+    clearCookie(reply)
+    return reply.status(204).send()
+  })
+
+  app.get('/api/auth/sessions', { schema: s.sessions }, async (request) => {
+    const current = await requireUser(request)
+    const rows = await app.db
+      .select()
+      .from(sessions)
+      .where(
+        and(
+          eq(sessions.userId, current.user.id),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, new Date()),
+        ),
+      )
+      .orderBy(desc(sessions.createdAt))
+      .limit(100)
+    return {
+      sessions: rows.map((row) => ({
+        id: row.id,
+        createdAt: row.createdAt.toISOString(),
+        lastSeenAt: row.lastSeenAt.toISOString(),
+        expiresAt: row.expiresAt.toISOString(),
+        userAgent: row.userAgent,
+        chainId: row.chainId,
+        current: row.id === current.session.id,
+      })),
+    }
+  })
+
+  app.delete<{ Params: { id: string } }>(
+    '/api/auth/sessions/:id',
+    { schema: s.revoke },
+    async (request, reply) => {
+      const current = await requireUser(request)
+      const revoked = await revokeSession(app.db, current.user.id, request.params.id)
+      if (!revoked) throw notFound('You have no active session with this id.', 'session_not_found')
+      if (request.params.id === current.session.id && current.via === 'cookie') clearCookie(reply)
+      return reply.status(204).send()
+    },
+  )
+}
