@@ -1,0 +1,136 @@
+import { useEffect, useRef, useState } from 'react'
+import type uPlot from 'uplot'
+import { bucketLabel, describeSeries } from './format.ts'
+import type { Bucket, SeriesPoint } from './stats.ts'
+
+const HEIGHT = 240
+
+/** Colours for the canvas, read from the theme's CSS variables (the canvas cannot use them). */
+function themeColours(element: Element) {
+  const style = getComputedStyle(element)
+  const read = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback
+  return {
+    accent: read('--accent', '#1d4ed8'),
+    text: read('--muted', '#4a5361'),
+    grid: read('--border', '#cfd5de'),
+  }
+}
+
+function chartOptions(UPlot: typeof uPlot, width: number, bucket: Bucket, element: Element) {
+  const colours = themeColours(element)
+  const axis = {
+    stroke: colours.text,
+    grid: { stroke: colours.grid, width: 1 },
+    ticks: { stroke: colours.grid, width: 1 },
+  }
+  const options: uPlot.Options = {
+    width,
+    height: HEIGHT,
+    ms: 1,
+    legend: { show: false },
+    cursor: { drag: { x: false, y: false } },
+    scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, max)] } },
+    axes: [
+      {
+        ...axis,
+        values: (_u, splits) => splits.map((split) => bucketLabel(split, bucket)),
+      },
+      {
+        ...axis,
+        size: 48,
+        values: (_u, splits) => splits.map((s) => (Number.isInteger(s) ? String(s) : '')),
+      },
+    ],
+    series: [
+      {},
+      {
+        label: 'Events',
+        stroke: colours.accent,
+        fill: colours.accent,
+        width: 1,
+        points: { show: false },
+        paths: UPlot.paths.bars?.({ size: [0.7, 48], align: 0 }),
+      },
+    ],
+  }
+  return options
+}
+
+/**
+ * Events over time as a bar chart (uPlot, loaded with this page only, never on `/`). The canvas
+ * is hidden from assistive technology: the figure's caption describes it in words and the table
+ * beside it has every number.
+ */
+export function EventsChart({
+  points,
+  bucket,
+}: {
+  points: readonly SeriesPoint[]
+  bucket: Bucket
+}) {
+  const container = useRef<HTMLDivElement>(null)
+  const [failed, setFailed] = useState(false)
+  const [loading, setLoading] = useState(true)
+
+  useEffect(() => {
+    const element = container.current
+    if (!element) return
+    let chart: uPlot | undefined
+    let cancelled = false
+    const observers: { disconnect(): void }[] = []
+    const data: uPlot.AlignedData = [points.map((p) => p.start), points.map((p) => p.count)]
+
+    Promise.all([import('uplot'), import('uplot/dist/uPlot.min.css')])
+      .then(([{ default: UPlot }]) => {
+        if (cancelled) return
+        const draw = () => {
+          chart?.destroy()
+          chart = new UPlot(
+            chartOptions(UPlot, element.clientWidth, bucket, element),
+            data,
+            element,
+          )
+        }
+        draw()
+        setLoading(false)
+        // Redraw with the new colours when the theme (an attribute on <html>) changes.
+        const themeWatch = new MutationObserver(draw)
+        themeWatch.observe(document.documentElement, { attributeFilter: ['data-theme'] })
+        observers.push(themeWatch)
+        if (typeof ResizeObserver === 'function') {
+          const resize = new ResizeObserver(() =>
+            chart?.setSize({ width: element.clientWidth, height: HEIGHT }),
+          )
+          resize.observe(element)
+          observers.push(resize)
+        }
+      })
+      .catch(() => {
+        if (!cancelled) setFailed(true)
+      })
+    return () => {
+      cancelled = true
+      for (const observer of observers) observer.disconnect()
+      chart?.destroy()
+    }
+  }, [points, bucket])
+
+  return (
+    <figure className="events-chart">
+      {loading && !failed && <p className="muted events-chart-note">Loading chart…</p>}
+      {failed && (
+        <p className="events-chart-note">
+          The chart could not be loaded; the table has the numbers.
+        </p>
+      )}
+      {/* uPlot owns this element's children; React renders nothing into it. */}
+      <div
+        ref={container}
+        className="events-chart-canvas"
+        aria-hidden="true"
+        style={{ height: failed ? 0 : HEIGHT }}
+      />
+      <figcaption>{describeSeries(points, bucket)}</figcaption>
+    </figure>
+  )
+}
