@@ -21,7 +21,7 @@ export default defineConfig({
           include: ['packages/server/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**'],
           globalSetup: ['packages/server/test/postgres-cluster.ts'],
-          testTimeout: 30_000,
+          testTimeout: 60_000,
           hookTimeout: 60_000,
         },
       },

@@ -42,13 +42,13 @@ export class BaseError extends Error {
 
   /** Follows the `cause` chain; returns the first error `fn` accepts, or the innermost one. */
   walk(fn?: (error: unknown) => boolean): unknown {
-    let current: unknown = this
-    while (current) {
-      if (fn?.(current)) return current
-      const next = (current as { cause?: unknown }).cause
-      if (!next) return fn ? null : current
-      current = next
-    }
-    return null
+    return walkCauses(this, fn)
   }
+}
+
+function walkCauses(error: unknown, fn?: (error: unknown) => boolean): unknown {
+  if (fn?.(error)) return error
+  const next = (error as { cause?: unknown } | null)?.cause
+  if (next === undefined || next === null) return fn ? null : error
+  return walkCauses(next, fn)
 }

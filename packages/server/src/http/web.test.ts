@@ -1,13 +1,17 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import zlib from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
 import { testApp } from '../../test/helpers.ts'
 
 const webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-web-'))
 fs.mkdirSync(path.join(webDir, 'assets'))
 fs.mkdirSync(path.join(webDir, 'about'))
-fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>shell</title>')
+fs.writeFileSync(
+  path.join(webDir, 'index.html'),
+  `<!doctype html><title>shell</title>${'<p>content</p>'.repeat(200)}`,
+)
 fs.writeFileSync(path.join(webDir, 'about', 'index.html'), '<!doctype html><title>about</title>')
 fs.writeFileSync(path.join(webDir, 'assets', 'app-1a2b3c.js'), 'console.log(1)')
 afterAll(() => fs.rmSync(webDir, { recursive: true, force: true }))
@@ -26,6 +30,13 @@ describe('serving the built web app', () => {
     expect(res.statusCode).toBe(200)
     expect(res.body).toContain('<title>shell</title>')
     expect(res.headers['cache-control']).toBe('no-cache')
+  })
+
+  it('compresses the HTML it falls back to', async () => {
+    const { app } = await testApp('pglite', { webDir })
+    const res = await app.inject({ url: '/account', headers: { 'accept-encoding': 'gzip' } })
+    expect(res.headers['content-encoding']).toBe('gzip')
+    expect(zlib.gunzipSync(res.rawPayload).toString()).toContain('<title>shell</title>')
   })
 
   it('answers a pre-rendered page with its own HTML', async () => {

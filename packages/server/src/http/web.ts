@@ -26,22 +26,24 @@ export async function webRoutes(
       },
     })
   }
-  app.setNotFoundHandler(async (request, reply) => {
+  const notFound = (method: string, url: string) => ({
+    error: { code: 'not_found', message: `No route for ${method} ${url}.` },
+  })
+  app.setNotFoundHandler(async (request, reply) =>
+    reply.status(404).send(notFound(request.method, request.url.split('?')[0] ?? '/')),
+  )
+  if (!webDir) return
+
+  // Every other GET is a client-side route: a real route (not the not-found handler) so that
+  // compression and the other per-route hooks apply to the HTML too.
+  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/'
-    if (
-      url === '/api' ||
-      url.startsWith('/api/') ||
-      !webDir ||
-      !['GET', 'HEAD'].includes(request.method)
-    ) {
-      return reply.status(404).send({
-        error: { code: 'not_found', message: `No route for ${request.method} ${url}.` },
-      })
-    }
+    if (url === '/api' || url.startsWith('/api/'))
+      return reply.status(404).send(notFound(request.method, url))
     return reply
       .header('cache-control', 'no-cache')
-      .type('text/html')
-      .sendFile(pageFor(webDir, url), { cacheControl: false })
+      .type('text/html; charset=utf-8')
+      .send(fs.createReadStream(path.join(webDir, pageFor(webDir, url))))
   })
 }
 
