@@ -62,6 +62,18 @@ describe('Dashboard', () => {
     expect(screen.getByRole('table', { name: 'Events per day (UTC)' })).toBeTruthy()
   })
 
+  it('asks once per query with its default clock (no render loop)', async () => {
+    const { client, urls } = clientAnswering(() => Response.json(stats))
+    render(
+      <Router hook={memoryLocation({ path: '/analytics' }).hook}>
+        <Dashboard client={client} />
+      </Router>,
+    )
+    await screen.findByText('5 in total')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(urls).toHaveLength(1)
+  })
+
   it('asks again for the range and the subdomain picked', async () => {
     const { client, urls } = clientAnswering(() => Response.json(stats))
     renderDashboard(client)

@@ -12,9 +12,11 @@ import { useStats, type StatsState } from './useStats.ts'
  * The events dashboard (issue 7): admins see events over time, top events and subdomains for a
  * range and subdomain they pick; everyone else is told why they see nothing.
  */
+const currentTime = () => new Date()
+
 export function Dashboard({
   client,
-  now = () => new Date(),
+  now = currentTime,
 }: {
   client: Pick<BackendClient, 'request'>
   now?: () => Date

@@ -18,6 +18,7 @@ function themeColours(element: Element) {
 
 function chartOptions(UPlot: typeof uPlot, width: number, bucket: Bucket, element: Element) {
   const colours = themeColours(element)
+  const half = (bucket === 'hour' ? 3_600_000 : 86_400_000) / 2
   const axis = {
     stroke: colours.text,
     grid: { stroke: colours.grid, width: 1 },
@@ -29,10 +30,20 @@ function chartOptions(UPlot: typeof uPlot, width: number, bucket: Bucket, elemen
     ms: 1,
     legend: { show: false },
     cursor: { drag: { x: false, y: false } },
-    scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, max)] } },
+    scales: {
+      // Half a bucket of room on each side, so the first and last bars are whole.
+      x: { time: true, range: (_u, min, max) => [min - half, max + half] },
+      y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] },
+    },
     axes: [
       {
         ...axis,
+        // One label per bucket start, thinned out to what fits (about one per 72 px).
+        splits: (u) => {
+          const starts = (u.data[0] ?? []) as number[]
+          const step = Math.max(1, Math.ceil(starts.length / Math.max(1, Math.floor(width / 72))))
+          return starts.filter((_start, index) => (starts.length - 1 - index) % step === 0)
+        },
         values: (_u, splits) => splits.map((split) => bucketLabel(split, bucket)),
       },
       {
@@ -47,7 +58,7 @@ function chartOptions(UPlot: typeof uPlot, width: number, bucket: Bucket, elemen
         label: 'Events',
         stroke: colours.accent,
         fill: colours.accent,
-        width: 1,
+        width: 0,
         points: { show: false },
         paths: UPlot.paths.bars?.({ size: [0.7, 48], align: 0 }),
       },
