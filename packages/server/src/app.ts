@@ -11,6 +11,10 @@ import { originGuard } from './http/origin-guard.ts'
 import { webRoutes } from './http/web.ts'
 import { authRoutes } from './routes/auth.ts'
 import { healthRoutes } from './routes/health.ts'
+import { idempotencyPlugin } from './http/idempotency.ts'
+import { objectRoutes } from './routes/objects.ts'
+import { batchRoutes } from './routes/batch.ts'
+import { fileRoutes } from './routes/files.ts'
 import { serverVersion } from './version.ts'
 
 declare module 'fastify' {
@@ -63,8 +67,13 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   // Limits are set per route (auth, events); state is per process (see rate-limit notes in app-config).
   await app.register(rateLimit, { global: false })
 
+  await app.register(idempotencyPlugin)
+
   await app.register(healthRoutes)
   await app.register(authRoutes, { clientFor: createChainClients(new Map()) })
+  await app.register(objectRoutes)
+  await app.register(batchRoutes)
+  await app.register(fileRoutes)
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
   await app.register(webRoutes, { webDir: config.webDir })

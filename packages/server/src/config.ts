@@ -14,6 +14,10 @@ export interface ServerConfig {
   logLevel: string
   /** App identity, sign-in, sessions, events and SDK versions (APP_ID, PUBLIC_ORIGINS, …). */
   app: AppConfig
+  /** Largest file upload in bytes (FILE_MAX_BYTES, default 10 MB). */
+  fileMaxBytes: number
+  /** Most sub-requests in one `POST /api/batch` (BATCH_MAX_REQUESTS, default 50). */
+  batchMaxRequests: number
 }
 
 export class ConfigError extends Error {
@@ -47,6 +51,18 @@ export function loadConfig(
     webDir: env.WEB_DIR ? path.resolve(env.WEB_DIR) : defaults.webDir,
     logLevel: env.LOG_LEVEL || defaults.logLevel || 'warn',
     app: defaults.app ?? loadAppConfig(env, port, problems),
+    fileMaxBytes: parsePositive(
+      'FILE_MAX_BYTES',
+      env.FILE_MAX_BYTES,
+      defaults.fileMaxBytes ?? 10 * 1024 * 1024,
+      problems,
+    ),
+    batchMaxRequests: parsePositive(
+      'BATCH_MAX_REQUESTS',
+      env.BATCH_MAX_REQUESTS,
+      defaults.batchMaxRequests ?? 50,
+      problems,
+    ),
   }
   if (problems.length) throw new ConfigError(problems)
   return config
@@ -60,4 +76,19 @@ function parsePort(raw: string | undefined, fallback: number, problems: string[]
     return fallback
   }
   return port
+}
+
+function parsePositive(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  problems: string[],
+): number {
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isSafeInteger(value) || value < 1) {
+    problems.push(`${name} must be a whole number above 0 (got "${raw}")`)
+    return fallback
+  }
+  return value
 }

@@ -1,0 +1,43 @@
+import { badRequest } from '../http/errors.ts'
+
+// Class and field names reach SQL only as bound parameters, but they are still validated so
+// that stored documents stay addressable and error messages stay clear (issue 5).
+
+const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/
+
+/** Names of the object envelope; a document field cannot take them. */
+export const RESERVED_FIELDS: ReadonlySet<string> = new Set([
+  'objectId',
+  'className',
+  'createdAt',
+  'updatedAt',
+  'owner',
+  'publicRead',
+  'ACL',
+])
+
+export function isValidName(name: unknown): name is string {
+  return typeof name === 'string' && NAME.test(name)
+}
+
+/** Throws 400 `invalid_class_name` unless `name` is a letter then up to 63 letters, digits or `_`. */
+export function assertClassName(name: unknown): string {
+  if (!isValidName(name)) {
+    throw badRequest(
+      'Class names start with a letter and contain only letters, digits and _ (at most 64).',
+      'invalid_class_name',
+    )
+  }
+  return name
+}
+
+/** Throws 400 `invalid_field_name` for a name a document field cannot have. */
+export function assertFieldName(name: string): string {
+  if (!isValidName(name) || RESERVED_FIELDS.has(name)) {
+    throw badRequest(
+      `Invalid field name "${name.slice(0, 80)}": fields start with a letter, contain only letters, digits and _ (at most 64), and cannot be one of ${[...RESERVED_FIELDS].join(', ')}.`,
+      'invalid_field_name',
+    )
+  }
+  return name
+}

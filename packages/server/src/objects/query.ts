@@ -1,0 +1,180 @@
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gt,
+  gte,
+  inArray,
+  lt,
+  lte,
+  ne,
+  notInArray,
+  sql,
+  type SQL,
+} from 'drizzle-orm'
+import type { PgColumn } from 'drizzle-orm/pg-core'
+import { objects } from '../db/schema.ts'
+import { badRequest } from '../http/errors.ts'
+import { assertFieldName } from './names.ts'
+import { isDateValue, normaliseValue } from './wire.ts'
+
+// Translates the query language of `GET /api/classes/:class` into Drizzle SQL. Field names are
+// validated and every name and value is a bound parameter: `data -> $1::text` compares with
+// `$2::jsonb`; nothing the client sends is spliced into the SQL text.
+
+export const MAX_LIMIT = 1000
+export const DEFAULT_LIMIT = 100
+const MAX_CONDITIONS = 50
+const MAX_IN = 1000
+const RANGE = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const
+const OPERATORS = new Set(['$ne', '$in', '$nin', '$exists', ...Object.keys(RANGE)])
+
+const invalid = (message: string) => badRequest(message, 'invalid_query')
+
+/** The JSON value of a document field, or SQL NULL when the field is missing. */
+const field = (name: string): SQL => sql`(${objects.data} -> ${name}::text)`
+const json = (value: unknown): SQL => sql`${JSON.stringify(value)}::jsonb`
+
+type Constraint = Record<string, unknown>
+
+function isOperatorObject(value: unknown): value is Constraint {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
+  const keys = Object.keys(value)
+  const dollar = keys.filter((k) => k.startsWith('$'))
+  if (dollar.length > 0 && dollar.length !== keys.length)
+    throw invalid('A constraint cannot mix operators ($...) with plain keys.')
+  return dollar.length > 0
+}
+
+function listOf(value: unknown, op: string): unknown[] {
+  if (!Array.isArray(value)) throw invalid(`${op} takes an array.`)
+  if (value.length > MAX_IN) throw invalid(`${op} takes at most ${MAX_IN} values.`)
+  return value
+}
+
+function dataCondition(name: string, op: string, raw: unknown): SQL {
+  const f = field(name)
+  const value = normaliseValue(raw, name)
+  switch (op) {
+    case '$eq':
+      return value === null
+        ? sql`(${f} is null or ${f} = 'null'::jsonb)`
+        : sql`${f} = ${json(value)}`
+    case '$ne':
+      return value === null
+        ? sql`(${f} is not null and ${f} <> 'null'::jsonb)`
+        : sql`${f} is distinct from ${json(value)}`
+    case '$in':
+    case '$nin': {
+      const list = listOf(value, op).map((v) => json(v))
+      const member = list.length ? sql`${f} in (${sql.join(list, sql`, `)})` : sql`false`
+      return op === '$in' ? sql`coalesce(${member}, false)` : sql`not coalesce(${member}, false)`
+    }
+    case '$exists':
+      if (typeof value !== 'boolean') throw invalid('$exists takes true or false.')
+      return value ? sql`${f} is not null` : sql`${f} is null`
+  }
+  const operator = sql.raw(RANGE[op as keyof typeof RANGE])
+  // Only values of the same JSON type compare: jsonb orders all numbers below all booleans etc.
+  if (typeof value === 'number' || typeof value === 'string') {
+    return sql`(jsonb_typeof(${f}) = ${typeof value}::text and ${f} ${operator} ${json(value)})`
+  }
+  if (isDateValue(value)) {
+    // Stored dates are canonical ISO strings, which sort as text in time order.
+    return sql`(${f} ->> '__type' = 'Date' and (${f} ->> 'iso') ${operator} ${value.iso}::text)`
+  }
+  throw invalid(`${op} compares numbers, strings or dates.`)
+}
+
+function toTime(value: unknown): Date {
+  const iso = isDateValue(value) ? value.iso : value
+  const time = typeof iso === 'string' ? Date.parse(iso) : Number.NaN
+  if (Number.isNaN(time)) throw invalid('createdAt and updatedAt compare with dates.')
+  return new Date(time)
+}
+
+type Meta = { column: PgColumn; convert: (value: unknown) => unknown }
+const META: Record<string, Meta> = {
+  objectId: { column: objects.id, convert: (v) => (typeof v === 'string' ? v : badId()) },
+  owner: { column: objects.ownerId, convert: (v) => (typeof v === 'string' ? v : badId()) },
+  createdAt: { column: objects.createdAt, convert: toTime },
+  updatedAt: { column: objects.updatedAt, convert: toTime },
+}
+function badId(): never {
+  throw invalid('objectId and owner compare with strings.')
+}
+
+function metaCondition({ column, convert }: Meta, op: string, value: unknown): SQL {
+  switch (op) {
+    case '$eq':
+      return eq(column, convert(value))
+    case '$ne':
+      return ne(column, convert(value))
+    case '$in':
+    case '$nin': {
+      const list = listOf(value, op).map(convert)
+      if (list.length === 0) return op === '$in' ? sql`false` : sql`true`
+      return op === '$in' ? inArray(column, list) : notInArray(column, list)
+    }
+    case '$exists':
+      return value === true ? sql`true` : sql`false`
+    default: {
+      const compare = { $gt: gt, $gte: gte, $lt: lt, $lte: lte }[op as keyof typeof RANGE]
+      return compare(column, convert(value))
+    }
+  }
+}
+
+/** `where` as sent in the query string (JSON text) → one SQL condition, or undefined for none. */
+export function translateWhere(text: string | undefined): SQL | undefined {
+  if (text === undefined || text === '') return undefined
+  let where: unknown
+  try {
+    where = JSON.parse(text)
+  } catch {
+    throw invalid('"where" is not valid JSON.')
+  }
+  if (where === null || typeof where !== 'object' || Array.isArray(where))
+    throw invalid('"where" must be a JSON object of field constraints.')
+  const conditions: SQL[] = []
+  for (const [name, constraint] of Object.entries(where)) {
+    const meta = Object.hasOwn(META, name) ? META[name] : undefined
+    if (!meta) assertFieldName(name)
+    const ops: [string, unknown][] = isOperatorObject(constraint)
+      ? Object.entries(constraint)
+      : [['$eq', constraint]]
+    for (const [op, value] of ops) {
+      if (op !== '$eq' && !OPERATORS.has(op)) throw invalid(`Unknown operator ${op.slice(0, 20)}.`)
+      conditions.push(meta ? metaCondition(meta, op, value) : dataCondition(name, op, value))
+    }
+  }
+  if (conditions.length > MAX_CONDITIONS)
+    throw invalid(`A query takes at most ${MAX_CONDITIONS} conditions.`)
+  return conditions.length ? and(...conditions) : undefined
+}
+
+/** `order=-score,name` → ORDER BY terms, ending with a stable tie-break on creation and id. */
+export function translateOrder(text: string | undefined): SQL[] {
+  const terms: SQL[] = []
+  const keys = text ? text.split(',').filter(Boolean) : []
+  if (keys.length > 5) throw invalid('Order by at most 5 fields.')
+  for (const key of keys) {
+    const descending = key.startsWith('-')
+    const name = descending ? key.slice(1) : key
+    const meta = Object.hasOwn(META, name) ? META[name] : undefined
+    if (!meta) assertFieldName(name)
+    const expression = meta ? sql`${meta.column}` : field(name)
+    terms.push(descending ? desc(expression) : asc(expression))
+  }
+  terms.push(asc(objects.createdAt), asc(objects.id))
+  return terms
+}
+
+/** Parses `limit`/`skip` (decimal digits, already checked by the route schema). */
+export function translatePage(limit: string | undefined, skip: string | undefined) {
+  const parsedLimit = limit === undefined ? DEFAULT_LIMIT : Number(limit)
+  if (parsedLimit > MAX_LIMIT)
+    throw badRequest(`"limit" can be at most ${MAX_LIMIT}.`, 'limit_too_large')
+  return { limit: parsedLimit, skip: skip === undefined ? 0 : Number(skip) }
+}

@@ -1,0 +1,107 @@
+import type { FastifyInstance } from 'fastify'
+import { errorBodySchema } from '../http/errors.ts'
+
+// `POST /api/batch` (issue 5, design.md 4): up to `batchMaxRequests` object sub-requests, run
+// in order. Each one goes through the same route, validation and access check as if it had
+// been sent alone (an in-process `inject` with the caller's credentials), and gets its own
+// result: one failing sub-request does not stop the others.
+
+/** Only object routes may be batched; this also rules out `..`, nesting and other areas. */
+const SUB_PATH = '^/api/classes/[A-Za-z0-9_]{1,64}(/[A-Za-z0-9_-]{1,64})?([?][^#]*)?$'
+
+/** Headers of the outer request that each sub-request carries. */
+const FORWARDED = [
+  'authorization',
+  'cookie',
+  'origin',
+  'sec-fetch-site',
+  'user-agent',
+  'x-portico-client',
+] as const
+
+interface SubRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  path: string
+  body?: Record<string, unknown>
+}
+
+export async function batchRoutes(app: FastifyInstance): Promise<void> {
+  const max = app.config.batchMaxRequests
+  app.post<{ Body: { requests: SubRequest[] } }>(
+    '/api/batch',
+    {
+      config: { idempotent: true },
+      schema: {
+        tags: ['objects'],
+        summary: `Run up to ${max} object requests, each authorized on its own`,
+        body: {
+          type: 'object',
+          properties: {
+            requests: {
+              type: 'array',
+              minItems: 1,
+              maxItems: max,
+              items: {
+                type: 'object',
+                properties: {
+                  method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'DELETE'] },
+                  path: { type: 'string', pattern: SUB_PATH, maxLength: 20_000 },
+                  body: { type: 'object' },
+                },
+                required: ['method', 'path'],
+                additionalProperties: false,
+              },
+            },
+          },
+          required: ['requests'],
+          additionalProperties: false,
+        },
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              results: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: { status: { type: 'integer' }, body: {} },
+                  required: ['status'],
+                },
+              },
+            },
+            required: ['results'],
+          },
+          400: errorBodySchema,
+        },
+      },
+    },
+    async (request) => {
+      const headers: Record<string, string> = {}
+      for (const name of FORWARDED) {
+        const value = request.headers[name]
+        if (typeof value === 'string') headers[name] = value
+      }
+      const key = request.headers['idempotency-key']
+      const results: { status: number; body: unknown }[] = []
+      for (const [index, sub] of request.body.requests.entries()) {
+        const answer = await app.inject({
+          method: sub.method,
+          url: sub.path,
+          headers: {
+            ...headers,
+            // Each write gets its own derived key, so a batch retried after a 5xx in the middle
+            // does not apply its earlier sub-requests twice.
+            ...(typeof key === 'string' && sub.method !== 'GET'
+              ? { 'idempotency-key': `${key.slice(0, 180)}:${index}` }
+              : {}),
+            ...(sub.body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(sub.body === undefined ? {} : { payload: JSON.stringify(sub.body) }),
+          remoteAddress: request.ip,
+        })
+        results.push({ status: answer.statusCode, body: answer.body ? answer.json() : null })
+      }
+      return { results }
+    },
+  )
+}
