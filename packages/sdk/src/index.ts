@@ -22,6 +22,7 @@ export { nodeDefaults } from './rpc/defaults.ts'
 export { sdkVersion } from './version.ts'
 export {
   BackendError,
+  BatchError,
   InvalidDateError,
   InvalidWireValueError,
   UnsavedFileError,
@@ -35,3 +36,22 @@ export {
   type HttpMethod,
   type RequestOptions,
 } from './backend/client.ts'
+export { decode, encode, type DecodeErrorType, type EncodeErrorType } from './backend/encode.ts'
+export { createFile, Pointer, pointerTo, PorticoFile, type FileContent } from './backend/values.ts'
+export {
+  destroyAll,
+  destroyObject,
+  fetchObject,
+  queryObjects,
+  saveAll,
+  saveObject,
+  type ObjectData,
+  type ObjectRef,
+  type PorticoObject,
+  type QueryObjectsParameters,
+  type QueryObjectsReturnType,
+  type SavedObject,
+  type SaveObjectErrorType,
+  type SaveObjectReturnType,
+} from './backend/objects.ts'
+export { saveFile, type SaveFileErrorType } from './backend/files.ts'

@@ -111,9 +111,9 @@ export function createBackendClient(config: BackendClientConfig): BackendClient 
     }
     const target = url(path) + (search.size > 0 ? `?${search.toString()}` : '')
     const headers: Record<string, string> = { 'x-portico-client': `sdk/${sdkVersion}` }
-    let body: BodyInit | undefined
+    let body: RequestInit['body']
     if (isRawBody(options.body)) {
-      body = options.body as BodyInit
+      body = options.body as RequestInit['body']
       const type = options.contentType ?? (options.body instanceof Blob ? options.body.type : '')
       headers['content-type'] = type || 'application/octet-stream'
     } else if (options.body !== undefined) {

@@ -75,3 +75,20 @@ export class InvalidWireValueError extends BaseError {
     super('Received an invalid value from the server', { details })
   }
 }
+
+/**
+ * Some operations of `saveAll`/`destroyAll` failed. `results` lines up with the input: each
+ * entry is the operation's result or its `BackendError`. Batches after a failed one still ran.
+ */
+export class BatchError<T = unknown> extends BaseError {
+  override name = 'BatchError' as const
+  readonly results: (T | BackendError)[]
+  constructor({ results }: { results: (T | BackendError)[] }) {
+    const failures = results.filter((r): r is BackendError => r instanceof BackendError)
+    super(`${failures.length} of ${results.length} operations failed`, {
+      cause: failures[0],
+      metaMessages: failures.slice(0, 5).map((f) => `${f.method} ${f.path}: ${f.shortMessage}`),
+    })
+    this.results = results
+  }
+}
