@@ -10,6 +10,7 @@ import { installErrorHandler } from './http/error-handler.ts'
 import { originGuard } from './http/origin-guard.ts'
 import { webRoutes } from './http/web.ts'
 import { authRoutes } from './routes/auth.ts'
+import { eventRoutes } from './routes/events.ts'
 import { healthRoutes } from './routes/health.ts'
 import { idempotencyPlugin } from './http/idempotency.ts'
 import { objectRoutes } from './routes/objects.ts'
@@ -71,6 +72,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
 
   await app.register(healthRoutes)
   await app.register(authRoutes, { clientFor: createChainClients(new Map()) })
+  await app.register(eventRoutes)
   await app.register(objectRoutes)
   await app.register(batchRoutes)
   await app.register(fileRoutes)

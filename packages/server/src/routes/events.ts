@@ -1,0 +1,90 @@
+import type { FastifyInstance } from 'fastify'
+import { currentUser, requireUser } from '../auth/sessions.ts'
+import { createEventWriter } from '../events/writer.ts'
+import { bucketStart, eventStats, maxBuckets } from '../events/stats.ts'
+import { createVisitorHasher } from '../events/visitor.ts'
+import { badRequest, forbidden } from '../http/errors.ts'
+import { eventSchemas } from './events-schemas.ts'
+
+/** Largest `options` object accepted, as JSON text. */
+export const maxOptionsBytes = 4096
+
+interface EventBody {
+  subdomain: string
+  event: string
+  options?: Record<string, unknown>
+}
+
+interface StatsQuerystring {
+  from?: string
+  to?: string
+  bucket?: 'hour' | 'day'
+  subdomain?: string
+  event?: string
+}
+
+/** First-party event tracking (issue 4): `POST /api/events` and admin statistics. */
+export async function eventRoutes(app: FastifyInstance): Promise<void> {
+  const config = app.config.app
+  const writer = createEventWriter(app.db, { concurrency: app.dbKind === 'postgres' ? 4 : 1 })
+  // Answers already sent are durable; wait for the ones in flight before the database closes.
+  app.addHook('onClose', async () => writer.drain())
+  const visitorOf = createVisitorHasher(config.visitorSecret)
+
+  app.post<{ Body: EventBody }>(
+    '/api/events',
+    {
+      schema: eventSchemas.track,
+      bodyLimit: 16 * 1024,
+      config: { rateLimit: { max: config.eventsRateLimit, timeWindow: 60_000 } },
+    },
+    async (request, reply) => {
+      const { subdomain, event, options = {} } = request.body
+      if (JSON.stringify(options).length > maxOptionsBytes) {
+        throw badRequest(
+          `"options" may be at most ${maxOptionsBytes} bytes of JSON.`,
+          'event_options_too_large',
+        )
+      }
+      const hasCredentials = Boolean(request.headers.authorization || request.headers.cookie)
+      const user = hasCredentials ? await currentUser(request) : null
+      await writer.write({
+        subdomain: subdomain.toLowerCase(),
+        event,
+        options,
+        visitor: visitorOf(request.ip, request.headers['user-agent']),
+        userId: user?.user.id ?? null,
+      })
+      return reply.status(202).send({ ok: true })
+    },
+  )
+
+  app.get<{ Querystring: StatsQuerystring }>(
+    '/api/events/stats',
+    { schema: eventSchemas.stats },
+    async (request) => {
+      const { user } = await requireUser(request)
+      if (!config.adminAddresses.includes(user.address)) {
+        throw forbidden('Event statistics are for admins (ADMIN_ADDRESSES).', 'admin_only')
+      }
+      const q = request.query
+      const bucket = q.bucket ?? 'day'
+      const to = q.to ? new Date(q.to) : new Date()
+      const from = q.from ? new Date(q.from) : new Date(to.getTime() - 30 * 86_400_000)
+      if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) {
+        throw badRequest('"from" and "to" must be ISO dates.', 'invalid_range')
+      }
+      if (from >= to) throw badRequest('"from" must be before "to".', 'invalid_range')
+      const bucketsNeeded =
+        (to.getTime() - bucketStart(from, bucket).getTime()) /
+        (bucket === 'hour' ? 3_600_000 : 86_400_000)
+      if (bucketsNeeded > maxBuckets) {
+        throw badRequest(
+          `The range holds more than ${maxBuckets} ${bucket}s: narrow it or use bigger buckets.`,
+          'invalid_range',
+        )
+      }
+      return eventStats(app.db, { from, to, bucket, subdomain: q.subdomain, event: q.event })
+    },
+  )
+}
