@@ -16,6 +16,7 @@ import { idempotencyPlugin } from './http/idempotency.ts'
 import { objectRoutes } from './routes/objects.ts'
 import { batchRoutes } from './routes/batch.ts'
 import { fileRoutes } from './routes/files.ts'
+import { rpcRoutes } from './routes/rpc.ts'
 import { serverVersion } from './version.ts'
 
 declare module 'fastify' {
@@ -71,11 +72,13 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   await app.register(idempotencyPlugin)
 
   await app.register(healthRoutes)
-  await app.register(authRoutes, { clientFor: createChainClients(new Map()) })
+  // Contract-wallet signatures are checked on chain through the gateway's upstream nodes.
+  await app.register(authRoutes, { clientFor: createChainClients(config.rpc.upstreams) })
   await app.register(eventRoutes)
   await app.register(objectRoutes)
   await app.register(batchRoutes)
   await app.register(fileRoutes)
+  await app.register(rpcRoutes)
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
   await app.register(webRoutes, { webDir: config.webDir })

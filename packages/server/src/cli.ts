@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { buildServer } from './app.ts'
+import { apiKeyCommand, UsageError } from './commands/apiKey.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { openDatabase } from './db/client.ts'
 import { DataDirLockedError, lockDataDir } from './db/lock.ts'
@@ -33,7 +34,10 @@ async function serve(): Promise<void> {
   console.log(`Portico is running at http://${config.host}:${port} (${where})`)
 }
 
-const commands: Record<string, () => Promise<void>> = { serve }
+const commands: Record<string, () => Promise<void>> = {
+  serve,
+  'api-key': () => apiKeyCommand(process.argv.slice(3)),
+}
 
 const name = process.argv[2] ?? 'serve'
 const command = commands[name]
@@ -42,7 +46,11 @@ if (!command) {
   process.exit(2)
 }
 command().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof DataDirLockedError ||
+    error instanceof UsageError
+  ) {
     console.error(error.message)
   } else {
     console.error(error)

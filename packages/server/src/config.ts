@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { loadAppConfig, type AppConfig } from './app-config.ts'
+import { loadRpcConfig, type RpcGatewayConfig } from './rpc/config.ts'
 
 /** Everything the server reads from its environment, parsed once at start. */
 export interface ServerConfig {
@@ -18,6 +19,8 @@ export interface ServerConfig {
   fileMaxBytes: number
   /** Most sub-requests in one `POST /api/batch` (BATCH_MAX_REQUESTS, default 50). */
   batchMaxRequests: number
+  /** RPC gateway: upstream nodes per chain, batch cap, rate limits (`RPC_*` variables). */
+  rpc: RpcGatewayConfig
 }
 
 export class ConfigError extends Error {
@@ -63,6 +66,7 @@ export function loadConfig(
       defaults.batchMaxRequests ?? 50,
       problems,
     ),
+    rpc: defaults.rpc ?? loadRpcConfig(env, problems),
   }
   if (problems.length) throw new ConfigError(problems)
   return config

@@ -2,7 +2,9 @@ let warned = false
 
 /** True when running in a browser page, where anything in the bundle is public. */
 function inBrowser(): boolean {
-  return typeof window !== 'undefined' && typeof window.document !== 'undefined'
+  // Through globalThis so the module also type-checks without the DOM lib (server code imports it in tests).
+  const scope = globalThis as { window?: { document?: unknown } }
+  return typeof scope.window === 'object' && typeof scope.window.document === 'object'
 }
 
 /**

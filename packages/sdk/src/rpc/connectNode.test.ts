@@ -38,7 +38,7 @@ describe('connectNode against a real anvil chain', () => {
       maxPriorityFeePerGas: parseGwei('1'),
     })
     const hash = await client.sendRawTransaction({ serializedTransaction })
-    const receipt = await client.getTransactionReceipt({ hash })
+    const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
     expect(receipt.status).toBe('success')
     expect(await client.getBalance({ address: to })).toBe(before + parseEther('0.5'))
   })

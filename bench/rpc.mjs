@@ -1,0 +1,273 @@
+// RPC gateway benchmark (design.md section 9): eth_blockNumber straight to an anvil node versus
+// through Portico's gateway (POST /api/rpc/:chainId) to the same node, in the same run.
+// Prints requests/s and median latency of both, the throughput ratio (target ≥ 0.7) and the
+// added median latency (target < 1 ms). Only 127.0.0.1; bounded in count and time; stops itself.
+import { execFileSync, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import http from 'node:http'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const anvilBin = path.join(root, 'node_modules/.bin/anvil')
+const cli = path.join(root, 'packages/server/src/cli.ts')
+const chainId = 31337
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16)
+const count = Number(process.env.BENCH_REQUESTS ?? 6_000)
+const latencyCount = 1_000
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
+const phaseLimitMs = 30_000
+
+/** @type {import('node:child_process').ChildProcess[]} */
+const children = []
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-rpc-'))
+function cleanup() {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM')
+  fs.rmSync(dataDir, { recursive: true, force: true })
+}
+process.on('exit', cleanup)
+process.on('SIGINT', () => process.exit(130))
+// Never run forever, whatever happens.
+setTimeout(() => {
+  console.error('bench:rpc took longer than 5 minutes, stopping')
+  process.exit(1)
+}, 300_000).unref()
+
+/** @returns {Promise<number>} */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = /** @type {net.AddressInfo} */ (server.address())
+      server.close(() => resolve(address.port))
+    })
+  })
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
+const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] })
+
+/**
+ * One JSON-RPC POST; resolves with the status, rejects on network errors.
+ * @param {string} url
+ * @param {Record<string, string>} headers
+ * @returns {Promise<number>}
+ */
+function post(url, headers) {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          ...headers,
+        },
+      },
+      (response) => {
+        response.resume()
+        response.on('end', () => resolve(response.statusCode ?? 0))
+        response.on('error', reject)
+      },
+    )
+    request.on('error', reject)
+    request.end(body)
+  })
+}
+
+/**
+ * @param {string} url
+ * @param {Record<string, string>} headers
+ */
+async function waitForRpc(url, headers) {
+  const deadline = Date.now() + 30_000
+  while (Date.now() < deadline) {
+    if ((await post(url, headers).catch(() => 0)) === 200) return
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`${url} did not answer within 30 s`)
+}
+
+/**
+ * `n` requests with `parallel` in flight; returns requests/s and the median latency (ms).
+ * @param {string} url
+ * @param {Record<string, string>} headers
+ * @param {number} n
+ * @param {number} parallel
+ */
+async function measure(url, headers, n, parallel) {
+  const latencies = new Float64Array(n)
+  let next = 0
+  let failures = 0
+  const started = performance.now()
+  const deadline = started + phaseLimitMs
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < n && performance.now() < deadline) {
+        const index = next++
+        const t0 = performance.now()
+        if ((await post(url, headers)) !== 200) failures++
+        latencies[index] = performance.now() - t0
+      }
+    }),
+  )
+  const done = Math.min(next, n)
+  const seconds = (performance.now() - started) / 1000
+  if (failures) throw new Error(`${failures} of ${done} requests to ${url} failed`)
+  const sorted = Array.from(latencies.subarray(0, done)).sort((a, b) => a - b)
+  return { perSecond: done / seconds, median: sorted[Math.floor(done / 2)] ?? Number.NaN }
+}
+
+/**
+ * CPU time (ms) used so far by a process and its live children, from /proc (Linux); NaN elsewhere.
+ * (`node_modules/.bin/anvil` is a Node wrapper around the real binary, its child.)
+ * @param {number | undefined} pid
+ * @returns {number}
+ */
+function cpuMs(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+    const own = ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 // utime + stime in 10 ms ticks
+    const children = fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+    return own + children.filter(Boolean).reduce((sum, child) => sum + cpuMs(Number(child)), 0)
+  } catch {
+    return Number.NaN
+  }
+}
+
+/** @param {number[]} values */
+const median = (values) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
+
+async function main() {
+  const anvilPort = await freePort()
+  const anvilUrl = `http://127.0.0.1:${anvilPort}`
+  const anvil = spawn(anvilBin, ['--host', '127.0.0.1', '--port', String(anvilPort), '--silent'], {
+    stdio: 'ignore',
+  })
+  children.push(anvil)
+
+  const serverPort = await freePort()
+  const env = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(serverPort),
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    LOG_LEVEL: 'warn',
+    [`RPC_URL_${chainId}`]: anvilUrl,
+    RPC_RATE_LIMIT_PER_KEY: '1000000000',
+    RPC_RATE_LIMIT_PER_IP: '1000000000',
+  }
+  // The key is created with the real CLI before the server takes the data directory.
+  const created = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', cli, 'api-key', 'create', '--label', 'bench'],
+    {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+    },
+  )
+  const key = created.trim().split('\n').at(-1) ?? ''
+  const serverArgs = [
+    ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []),
+    '--import',
+    'tsx',
+    cli,
+  ]
+  const server = spawn(process.execPath, [...serverArgs, 'serve'], {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  })
+  children.push(server)
+  const gatewayUrl = `http://127.0.0.1:${serverPort}/api/rpc/${chainId}`
+  const keyHeader = { 'x-api-key': key }
+
+  await waitForRpc(anvilUrl, {})
+  await waitForRpc(gatewayUrl, keyHeader)
+  // Warm up both paths (JIT, keep-alive sockets) before measuring.
+  await measure(anvilUrl, {}, 2_000, concurrency)
+  await measure(gatewayUrl, keyHeader, 2_000, concurrency)
+
+  /** @type {{ direct: number[], gateway: number[], directMedian: number[], gatewayMedian: number[] }} */
+  const results = { direct: [], gateway: [], directMedian: [], gatewayMedian: [] }
+  // CPU time per request of each process, to show where the time goes whatever else runs.
+  const cpu = {
+    direct: { bench: 0, anvil: 0, server: 0 },
+    gateway: { bench: 0, anvil: 0, server: 0 },
+  }
+  /**
+   * @param {'direct' | 'gateway'} path
+   * @param {() => Promise<{ perSecond: number }>} run
+   */
+  const accounted = async (path, run) => {
+    const before = [process.cpuUsage(), cpuMs(anvil.pid), cpuMs(server.pid)]
+    const result = await run()
+    const bench = process.cpuUsage(/** @type {NodeJS.CpuUsage} */ (before[0]))
+    cpu[path].bench += (bench.user + bench.system) / 1000
+    cpu[path].anvil += cpuMs(anvil.pid) - /** @type {number} */ (before[1])
+    cpu[path].server += cpuMs(server.pid) - /** @type {number} */ (before[2])
+    return result.perSecond
+  }
+  // Alternate the two paths so load from elsewhere on the machine hits both alike.
+  for (let round = 0; round < rounds; round++) {
+    results.direct.push(await accounted('direct', () => measure(anvilUrl, {}, count, concurrency)))
+    results.gateway.push(
+      await accounted('gateway', () => measure(gatewayUrl, keyHeader, count, concurrency)),
+    )
+    results.directMedian.push((await measure(anvilUrl, {}, latencyCount, 1)).median)
+    results.gatewayMedian.push((await measure(gatewayUrl, keyHeader, latencyCount, 1)).median)
+  }
+
+  // Ratios and differences per round, then their median: load from elsewhere on the machine
+  // drifts between rounds, and each round measures both paths back to back.
+  const direct = median(results.direct)
+  const gateway = median(results.gateway)
+  const directMs = median(results.directMedian)
+  const gatewayMs = median(results.gatewayMedian)
+  const ratio = median(results.gateway.map((g, i) => g / (results.direct[i] ?? Number.NaN)))
+  const added = median(
+    results.gatewayMedian.map((g, i) => g - (results.directMedian[i] ?? Number.NaN)),
+  )
+  const perRound = results.gateway
+    .map((g, i) => (g / (results.direct[i] ?? Number.NaN)).toFixed(2))
+    .join(' ')
+  console.log(
+    `RPC gateway benchmark: eth_blockNumber, ${count} requests × ${rounds} rounds, ${concurrency} in flight`,
+  )
+  console.log(
+    `  direct to anvil     ${direct.toFixed(0).padStart(7)} req/s   median ${directMs.toFixed(3)} ms (1 in flight)`,
+  )
+  console.log(
+    `  through the gateway ${gateway.toFixed(0).padStart(7)} req/s   median ${gatewayMs.toFixed(3)} ms (1 in flight)`,
+  )
+  console.log(
+    `  throughput ratio    ${ratio.toFixed(2)}  (target ≥ 0.70) ${ratio >= 0.7 ? 'OK' : 'BELOW TARGET'}; per round: ${perRound}`,
+  )
+  /** @param {{ bench: number, anvil: number, server: number }} c */
+  const perRequest = (c) =>
+    `bench ${((c.bench * 1000) / (count * rounds)).toFixed(0)} µs, anvil ${((c.anvil * 1000) / (count * rounds)).toFixed(0)} µs, server ${((c.server * 1000) / (count * rounds)).toFixed(0)} µs`
+  console.log(`  CPU per request     direct:  ${perRequest(cpu.direct)}`)
+  console.log(`                      gateway: ${perRequest(cpu.gateway)}`)
+  console.log(
+    `  added median        ${added.toFixed(3)} ms (target < 1 ms) ${added < 1 ? 'OK' : 'ABOVE TARGET'}`,
+  )
+}
+
+try {
+  await main()
+} finally {
+  agent.destroy()
+  cleanup()
+}
+process.exit(0)

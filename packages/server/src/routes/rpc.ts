@@ -1,0 +1,129 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { promisify } from 'node:util'
+import zlib from 'node:zlib'
+import rateLimit from '@fastify/rate-limit'
+import { currentUser } from '../auth/sessions.ts'
+import { HttpError, unauthorized } from '../http/errors.ts'
+import { ApiKeyVerifier } from '../rpc/apiKeys.ts'
+import { rpcErrorHandler } from '../rpc/errorHandler.ts'
+import { RpcGateway } from '../rpc/gateway.ts'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who the gateway bills this request to: `key:<id>` or `user:<id>`. */
+    rpcCaller: string
+  }
+}
+
+const jsonRpcObject = {
+  type: 'object',
+  description: 'A JSON-RPC 2.0 request: { jsonrpc: "2.0", id, method, params }',
+  additionalProperties: true,
+} as const
+
+const gzip = promisify(zlib.gzip)
+const gzipAbove = 16 * 1024
+
+type RateCheck = ReturnType<FastifyInstance['createRateLimit']>
+
+// Two limits apply to one request (per address, then per key or user); the plugin's own hook
+// runs once per request, so the checks use `createRateLimit` and answer 429 here.
+function limiter(check: RateCheck, who: string) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const result = await check(request)
+    if (result.isAllowed || !result.isExceeded) return
+    reply.header('retry-after', String(result.ttlInSeconds))
+    const message = `${who} may send ${result.max} requests per minute; retry in ${result.ttlInSeconds} s.`
+    throw new HttpError(429, 'rate_limited', message)
+  }
+}
+
+/**
+ * `POST /api/rpc/:chainId`: the JSON-RPC gateway (design.md section 5). Upstream node URLs stay
+ * on the server; callers authenticate with an API key (`x-api-key`) or a session; each caller IP
+ * and each key or user is rate-limited.
+ */
+export async function rpcRoutes(app: FastifyInstance): Promise<void> {
+  const config = app.config.rpc
+  const gateway = new RpcGateway(config, (chainId, failure) =>
+    app.log.warn({ chainId, ...failure }, 'rpc upstream attempt failed'),
+  )
+  const keys = new ApiKeyVerifier(app.db)
+  app.addHook('onClose', async () => gateway.close())
+  app.setErrorHandler(rpcErrorHandler)
+  app.decorateRequest('rpcCaller', '')
+  if (!app.hasDecorator('createRateLimit')) await app.register(rateLimit, { global: false })
+  const perIp = limiter(
+    app.createRateLimit({
+      max: config.rateLimitPerIp,
+      timeWindow: 60_000,
+      keyGenerator: (r) => `ip:${r.ip}`,
+    }),
+    'this address',
+  )
+  const perCaller = limiter(
+    app.createRateLimit({
+      max: config.rateLimitPerKey,
+      timeWindow: 60_000,
+      keyGenerator: (r) => r.rpcCaller,
+    }),
+    'this API key or user',
+  )
+
+  async function authenticate(request: FastifyRequest): Promise<void> {
+    const key = request.headers['x-api-key']
+    if (typeof key === 'string' && key !== '') {
+      const id = await keys.verify(key)
+      if (!id) throw unauthorized('The API key is not valid.', 'invalid_api_key')
+      request.rpcCaller = `key:${id}`
+      return
+    }
+    // A signed-in browser needs no key; the app-wide origin guard keeps other sites from riding
+    // on its session cookie.
+    const signedIn = await currentUser(request)
+    if (signedIn) {
+      request.rpcCaller = `user:${signedIn.user.id}`
+      return
+    }
+    throw unauthorized('Send an API key in the x-api-key header, or sign in.', 'api_key_required')
+  }
+
+  app.post<{ Params: { chainId: string } }>(
+    '/api/rpc/:chainId',
+    {
+      onRequest: [perIp, authenticate, perCaller],
+      // The global compression hook costs ~15% of the gateway's CPU per call, and most JSON-RPC
+      // answers are a few hundred bytes: the handler gzips only large answers itself.
+      compress: false,
+      decompress: false,
+      schema: {
+        tags: ['rpc'],
+        summary: 'JSON-RPC 2.0 gateway to the blockchain nodes of a chain (single call or batch)',
+        params: {
+          type: 'object',
+          properties: { chainId: { type: 'string', pattern: '^[0-9]{1,15}$' } },
+          required: ['chainId'],
+        },
+        body: { anyOf: [jsonRpcObject, { type: 'array', items: {} }] },
+      },
+    },
+    async (request, reply) => {
+      const result = await gateway.handle(Number(request.params.chainId), request.body)
+      if (result.retryAfter) reply.header('retry-after', result.retryAfter)
+      if (result.body === undefined) return reply.status(204).send()
+      reply.status(result.status).type('application/json; charset=utf-8')
+      const payload = JSON.stringify(result.body)
+      // Only large answers (logs, full blocks) are worth gzip; see `compress: false` above.
+      if (
+        payload.length < gzipAbove ||
+        !/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')
+      ) {
+        return reply.send(payload)
+      }
+      return reply
+        .header('content-encoding', 'gzip')
+        .header('vary', 'accept-encoding')
+        .send(await gzip(payload))
+    },
+  )
+}
