@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
 import { parseEther, parseGwei } from 'viem'
@@ -220,6 +221,35 @@ describe.each(databaseKinds())('RPC gateway on %s', (kind) => {
     expect(answer.status).toBe(502)
     expect(answer.body.error.code).toBe(-32002)
     expect(JSON.stringify(answer)).not.toMatch(/SECRET|127\.0\.0\.1/)
+  })
+
+  it('answers nothing to notifications (calls without an id), but runs them', async () => {
+    const alone = await rpc(anvilChainId, { jsonrpc: '2.0', method: 'eth_chainId' })
+    expect(alone.status).toBe(204)
+    const mixed = await rpc(anvilChainId, [
+      { jsonrpc: '2.0', method: 'eth_chainId' },
+      call('eth_chainId', [], 2),
+    ])
+    expect(mixed.body).toEqual([{ jsonrpc: '2.0', id: 2, result: '0x7a69' }])
+  })
+
+  it('gzips large answers for clients that accept it', async () => {
+    // Init code that returns 20 KB of zeros (PUSH2 0x5000 PUSH1 0 RETURN): a 40 KB hex answer.
+    const payload = JSON.stringify(call('eth_call', [{ data: '0x6150006000f3' }, 'latest']))
+    const send = (headers: Record<string, string>) =>
+      app.inject({
+        method: 'POST',
+        url: `/api/rpc/${anvilChainId}`,
+        headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers },
+        payload,
+      })
+    const plain = await send({})
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.json().result).toBe(`0x${'0'.repeat(40960)}`)
+    const zipped = await send({ 'accept-encoding': 'gzip, br' })
+    expect(zipped.headers['content-encoding']).toBe('gzip')
+    expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 10)
+    expect(JSON.parse(gunzipSync(zipped.rawPayload).toString('utf8'))).toEqual(plain.json())
   })
 
   it('caches eth_chainId and answers addressed by block hash', async () => {
