@@ -7,6 +7,7 @@ import {
 } from 'viem'
 import { ChainUrlMissingError, NodeConfigMissingError } from '../errors/rpc.ts'
 import { warnIfKeyInBrowser } from './browserKeyWarning.ts'
+import { sdkVersion } from '../version.ts'
 import { nodeDefaults } from './defaults.ts'
 import type { FetchFn } from './fetch.ts'
 import { nodeTransport, type NodeTransportOptions } from './transport.ts'
@@ -101,9 +102,16 @@ export function connectNode(parameters: ConnectNodeParameters): NodeClient {
       timeout: parameters.timeout ?? nodeDefaults.timeout,
       throttleRetryCount: parameters.retryCount ?? nodeDefaults.retryCount,
       throttleRetryDelay: parameters.retryDelay ?? nodeDefaults.retryDelay,
-      headers: direct ? undefined : { [nodeDefaults.apiKeyHeader]: apiKey! },
+      // The client version goes to Portico's own gateway only: an extra header to a third-party
+      // node would make browsers send a CORS preflight that many providers refuse.
+      headers: direct
+        ? undefined
+        : { [nodeDefaults.apiKeyHeader]: apiKey!, 'x-portico-client': `sdk/${sdkVersion}` },
       fetch: parameters.fetch,
-      batch: parameters.batch,
+      batch:
+        parameters.batch === true && !direct
+          ? { batchSize: nodeDefaults.gatewayBatchSize }
+          : parameters.batch,
     })
     const chain = parameters.chains?.find((c) => c.id === chainId) ?? minimalChain(chainId, urls)
     const client = createPublicClient({

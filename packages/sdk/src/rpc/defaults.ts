@@ -12,4 +12,6 @@ export const nodeDefaults = {
   gatewayUrl: '/api/rpc',
   /** Header that carries `speedyNodeApiKey` to the gateway. */
   apiKeyHeader: 'x-api-key',
+  /** Calls per batch when `batch: true` goes through the gateway (the server's default cap). */
+  gatewayBatchSize: 100,
 } as const

@@ -21,6 +21,7 @@ describe('connectNode with speedyNodeApiKey', () => {
     expect(await client.switchChain(137).getBlockNumber()).toBe(42n)
     expect(gateway.seen.map((s) => s.path)).toEqual(['/api/rpc/1', '/api/rpc/137'])
     expect(gateway.seen.every((s) => s.headers['x-api-key'] === 'pk_test')).toBe(true)
+    expect(gateway.seen[0]!.headers['x-portico-client']).toBe('sdk/1.5.9')
   })
 
   it('does not warn about the key outside a browser', () => {
@@ -41,6 +42,7 @@ describe('connectNode with speedyNodeApiKey', () => {
       await client.getBlockNumber()
       expect(direct.seen).toHaveLength(1)
       expect(direct.seen[0]!.headers['x-api-key']).toBeUndefined()
+      expect(direct.seen[0]!.headers['x-portico-client']).toBeUndefined()
     } finally {
       await direct.close()
     }
