@@ -1,8 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import { and, eq, gt, isNull } from 'drizzle-orm'
+import { and, eq, gt, inArray, isNull } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import type { Database } from '../db/client.ts'
 import { sessions, users } from '../db/schema.ts'
+import { createCoalescer } from '../db/coalesce.ts'
 import { unauthorized } from '../http/errors.ts'
 
 /** Name of the HttpOnly session cookie the browser carries. */
@@ -61,24 +62,37 @@ export async function createSession(
   return { session: session!, token }
 }
 
-/** The live (unexpired, unrevoked) session of a token, with its user. */
-export async function findSession(
-  db: Database,
-  token: string,
-): Promise<{ user: User; session: Session } | null> {
-  const [row] = await db
+type Found = { user: User; session: Session }
+
+/** The live sessions among these token hashes, with their users, in one query. */
+async function findSessions(db: Database, hashes: string[]): Promise<(Found | null)[]> {
+  const rows = await db
     .select({ session: sessions, user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
       and(
-        eq(sessions.tokenHash, hashToken(token)),
+        inArray(sessions.tokenHash, [...new Set(hashes)]),
         isNull(sessions.revokedAt),
         gt(sessions.expiresAt, new Date()),
       ),
     )
-    .limit(1)
-  return row ?? null
+  const byHash = new Map(rows.map((row) => [row.session.tokenHash, row]))
+  return hashes.map((hash) => byHash.get(hash) ?? null)
+}
+
+// Under load, the session lookups of concurrent requests share one query (issue 5 benchmark:
+// object writes are dominated by per-request statements on the single-connection PGlite).
+const lookups = new WeakMap<Database, (hash: string) => Promise<Found | null>>()
+
+/** The live (unexpired, unrevoked) session of a token, with its user. */
+export async function findSession(db: Database, token: string): Promise<Found | null> {
+  let lookup = lookups.get(db)
+  if (!lookup) {
+    lookup = createCoalescer((hashes: string[]) => findSessions(db, hashes))
+    lookups.set(db, lookup)
+  }
+  return lookup(hashToken(token))
 }
 
 /** Revokes one session of a user; false when it is not theirs or already gone. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { and, eq, lt, sql } from 'drizzle-orm'
 import fp from 'fastify-plugin'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
 import { currentUser } from '../auth/sessions.ts'
 import type { Database } from '../db/client.ts'
 import { idempotency } from '../db/schema.ts'
@@ -35,13 +35,30 @@ const KEY = /^[\x21-\x7e]{1,200}$/
 const WAIT_STEP_MS = 20
 const WAIT_STEPS = 250
 
+/** Scope of the keys of a signed-in user. */
+export const userScope = (userId: string): string => `user:${userId}`
+
 /** Scope of a key: the signed-in user, or the anonymous client's address. */
 async function scopeOf(request: FastifyRequest): Promise<string> {
   const current = await currentUser(request)
-  return current ? `user:${current.user.id}` : `anon:${request.ip}`
+  return current ? userScope(current.user.id) : `anon:${request.ip}`
 }
 
-function hashRequest(request: FastifyRequest): string {
+const claimCounts = new WeakMap<Database, number>()
+
+/** Every 1000th claim on a database also deletes the expired records (no timers needed). */
+export function cleanUpNowAndThen(db: Database, log: FastifyBaseLogger): void {
+  const n = (claimCounts.get(db) ?? 0) + 1
+  claimCounts.set(db, n)
+  if (n % 1000 !== 0) return
+  void db
+    .delete(idempotency)
+    .where(lt(idempotency.createdAt, sql`now() - interval '24 hours'`))
+    .catch((error: unknown) => log.warn({ err: error }, 'idempotency cleanup failed'))
+}
+
+/** SHA-256 of method, URL and body: what "the same request" means for a key. */
+export function hashRequest(request: FastifyRequest): string {
   const hash = createHash('sha256').update(`${request.method} ${request.url}\n`)
   const body = request.body
   hash.update(Buffer.isBuffer(body) ? body : JSON.stringify(body ?? null))
@@ -55,8 +72,7 @@ async function claim(db: Database, scope: string, key: string, requestHash: stri
     .onConflictDoUpdate({
       target: [idempotency.scope, idempotency.key],
       set: { requestHash, status: PENDING, body: null, createdAt: sql`now()` },
-      setWhere: sql`${idempotency.createdAt} < now() - interval '24 hours'
-        or (${idempotency.status} = ${PENDING} and ${idempotency.createdAt} < now() - interval '60 seconds')`,
+      setWhere: expiredOrAbandoned(),
     })
     .returning({ scope: idempotency.scope })
   return rows.length > 0
@@ -73,52 +89,69 @@ async function waitForAnswer(db: Database, scope: string, key: string) {
   }
 }
 
+/** The request's `Idempotency-Key`, checked; undefined when it has none. */
+export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const key = request.headers['idempotency-key']
+  if (key === undefined) return undefined
+  if (typeof key !== 'string' || !KEY.test(key)) {
+    throw badRequest(
+      'Idempotency-Key must be 1 to 200 visible ASCII characters.',
+      'invalid_idempotency_key',
+    )
+  }
+  return key
+}
+
+/**
+ * Answers a request whose key is already taken: the stored answer when it is the same request,
+ * 422 for another request, 503 (retry) while the first is still running.
+ */
+export async function replayStored(
+  db: Database,
+  claim: { scope: string; key: string; requestHash: string },
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const stored = await waitForAnswer(db, claim.scope, claim.key)
+  if (stored && stored.requestHash !== claim.requestHash) {
+    throw new HttpError(
+      422,
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used for a different request. Use a new key.',
+    )
+  }
+  if (!stored || stored.status === PENDING) {
+    // Still running elsewhere (or just freed after a 5xx): a 503 makes the client retry later.
+    reply.header('retry-after', '1')
+    throw new HttpError(
+      503,
+      'idempotency_in_progress',
+      'A request with this Idempotency-Key is still being processed. Retry shortly.',
+    )
+  }
+  reply.header('idempotent-replayed', 'true').status(stored.status)
+  return stored.body === null ? reply.send() : reply.send(stored.body)
+}
+
+/** Condition under which an existing record may be claimed again. */
+export function expiredOrAbandoned() {
+  return sql`${idempotency.createdAt} < now() - interval '24 hours'
+        or (${idempotency.status} = ${PENDING} and ${idempotency.createdAt} < now() - interval '60 seconds')`
+}
+
 export const idempotencyPlugin = fp(
   async (app) => {
-    let claims = 0
     app.addHook('preHandler', async (request, reply) => {
       if (!request.routeOptions.config.idempotent) return
-      const key = request.headers['idempotency-key']
+      const key = idempotencyKeyOf(request)
       if (key === undefined) return
-      if (typeof key !== 'string' || !KEY.test(key)) {
-        throw badRequest(
-          'Idempotency-Key must be 1 to 200 visible ASCII characters.',
-          'invalid_idempotency_key',
-        )
-      }
       const scope = await scopeOf(request)
       const requestHash = hashRequest(request)
       if (await claim(app.db, scope, key, requestHash)) {
         request.idempotencyClaim = { scope, key }
-        // Expired records are removed now and then by whichever process is writing anyway.
-        if (++claims % 1000 === 0) {
-          const expired = sql`now() - interval '24 hours'`
-          void app.db
-            .delete(idempotency)
-            .where(lt(idempotency.createdAt, expired))
-            .catch((error: unknown) => request.log.warn({ err: error }, 'idempotency cleanup'))
-        }
+        cleanUpNowAndThen(app.db, request.log)
         return
       }
-      const stored = await waitForAnswer(app.db, scope, key)
-      if (stored && stored.requestHash !== requestHash) {
-        throw new HttpError(
-          422,
-          'idempotency_key_reused',
-          'This Idempotency-Key was already used for a different request. Use a new key.',
-        )
-      }
-      if (!stored || stored.status === PENDING) {
-        // Still running elsewhere (or just freed after a 5xx): a 503 makes the client retry later.
-        reply.header('retry-after', '1')
-        throw new HttpError(
-          503,
-          'idempotency_in_progress',
-          'A request with this Idempotency-Key is still being processed. Retry shortly.',
-        )
-      }
-      reply.header('idempotent-replayed', 'true').status(stored.status)
-      return stored.body === null ? reply.send() : reply.send(stored.body)
+      return replayStored(app.db, { scope, key, requestHash }, reply)
     })
 
     app.addHook('onSend', async (request, reply, payload) => {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { and, count, eq, or, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { objects } from '../db/schema.ts'
@@ -43,17 +42,6 @@ export function readableBy(className: string, viewerId: string | undefined): SQL
 
 const byId = (className: string, objectId: string) =>
   and(eq(objects.className, className), eq(objects.id, objectId))!
-
-export async function createObject(
-  db: Database,
-  input: { className: string; ownerId: string; data: Document; publicRead: boolean },
-): Promise<WireObject> {
-  const [row] = await db
-    .insert(objects)
-    .values({ ...input, id: randomBytes(12).toString('base64url') })
-    .returning()
-  return toWire(row!)
-}
 
 export async function getObject(
   db: Database,

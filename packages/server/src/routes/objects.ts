@@ -4,7 +4,14 @@ import { errorBodySchema, forbidden, notFound } from '../http/errors.ts'
 import { assertClassName } from '../objects/names.ts'
 import { translateOrder, translatePage, translateWhere } from '../objects/query.ts'
 import {
-  createObject,
+  cleanUpNowAndThen,
+  hashRequest,
+  idempotencyKeyOf,
+  replayStored,
+  userScope,
+} from '../http/idempotency.ts'
+import { createObjectGrouped } from '../objects/writer.ts'
+import {
   deleteObject,
   getObject,
   queryObjects,
@@ -65,7 +72,6 @@ export async function objectRoutes(app: FastifyInstance): Promise<void> {
   }>(
     '/api/classes/:className',
     {
-      config: { idempotent: true },
       schema: {
         tags: ['objects'],
         summary: 'Create an object (owned by the signed-in user, private unless publicRead)',
@@ -82,13 +88,24 @@ export async function objectRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const className = assertClassName(request.params.className)
       const { user } = await requireUser(request)
-      const created = await createObject(app.db, {
+      // Creates handle their Idempotency-Key themselves: the record is written in the same
+      // group-commit transaction as the object (objects/writer.ts).
+      const key = idempotencyKeyOf(request)
+      const claim = key
+        ? { scope: userScope(user.id), key, requestHash: hashRequest(request) }
+        : undefined
+      const outcome = await createObjectGrouped(app.db, {
         className,
         ownerId: user.id,
         data: normaliseDocument(request.body.data),
         publicRead: request.body.publicRead ?? false,
+        idempotency: claim,
       })
-      return reply.status(201).send(created)
+      if ('created' in outcome) {
+        if (claim) cleanUpNowAndThen(app.db, request.log)
+        return reply.status(201).send(outcome.created)
+      }
+      return replayStored(app.db, claim!, reply)
     },
   )
 

@@ -1,0 +1,50 @@
+// The server under test for `bench/server.mjs`, run as its own process (`node --import tsx`):
+// the real Portico app on a file-backed PGlite (or PostgreSQL with DATABASE_URL), plus one bare
+// Fastify route in the same process as the baseline. Prints one JSON line
+// `{ url, token }` when listening.
+//   node --import tsx bench/server-target.mjs <dataDir>          serve
+//   node --import tsx bench/server-target.mjs <dataDir> count     print object count and exit
+import { buildServer } from '../packages/server/src/app.ts'
+import { createSession, upsertUser } from '../packages/server/src/auth/sessions.ts'
+import { loadConfig } from '../packages/server/src/config.ts'
+import { openDatabase } from '../packages/server/src/db/client.ts'
+import { sql } from 'drizzle-orm'
+
+const [dataDir = 'data', mode = 'serve'] = process.argv.slice(2)
+const databaseUrl = process.env.DATABASE_URL
+const database = await openDatabase(
+  databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'pglite', dir: dataDir },
+)
+
+if (mode === 'count') {
+  const result = await database.db.execute(
+    sql`select class_name, count(*)::int as n from objects group by class_name`,
+  )
+  const rows = /** @type {{ rows: { class_name: string, n: number }[] }} */ (
+    /** @type {unknown} */ (result)
+  ).rows
+  console.log(JSON.stringify(Object.fromEntries(rows.map((r) => [r.class_name, r.n]))))
+  await database.close()
+  process.exit(0)
+}
+
+const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' })
+const app = await buildServer({ config, database, logger: false })
+// The baseline: a bare Fastify route with a JSON body, in the same process and framework.
+app.post('/bench/bare', async (request) => ({ ok: true, echo: request.body }))
+app.get('/bench/bare', async () => ({ ok: true }))
+const user = await upsertUser(database.db, '0x000000000000000000000000000000000000bEEF')
+const { token } = await createSession(database.db, {
+  userId: user.id,
+  chainId: 1,
+  ttlMs: 3_600_000,
+})
+const url = await app.listen({ host: '127.0.0.1', port: 0 })
+console.log(JSON.stringify({ url, token }))
+const stop = async () => {
+  await app.close()
+  await database.close()
+  process.exit(0)
+}
+process.on('SIGTERM', stop)
+process.on('SIGINT', stop)

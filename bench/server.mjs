@@ -1,0 +1,238 @@
+// Server throughput (design.md section 9), every figure a ratio to a bare Fastify route measured
+// in the same run on the same server process. Sections are independent functions that get the
+// running target and the baseline; add yours to `sections` below.
+//   npm run bench:server         (PGlite under a temp dir; DATABASE_URL=postgres://… for PostgreSQL)
+// Only 127.0.0.1; bounded in count and time; stops its server itself.
+import { randomUUID } from 'node:crypto'
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16)
+const count = Number(process.env.BENCH_REQUESTS ?? 4_000)
+const phaseLimitMs = 20_000
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-server-'))
+/** @type {import('node:child_process').ChildProcess[]} */
+const children = []
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
+  fs.rmSync(dataDir, { recursive: true, force: true })
+})
+process.on('SIGINT', () => process.exit(130))
+setTimeout(() => {
+  console.error('bench:server took longer than 5 minutes, stopping')
+  process.exit(1)
+}, 300_000).unref()
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
+
+/**
+ * One request; resolves with the status code.
+ * @param {string} url
+ * @param {{ method?: string, headers?: Record<string, string>, body?: string }} [options]
+ * @returns {Promise<number>}
+ */
+function send(url, { method = 'GET', headers = {}, body } = {}) {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method,
+        agent,
+        headers: {
+          ...(body === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+          ...headers,
+        },
+      },
+      (response) => {
+        response.resume()
+        response.on('end', () => resolve(response.statusCode ?? 0))
+        response.on('error', reject)
+      },
+    )
+    request.on('error', reject)
+    request.end(body)
+  })
+}
+
+/**
+ * Runs `n` requests made by `make(i)` with `concurrency` in flight; every answer must have
+ * `expected` status. Returns requests/s and how many were acknowledged.
+ * @param {(i: number) => [string, Parameters<typeof send>[1]]} make
+ * @param {number} expected
+ * @param {number} [n]
+ */
+async function measure(make, expected, n = count) {
+  let next = 0
+  let acknowledged = 0
+  let failures = 0
+  const started = performance.now()
+  const deadline = started + phaseLimitMs
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n && performance.now() < deadline) {
+        const [url, options] = make(next++)
+        if ((await send(url, options)) === expected) acknowledged++
+        else failures++
+      }
+    }),
+  )
+  const seconds = (performance.now() - started) / 1000
+  if (failures) throw new Error(`${failures} of ${next} requests failed`)
+  return { perSecond: acknowledged / seconds, acknowledged }
+}
+
+/** Starts the target server process; resolves once it listens. */
+function startTarget() {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'bench/server-target.mjs'), dataDir],
+    { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'inherit'] },
+  )
+  children.push(child)
+  /** @type {Promise<{ url: string, token: string, child: typeof child }>} */
+  const ready = new Promise((resolve, reject) => {
+    let output = ''
+    child.stdout.on('data', (chunk) => {
+      output += chunk
+      const line = output.split('\n').find((l) => l.startsWith('{'))
+      if (line) resolve({ ...JSON.parse(line), child })
+    })
+    child.once('exit', (code) => reject(new Error(`bench server exited early (code ${code})`)))
+  })
+  return ready
+}
+
+/**
+ * Counts the stored objects per class in a fresh process (after the server was killed).
+ * @returns {Promise<Record<string, number>>}
+ */
+function countStored() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(root, 'bench/server-target.mjs'), dataDir, 'count'],
+      { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'inherit'] },
+    )
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(JSON.parse(output.trim().split('\n').at(-1) ?? '{}'))
+        : reject(new Error(`count exited ${code}`)),
+    )
+  })
+}
+
+/** @typedef {{ url: string, token: string, bare: number }} Target */
+/** @typedef {{ name: string, perSecond: number, ratio: number, target?: number }} Row */
+
+/**
+ * Objects (issue 5): creates/s with an Idempotency-Key each, as the SDK sends them, and
+ * queries/s of a filtered, ordered page. Target: creates ≥ 0.15 × bare.
+ * @param {Target} target
+ * @returns {Promise<{ rows: Row[], acknowledged: Record<string, number> }>}
+ */
+async function objectsSection({ url, token, bare }) {
+  const auth = { authorization: `Bearer ${token}` }
+  const create = (/** @type {number} */ i) =>
+    /** @type {[string, Parameters<typeof send>[1]]} */ ([
+      `${url}/api/classes/BenchItem`,
+      {
+        method: 'POST',
+        headers: { ...auth, 'idempotency-key': randomUUID() },
+        body: JSON.stringify({ data: { n: i, name: `item ${i}`, tags: ['a', 'b'] } }),
+      },
+    ])
+  await measure(create, 201, 300) // warm-up (counted as stored below)
+  const creates = await measure(create, 201)
+  const where = encodeURIComponent(JSON.stringify({ n: { $gte: 100, $lt: 2000 } }))
+  const query = () =>
+    /** @type {[string, Parameters<typeof send>[1]]} */ ([
+      `${url}/api/classes/BenchItem?where=${where}&order=-n&limit=20`,
+      { headers: auth },
+    ])
+  await measure(query, 200, 200)
+  const queries = await measure(query, 200)
+  return {
+    rows: [
+      {
+        name: 'object creates/s',
+        perSecond: creates.perSecond,
+        ratio: creates.perSecond / bare,
+        target: 0.15,
+      },
+      { name: 'object queries/s', perSecond: queries.perSecond, ratio: queries.perSecond / bare },
+    ],
+    acknowledged: { BenchItem: 300 + creates.acknowledged },
+  }
+}
+
+/** Add sections here; each returns its rows and what it expects to be stored. */
+const sections = [objectsSection]
+
+async function main() {
+  const { url, token, child } = await startTarget()
+  const bareBody = JSON.stringify({ data: { n: 1, name: 'item 1', tags: ['a', 'b'] } })
+  const bareRequest = () =>
+    /** @type {[string, Parameters<typeof send>[1]]} */ ([
+      `${url}/bench/bare`,
+      { method: 'POST', body: bareBody },
+    ])
+  await measure(bareRequest, 200, 2_000) // warm-up
+  const bare = (await measure(bareRequest, 200)).perSecond
+
+  /** @type {Row[]} */
+  const rows = [{ name: 'bare route req/s', perSecond: bare, ratio: 1 }]
+  /** @type {Record<string, number>} */
+  const acknowledged = {}
+  for (const section of sections) {
+    const result = await section({ url, token, bare })
+    rows.push(...result.rows)
+    Object.assign(acknowledged, result.acknowledged)
+  }
+
+  // Durability: kill the server without warning, reopen the data, every acknowledged write is there.
+  child.kill('SIGKILL')
+  await new Promise((resolve) => child.once('exit', resolve))
+  agent.destroy()
+  const stored = process.env.DATABASE_URL ? null : await countStored()
+
+  console.log(
+    `\nbench:server (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${concurrency} in flight)`,
+  )
+  let failed = false
+  for (const row of rows) {
+    const verdict =
+      row.target === undefined
+        ? ''
+        : row.ratio >= row.target
+          ? `  ≥ ${row.target} ok`
+          : `  < ${row.target} BELOW TARGET`
+    if (row.target !== undefined && row.ratio < row.target) failed = true
+    console.log(
+      `${row.name.padEnd(24)} ${row.perSecond.toFixed(0).padStart(8)}   ratio ${row.ratio.toFixed(3)}${verdict}`,
+    )
+  }
+  for (const [className, n] of Object.entries(acknowledged)) {
+    const found = stored ? (stored[className] ?? 0) : undefined
+    const ok = found === undefined || found >= n
+    if (!ok) failed = true
+    console.log(
+      `durable ${className}: ${n} acknowledged, ${found ?? 'n/a (PostgreSQL)'} stored after SIGKILL${ok ? '' : '  LOST WRITES'}`,
+    )
+  }
+  process.exitCode = failed ? 1 : 0
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})

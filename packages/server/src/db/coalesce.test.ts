@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest'
+import { createCoalescer } from './coalesce.ts'
+
+describe('createCoalescer', () => {
+  it('runs items of the same turn as one batch and answers each with its own result', async () => {
+    const batches: number[][] = []
+    const double = createCoalescer(async (items: number[]) => {
+      batches.push(items)
+      return items.map((n) => n * 2)
+    })
+    const first = await Promise.all([1, 2, 3].map(double))
+    expect(first).toEqual([2, 4, 6])
+    expect(batches).toEqual([[1, 2, 3]])
+  })
+
+  it('queues what arrives while a batch runs for the next batch, capped in size', async () => {
+    const batches: number[][] = []
+    let release: () => void = () => {}
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const run = createCoalescer(async (items: number[]) => {
+      batches.push(items)
+      if (batches.length === 1) await gate
+      return items
+    }, 2)
+    const a = run(1)
+    await new Promise((resolve) => setImmediate(resolve))
+    const rest = [2, 3, 4].map(run)
+    release()
+    expect(await Promise.all([a, ...rest])).toEqual([1, 2, 3, 4])
+    expect(batches).toEqual([[1], [2, 3], [4]])
+  })
+
+  it('rejects every caller of a failed batch and keeps working afterwards', async () => {
+    let fail = true
+    const run = createCoalescer(async (items: number[]) => {
+      if (fail) throw new Error('database down')
+      return items
+    })
+    const results = await Promise.allSettled([run(1), run(2)])
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected'])
+    fail = false
+    expect(await run(3)).toBe(3)
+  })
+})

@@ -1,0 +1,43 @@
+/**
+ * Group commit / request coalescing (design.md section 9: "speed may come from batching/group
+ * commit, never from answering before the data is stored"). Items that arrive while a batch is
+ * running wait together and go into the next one; when idle an item runs at once, so a lone
+ * request never waits. Each caller is resolved with its own result only after its batch
+ * finished; if the batch fails, every caller in it gets the error.
+ *
+ * @param run Runs one batch; must answer one result per item, in order.
+ */
+export function createCoalescer<I, O>(
+  run: (items: I[]) => Promise<O[]>,
+  maxBatch = 200,
+): (item: I) => Promise<O> {
+  let queue: { item: I; resolve: (value: O) => void; reject: (error: unknown) => void }[] = []
+  let running = false
+
+  async function drain(): Promise<void> {
+    running = true
+    while (queue.length > 0) {
+      const group = queue.slice(0, maxBatch)
+      queue = queue.slice(group.length)
+      try {
+        const results = await run(group.map((entry) => entry.item))
+        group.forEach((entry, index) => entry.resolve(results[index] as O))
+      } catch (error) {
+        for (const entry of group) entry.reject(error)
+      }
+    }
+    running = false
+  }
+
+  return (item) =>
+    new Promise<O>((resolve, reject) => {
+      queue.push({ item, resolve, reject })
+      if (!running) {
+        // Start on the next turn of the event loop, not now: PGlite runs queries synchronously
+        // on this thread, so nothing could join a batch while it runs; requests parsed in the
+        // same turn join instead.
+        running = true
+        setImmediate(() => void drain())
+      }
+    })
+}

@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto'
+import { sql } from 'drizzle-orm'
+import type { Database } from '../db/client.ts'
+import { createCoalescer } from '../db/coalesce.ts'
+import { idempotency, objects } from '../db/schema.ts'
+import { expiredOrAbandoned } from '../http/idempotency.ts'
+import { toWire, type WireObject } from './store.ts'
+import type { Document } from './wire.ts'
+
+// Group commit of object creates (design.md section 9). Creates that arrive while a group is
+// being written go together into the next transaction: one multi-row INSERT of their
+// idempotency records (with the final answer, known before the insert because ids and times
+// are made here) and one of the objects. A create is answered only after its transaction
+// committed, so every acknowledged object is durable, and the record and the object commit
+// together: a retry can never see one without the other.
+
+export interface CreateRequest {
+  className: string
+  ownerId: string
+  data: Document
+  publicRead: boolean
+  idempotency?: { scope: string; key: string; requestHash: string } | undefined
+}
+
+/** `created`, or `taken` when the key already has a record (answer from that record instead). */
+export type CreateOutcome = { created: WireObject } | { taken: true }
+
+async function writeGroup(db: Database, requests: CreateRequest[]): Promise<CreateOutcome[]> {
+  const now = new Date()
+  const rows = requests.map((r) => ({
+    className: r.className,
+    id: randomBytes(12).toString('base64url'),
+    ownerId: r.ownerId,
+    publicRead: r.publicRead,
+    data: r.data,
+    createdAt: now,
+    updatedAt: now,
+  }))
+  const answers = rows.map(toWire)
+  // Within one group a key counts once: later repeats are answered from the first one's record.
+  const seen = new Set<string>()
+  const firstOfKey = requests.map((r) => {
+    if (!r.idempotency) return true
+    const id = `${r.idempotency.scope}\n${r.idempotency.key}`
+    if (seen.has(id)) return false
+    seen.add(id)
+    return true
+  })
+  // One statement (atomic on its own, one commit): claim the keys, then insert the objects
+  // whose key was claimed (or that have none). Every value is a bound parameter.
+  const input = requests.map((r, i) => {
+    const claim = r.idempotency && firstOfKey[i] ? r.idempotency : undefined
+    const row = rows[i]!
+    return sql`(${claim?.scope ?? null}::text, ${claim?.key ?? null}::text,
+      ${claim?.requestHash ?? null}::text, ${JSON.stringify(answers[i])}::jsonb,
+      ${row.className}::text, ${row.id}::text, ${row.ownerId}::text, ${row.publicRead}::boolean,
+      ${JSON.stringify(row.data)}::jsonb, ${now.toISOString()}::timestamptz,
+      ${r.idempotency !== undefined}::boolean)`
+  })
+  const result = await db.execute(sql`
+    with input (scope, key, hash, answer, class_name, id, owner_id, public_read, data, at, keyed)
+      as (values ${sql.join(input, sql`, `)}),
+    claimed as (
+      insert into ${idempotency} (scope, key, request_hash, status, body, created_at)
+      select scope, key, hash, 201, answer, at from input where key is not null
+      on conflict (scope, key) do update set request_hash = excluded.request_hash,
+        status = excluded.status, body = excluded.body, created_at = excluded.created_at
+        where ${expiredOrAbandoned()}
+      returning scope, key
+    )
+    insert into ${objects} (class_name, id, owner_id, public_read, data, created_at, updated_at)
+    select class_name, id, owner_id, public_read, data, at, at from input i
+    where not i.keyed or exists (select 1 from claimed c where c.scope = i.scope and c.key = i.key)
+    returning id`)
+  const created = new Set(
+    (result as unknown as { rows: { id: string }[] }).rows.map((row) => row.id),
+  )
+  return rows.map((row, i) =>
+    created.has(row.id) ? { created: answers[i]! } : { taken: true as const },
+  )
+}
+
+const writers = new WeakMap<Database, (request: CreateRequest) => Promise<CreateOutcome>>()
+
+/** Creates an object through its database's group-commit writer. */
+export function createObjectGrouped(db: Database, request: CreateRequest): Promise<CreateOutcome> {
+  let writer = writers.get(db)
+  if (!writer) {
+    writer = createCoalescer((requests: CreateRequest[]) => writeGroup(db, requests), 100)
+    writers.set(db, writer)
+  }
+  return writer(request)
+}
