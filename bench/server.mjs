@@ -12,7 +12,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16)
+// Each figure is measured at every level of requests in flight (and the bare route again at each).
+const levels = (process.env.BENCH_CONCURRENCY ?? '16,64').split(',').map(Number)
 const count = Number(process.env.BENCH_REQUESTS ?? 4_000)
 const phaseLimitMs = 20_000
 
@@ -29,7 +30,7 @@ setTimeout(() => {
   process.exit(1)
 }, 300_000).unref()
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
+const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(...levels) })
 
 /**
  * One request; resolves with the status code.
@@ -65,11 +66,12 @@ function send(url, { method = 'GET', headers = {}, body } = {}) {
 /**
  * Runs `n` requests made by `make(i)` with `concurrency` in flight; every answer must have
  * `expected` status. Returns requests/s and how many were acknowledged.
+ * @param {number} concurrency
  * @param {(i: number) => [string, Parameters<typeof send>[1]]} make
  * @param {number} expected
  * @param {number} [n]
  */
-async function measure(make, expected, n = count) {
+async function measure(concurrency, make, expected, n = count) {
   let next = 0
   let acknowledged = 0
   let failures = 0
@@ -131,7 +133,7 @@ function countStored() {
   })
 }
 
-/** @typedef {{ url: string, token: string, bare: number }} Target */
+/** @typedef {{ url: string, token: string, bare: number, concurrency: number }} Target */
 /** @typedef {{ name: string, perSecond: number, ratio: number, target?: number }} Row */
 
 /**
@@ -140,7 +142,7 @@ function countStored() {
  * @param {Target} target
  * @returns {Promise<{ rows: Row[], acknowledged: Record<string, number> }>}
  */
-async function objectsSection({ url, token, bare }) {
+async function objectsSection({ url, token, bare, concurrency }) {
   const auth = { authorization: `Bearer ${token}` }
   const create = (/** @type {number} */ i) =>
     /** @type {[string, Parameters<typeof send>[1]]} */ ([
@@ -151,25 +153,30 @@ async function objectsSection({ url, token, bare }) {
         body: JSON.stringify({ data: { n: i, name: `item ${i}`, tags: ['a', 'b'] } }),
       },
     ])
-  await measure(create, 201, 300) // warm-up (counted as stored below)
-  const creates = await measure(create, 201)
-  const where = encodeURIComponent(JSON.stringify({ n: { $gte: 100, $lt: 2000 } }))
+  await measure(concurrency, create, 201, 300) // warm-up (counted as stored below)
+  const creates = await measure(concurrency, create, 201)
+  // A typical page: a filter on a field, newest first, 20 per page (no per-field index exists).
+  const where = encodeURIComponent(JSON.stringify({ n: { $gte: 100 }, tags: ['a', 'b'] }))
   const query = () =>
     /** @type {[string, Parameters<typeof send>[1]]} */ ([
-      `${url}/api/classes/BenchItem?where=${where}&order=-n&limit=20`,
+      `${url}/api/classes/BenchItem?where=${where}&order=-createdAt&limit=20`,
       { headers: auth },
     ])
-  await measure(query, 200, 200)
-  const queries = await measure(query, 200)
+  await measure(concurrency, query, 200, 100)
+  const queries = await measure(concurrency, query, 200, Math.ceil(count / 4))
   return {
     rows: [
       {
-        name: 'object creates/s',
+        name: `object creates/s @${concurrency}`,
         perSecond: creates.perSecond,
         ratio: creates.perSecond / bare,
         target: 0.15,
       },
-      { name: 'object queries/s', perSecond: queries.perSecond, ratio: queries.perSecond / bare },
+      {
+        name: `object queries/s @${concurrency}`,
+        perSecond: queries.perSecond,
+        ratio: queries.perSecond / bare,
+      },
     ],
     acknowledged: { BenchItem: 300 + creates.acknowledged },
   }
@@ -186,17 +193,21 @@ async function main() {
       `${url}/bench/bare`,
       { method: 'POST', body: bareBody },
     ])
-  await measure(bareRequest, 200, 2_000) // warm-up
-  const bare = (await measure(bareRequest, 200)).perSecond
-
   /** @type {Row[]} */
-  const rows = [{ name: 'bare route req/s', perSecond: bare, ratio: 1 }]
+  const rows = []
   /** @type {Record<string, number>} */
   const acknowledged = {}
-  for (const section of sections) {
-    const result = await section({ url, token, bare })
-    rows.push(...result.rows)
-    Object.assign(acknowledged, result.acknowledged)
+  for (const concurrency of levels) {
+    await measure(concurrency, bareRequest, 200, 2_000) // warm-up
+    const bare = (await measure(concurrency, bareRequest, 200)).perSecond
+    rows.push({ name: `bare route req/s @${concurrency}`, perSecond: bare, ratio: 1 })
+    for (const section of sections) {
+      const result = await section({ url, token, bare, concurrency })
+      rows.push(...result.rows)
+      for (const [name, n] of Object.entries(result.acknowledged)) {
+        acknowledged[name] = (acknowledged[name] ?? 0) + n
+      }
+    }
   }
 
   // Durability: kill the server without warning, reopen the data, every acknowledged write is there.
@@ -206,7 +217,7 @@ async function main() {
   const stored = process.env.DATABASE_URL ? null : await countStored()
 
   console.log(
-    `\nbench:server (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${concurrency} in flight)`,
+    `\nbench:server (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; @n = requests in flight)`,
   )
   let failed = false
   for (const row of rows) {
@@ -218,7 +229,7 @@ async function main() {
           : `  < ${row.target} BELOW TARGET`
     if (row.target !== undefined && row.ratio < row.target) failed = true
     console.log(
-      `${row.name.padEnd(24)} ${row.perSecond.toFixed(0).padStart(8)}   ratio ${row.ratio.toFixed(3)}${verdict}`,
+      `${row.name.padEnd(28)} ${row.perSecond.toFixed(0).padStart(8)}   ratio ${row.ratio.toFixed(3)}${verdict}`,
     )
   }
   for (const [className, n] of Object.entries(acknowledged)) {

@@ -104,6 +104,8 @@ export const objects = pgTable(
   (t) => [
     primaryKey({ columns: [t.className, t.id] }),
     index('objects_owner_idx').on(t.className, t.ownerId),
+    // Pages in the default order (and newest first) read the index instead of sorting the class.
+    index('objects_class_created_idx').on(t.className, t.createdAt, t.id),
   ],
 )
 

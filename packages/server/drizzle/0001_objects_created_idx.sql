@@ -1,0 +1,1 @@
+CREATE INDEX "objects_class_created_idx" ON "objects" USING btree ("class_name","created_at","id");
