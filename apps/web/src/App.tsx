@@ -5,26 +5,35 @@ import type { RevealController } from './reveal/reveal.ts'
 import { ThemeProvider } from './theme/ThemeProvider.tsx'
 import type { ThemeStore } from './theme/theme-store.ts'
 import { pages } from './pages.ts'
+import { PorticoProvider } from '@portico/react/PorticoProvider'
+import type { Portico } from '@portico/sdk/portico/createPortico'
+import { ConnectDialogProvider } from './wallet/ConnectDialogProvider.tsx'
 
 /** What the entry point (browser or pre-render) builds once and injects. */
 export interface AppServices {
   theme: ThemeStore
   reveal: RevealController
+  /** Wallet, sign-in and backend client (created once; started by the browser entry). */
+  portico: Portico
 }
 
 /** Providers and the page table; the router has exactly one route, the app wrapper. */
 export function App({ services, ssrPath }: { services: AppServices; ssrPath?: string }) {
   return (
     <ThemeProvider store={services.theme}>
-      <RevealProvider controller={services.reveal}>
-        <Router ssrPath={ssrPath}>
-          <Switch>
-            <Route path="/*">
-              <AppWrapper pages={pages} />
-            </Route>
-          </Switch>
-        </Router>
-      </RevealProvider>
+      <PorticoProvider portico={services.portico}>
+        <RevealProvider controller={services.reveal}>
+          <Router ssrPath={ssrPath}>
+            <ConnectDialogProvider>
+              <Switch>
+                <Route path="/*">
+                  <AppWrapper pages={pages} />
+                </Route>
+              </Switch>
+            </ConnectDialogProvider>
+          </Router>
+        </RevealProvider>
+      </PorticoProvider>
     </ThemeProvider>
   )
 }

@@ -4,6 +4,7 @@ import { noopRevealController } from './reveal/reveal.ts'
 import { resolvePage } from './shell/page-table.ts'
 import { createStaticThemeStore } from './theme/theme-store.ts'
 import { pages } from './pages.ts'
+import { createPortico } from '@portico/sdk/portico/createPortico'
 
 /** What the build injects into index.html for one pre-rendered path. */
 export interface PrerenderResult {
@@ -17,7 +18,9 @@ export interface PrerenderResult {
  * pages, unlike `renderToString`, so the page's full content ends up in the HTML.
  */
 export async function prerender(path: string): Promise<PrerenderResult> {
-  const services = { theme: createStaticThemeStore(), reveal: noopRevealController }
+  // Never started: the pre-rendered page shows the state before the session is known.
+  const portico = createPortico({ serverUrl: 'http://localhost', appId: 'portico', chains: [] })
+  const services = { theme: createStaticThemeStore(), reveal: noopRevealController, portico }
   const { prelude } = await prerenderToNodeStream(<App services={services} ssrPath={path} />)
   const chunks: Buffer[] = []
   for await (const chunk of prelude) chunks.push(Buffer.from(chunk as Uint8Array))

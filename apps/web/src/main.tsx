@@ -4,6 +4,9 @@ import { App, type AppServices } from './App.tsx'
 import { createRevealController } from './reveal/reveal.ts'
 import { createSafeStorage } from './theme/storage.ts'
 import { createThemeStore } from './theme/theme-store.ts'
+import { createPortico } from '@portico/sdk/portico/createPortico'
+import { porticoConfigFromEnv } from './wallet/config.ts'
+import { safeLocalStorage } from './wallet/browserStorage.ts'
 import './styles.css'
 
 /** Browser entry: builds the services once, then hydrates the pre-rendered page or renders. */
@@ -25,7 +28,14 @@ function start() {
       IntersectionObserver: window.IntersectionObserver,
       reducedMotion: () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false,
     }),
+    portico: createPortico({
+      ...porticoConfigFromEnv(import.meta.env, window.location.origin),
+      storage: safeLocalStorage(() => window.localStorage),
+      window,
+    }),
   }
+  // Restores the session (only when this browser signed in before) and the last wallet.
+  void services.portico.start()
 
   const container = document.getElementById('root')
   if (!container) throw new Error('index.html has no #root element')

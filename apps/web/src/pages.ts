@@ -18,6 +18,8 @@ export const pages: readonly PageDefinition[] = [
     title: 'Account · Portico',
     bodyClass: 'page-account',
     navLabel: 'Account',
+    auth: 'required',
+    heading: 'Your account',
     component: lazy(() => import('./pages/Account.tsx')),
   },
   {

@@ -5,6 +5,7 @@ import { ErrorBoundary } from './ErrorBoundary.tsx'
 import { Layout } from './Layout.tsx'
 import { PageLoading } from './PageLoading.tsx'
 import { resolvePage, syncBodyClass, type PageDefinition } from './page-table.ts'
+import { SignInRequired } from '../wallet/SignInRequired.tsx'
 
 /**
  * The one component the router knows (spec §2): it resolves the current page from the page table,
@@ -36,7 +37,13 @@ export function AppWrapper({ pages }: { pages: readonly PageDefinition[] }) {
     <Layout pages={pages} current={page} mainRef={mainRef}>
       <ErrorBoundary key={location}>
         <Suspense fallback={<PageLoading />}>
-          <page.component />
+          {page.auth === 'required' ? (
+            <SignInRequired title={page.heading ?? page.title}>
+              <page.component />
+            </SignInRequired>
+          ) : (
+            <page.component />
+          )}
           <RevealScan key={location} />
         </Suspense>
       </ErrorBoundary>

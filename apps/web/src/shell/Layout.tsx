@@ -1,6 +1,7 @@
 import type { ReactNode, RefObject } from 'react'
 import { Link } from 'wouter'
 import { ThemeControl } from '../theme/ThemeControl.tsx'
+import { AuthStatus } from '../wallet/AuthStatus.tsx'
 import type { PageDefinition } from './page-table.ts'
 
 /** Header (skip link, brand, navigation, theme control), the page, and the footer. */
@@ -39,6 +40,7 @@ export function Layout({
             </ul>
           </nav>
           <ThemeControl />
+          <AuthStatus />
         </div>
       </header>
       <main id="main" ref={mainRef} tabIndex={-1} className="container site-main">

@@ -12,8 +12,10 @@ export interface PageDefinition {
   component: LazyExoticComponent<ComponentType>
   /** Label in the header navigation; absent → not in the navigation. */
   navLabel?: string
-  /** `required` → only for signed-in users (enforced once sign-in exists, issue 4). */
+  /** `required` → only for signed-in users; others are asked to sign in. */
   auth?: 'required'
+  /** The page's main heading, shown on the sign-in prompt of an `auth: 'required'` page. */
+  heading?: string
 }
 
 /** Fallback path for the "Not found" page. */

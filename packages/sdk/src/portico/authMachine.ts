@@ -4,12 +4,7 @@
 
 /** The six states of the spec (point 4), with the spec's own spelling. */
 export type AuthStatus =
-  | 'undefined'
-  | 'unauthenticated'
-  | 'authenticating'
-  | 'authenticated'
-  | 'logging_out'
-  | 'error'
+  'undefined' | 'unauthenticated' | 'authenticating' | 'authenticated' | 'logging_out' | 'error'
 
 /** The signed-in user as the server describes them. */
 export interface AuthUser {
@@ -26,10 +21,7 @@ export interface AuthUser {
 
 /** Why an authenticated user became unauthenticated without signing out. */
 export type SessionLostReason =
-  | 'session_gone'
-  | 'account_changed'
-  | 'chain_changed'
-  | 'wallet_disconnected'
+  'session_gone' | 'account_changed' | 'chain_changed' | 'wallet_disconnected'
 
 export type AuthState =
   | { status: 'undefined' }
