@@ -102,7 +102,10 @@ test('a page whose code fails to load shows a friendly error with a way back', a
   await appStarted(page)
   // Analytics: Account's code only loads for signed-in users.
   await page.route('**/assets/Analytics-*.js', (route) => route.abort())
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics' }).click()
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Analytics' })
+    .click()
   const alert = page.getByRole('alert')
   await expect(alert.getByRole('heading', { name: 'Something went wrong' })).toBeVisible()
   await alert.getByRole('link', { name: 'Back to the home page' }).click()

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from '@playwright/test'
 import { CHROMIUM_ARGS, CHROMIUM_PATH, assertChromium } from './chromium.mjs'
+import { freePort } from './ports.ts'
 
 // Browser tests run Debian's Chromium against the REAL built server (packages/server/dist/cli.js)
 // serving the REAL built app (apps/web/dist). `npm run test:e2e` builds both first.
@@ -24,6 +25,15 @@ if (!process.env.PORTICO_E2E_DATA_DIR) {
   process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }))
 }
 
+// Fixed free ports chosen once by the runner: sign-in messages must name the server's real
+// origin (PUBLIC_ORIGINS), and the server's RPC gateway needs the anvil chain's URL at start.
+if (!process.env.PORTICO_E2E_PORT) process.env.PORTICO_E2E_PORT = String(await freePort())
+if (!process.env.PORTICO_E2E_ANVIL_PORT) {
+  process.env.PORTICO_E2E_ANVIL_PORT = String(await freePort())
+}
+const serverPort = process.env.PORTICO_E2E_PORT
+const anvilPort = process.env.PORTICO_E2E_ANVIL_PORT
+
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
@@ -33,8 +43,7 @@ export default defineConfig({
   workers: process.env.CI ? 2 : 1,
   reporter: process.env.CI ? 'line' : 'list',
   use: {
-    // The server listens on a free port (PORT=0); `wait` below captures it into this variable.
-    baseURL: `http://127.0.0.1:${process.env.PORTICO_E2E_PORT ?? 0}`,
+    baseURL: `http://127.0.0.1:${serverPort}`,
     browserName: 'chromium',
     launchOptions: {
       executablePath: CHROMIUM_PATH,
@@ -42,19 +51,33 @@ export default defineConfig({
     },
     trace: 'retain-on-failure',
   },
-  webServer: {
-    command: 'node packages/server/dist/cli.js',
-    cwd: repoRoot,
-    env: {
-      HOST: '127.0.0.1',
-      PORT: '0',
-      WEB_DIR: path.join(repoRoot, 'apps/web/dist'),
-      DATA_DIR: process.env.PORTICO_E2E_DATA_DIR,
-      LOG_LEVEL: 'warn',
+  webServer: [
+    {
+      // A real local chain (design.md section 2) for the wallet tests: the test wallet reads from
+      // it and the server's RPC gateway forwards chain 31337 to it.
+      command: `node_modules/.bin/anvil --host 127.0.0.1 --port ${anvilPort} --silent`,
+      cwd: repoRoot,
+      port: Number(anvilPort),
+      reuseExistingServer: false,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5000 },
+      timeout: 30_000,
     },
-    wait: { stdout: /running at http:\/\/127\.0\.0\.1:(?<portico_e2e_port>\d+)/ },
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 5000 },
-    reuseExistingServer: false,
-    timeout: 60_000,
-  },
+    {
+      command: 'node packages/server/dist/cli.js',
+      cwd: repoRoot,
+      env: {
+        HOST: '127.0.0.1',
+        PORT: serverPort,
+        WEB_DIR: path.join(repoRoot, 'apps/web/dist'),
+        DATA_DIR: process.env.PORTICO_E2E_DATA_DIR!,
+        LOG_LEVEL: 'warn',
+        RPC_URL_31337: `http://127.0.0.1:${anvilPort}`,
+        ALLOWED_CHAIN_IDS: '1,31337',
+      },
+      wait: { stdout: /running at http:\/\/127\.0\.0\.1:\d+/ },
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5000 },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+  ],
 })

@@ -9,7 +9,7 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 /** Anvil's first two default accounts (public test keys). */
 export const anvilKeys = [
   '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
-  '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b690d',
+  '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
 ] as const satisfies readonly Hex[]
 
 export type WalletMode =
@@ -50,7 +50,10 @@ export async function installTestWallet(
     current: () => accounts[index]!,
     async switchAccount(target, next) {
       index = next
-      await target.evaluate((address) => window.__testWallet!.setAccount(address), accounts[next]!.address)
+      await target.evaluate(
+        (address) => window.__testWallet!.setAccount(address),
+        accounts[next]!.address,
+      )
     },
     async rejectNextSignature(target) {
       await target.evaluate(() => (window.__testWallet!.rejectNext = true))
@@ -61,7 +64,8 @@ export async function installTestWallet(
   await page.exposeFunction('__testWalletSign', async (method: string, params: unknown[]) => {
     const account = wallet.current()
     wallet.signatures.push(method)
-    if (method === 'personal_sign') return account.signMessage({ message: { raw: params[0] as Hex } })
+    if (method === 'personal_sign')
+      return account.signMessage({ message: { raw: params[0] as Hex } })
     if (method === 'eth_signTypedData_v4') {
       return account.signTypedData(JSON.parse(params[1] as string))
     }
@@ -105,8 +109,7 @@ function injectWallet(config: { mode: WalletMode; address: string; name: string;
       }
     },
   }
-  const rejection = () =>
-    Object.assign(new Error('User rejected the request.'), { code: 4001 })
+  const rejection = () => Object.assign(new Error('User rejected the request.'), { code: 4001 })
   const provider = {
     async request({ method, params = [] }: { method: string; params?: unknown[] }) {
       switch (method) {
@@ -117,7 +120,12 @@ function injectWallet(config: { mode: WalletMode; address: string; name: string;
           return connected
         case 'wallet_requestPermissions':
           connected = [current]
-          return [{ parentCapability: 'eth_accounts', caveats: [{ type: 'restrictReturnedAccounts', value: connected }] }]
+          return [
+            {
+              parentCapability: 'eth_accounts',
+              caveats: [{ type: 'restrictReturnedAccounts', value: connected }],
+            },
+          ]
         case 'wallet_revokePermissions':
           connected = []
           return null

@@ -1,5 +1,5 @@
 import { useMemo, useSyncExternalStore } from 'react'
-import { authFlags, type AuthState } from '@portico/sdk/portico/authMachine'
+import { authFlags, initialAuthState, type AuthState } from '@portico/sdk/portico/authMachine'
 import { usePortico } from './PorticoProvider.ts'
 
 /**
@@ -11,15 +11,17 @@ import { usePortico } from './PorticoProvider.ts'
  */
 export function useAuth() {
   const portico = usePortico()
+  // The server snapshot is the state the page was pre-rendered with, so hydration matches and
+  // React then re-renders with the live state.
   const state: AuthState = useSyncExternalStore(
     portico.auth.subscribe,
     portico.auth.get,
-    portico.auth.get,
+    () => initialAuthState,
   )
   const step = useSyncExternalStore(
     portico.signInStep.subscribe,
     portico.signInStep.get,
-    portico.signInStep.get,
+    () => null,
   )
   return useMemo(
     () => ({

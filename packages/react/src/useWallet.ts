@@ -1,4 +1,5 @@
 import { useMemo, useSyncExternalStore } from 'react'
+import { initialWalletState } from '@portico/sdk/wallet/types'
 import { usePortico } from './PorticoProvider.ts'
 
 /**
@@ -11,17 +12,20 @@ export function useWallet() {
   const state = useSyncExternalStore(
     portico.wallet.subscribe,
     portico.wallet.get,
-    portico.wallet.get,
+    () => initialWalletState,
   )
-  return useMemo(
+  // Actions keep their identity across state changes, so effects can depend on them.
+  const actions = useMemo(
     () => ({
-      ...state,
-      isConnected: state.status === 'connected',
       /** Loads the wallet code and looks for browser wallets (waits up to 3000 ms). */
       load: async () => (await portico.loadWallet()).detectInjected(),
       connect: portico.connect,
       disconnect: portico.disconnect,
     }),
-    [portico, state],
+    [portico],
+  )
+  return useMemo(
+    () => ({ ...state, isConnected: state.status === 'connected', ...actions }),
+    [state, actions],
   )
 }

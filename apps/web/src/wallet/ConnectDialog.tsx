@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from 'react'
+import { useEffect, useId, useRef, type KeyboardEvent } from 'react'
 import { useAuth } from '@portico/react/useAuth'
 import { useWallet } from '@portico/react/useWallet'
 import { errorAdvice } from './errorAdvice.ts'
@@ -73,6 +73,7 @@ export default function ConnectDialog({ open, onClose }: { open: boolean; onClos
         onClose()
       }}
       onClose={() => open && onClose()}
+      onKeyDown={keepFocusInside}
     >
       <div className="dialog-header">
         <h2 id={titleId}>Connect a wallet</h2>
@@ -83,6 +84,29 @@ export default function ConnectDialog({ open, onClose }: { open: boolean; onClos
       {body}
     </dialog>
   )
+}
+
+/**
+ * A modal <dialog> makes the page inert, but Tab from its last control still leaves for the
+ * browser's own UI; wrap around instead so keyboard users stay in the dialog until they close it.
+ */
+function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>) {
+  if (event.key !== 'Tab') return
+  const focusable = [
+    ...event.currentTarget.querySelectorAll<HTMLElement>(
+      'button:not([disabled]), input:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])',
+    ),
+  ]
+  const first = focusable[0]
+  const last = focusable[focusable.length - 1]
+  if (!first || !last) return
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault()
+    last.focus()
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault()
+    first.focus()
+  }
 }
 
 function Progress({ step, pairingUri }: { step: string | null; pairingUri: string | undefined }) {

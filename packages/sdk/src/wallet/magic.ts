@@ -23,7 +23,7 @@ export function magicLink(parameters: MagicLinkParameters) {
       if (!parameters.apiKey) throw new MagicLinkError({ reason: 'API key missing' })
       if (!isReconnecting && !email) throw new MagicLinkError({ reason: 'email address missing' })
       try {
-        const { Magic } = await import('magic-sdk')
+        const { Magic } = await import('./vendors/magicSdk.ts')
         const magic = new Magic(parameters.apiKey, {
           network: { rpcUrl: parameters.rpcUrl, chainId: parameters.chainId },
         })

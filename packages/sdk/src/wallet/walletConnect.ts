@@ -12,6 +12,19 @@ export interface WalletConnectParameters {
   metadata?: { name: string; description: string; url: string; icons: string[] } | undefined
   /** Receives the pairing URI; the app renders it as a QR code (no vendor modal). */
   onDisplayUri(uri: string): void
+  /**
+   * How long to wait for the relay before giving up (ms). The SDK itself retries a silent relay
+   * for well over a minute; the user deserves an answer sooner. Default 15000.
+   */
+  relayTimeoutMs?: number | undefined
+}
+
+/** Stops the SDK's own reconnect attempts after we gave up on the relay. */
+function closeRelay(provider: unknown): void {
+  const relayer = (
+    provider as { signer?: { client?: { core?: { relayer?: { transportClose?(): unknown } } } } }
+  ).signer?.client?.core?.relayer
+  void Promise.resolve(relayer?.transportClose?.()).catch(() => undefined)
 }
 
 /** Turns whatever the vendor threw into a readable cause for the catalogue message. */
@@ -35,7 +48,7 @@ export function walletConnect(parameters: WalletConnectParameters) {
     async start({ isReconnecting }): Promise<VendorSession> {
       if (!parameters.projectId) throw new WalletConnectError({ reason: 'project id missing' })
       try {
-        const { EthereumProvider } = await import('@walletconnect/ethereum-provider')
+        const { EthereumProvider } = await import('./vendors/walletConnectSdk.ts')
         const [first, ...rest] = parameters.chainIds
         const provider = await EthereumProvider.init({
           projectId: parameters.projectId,
@@ -46,11 +59,28 @@ export function walletConnect(parameters: WalletConnectParameters) {
           disableProviderPing: true,
         })
         if (!provider.session || !isReconnecting) {
-          const onUri = (uri: string) => parameters.onDisplayUri(uri)
+          // The pairing URI only comes once the relay answered: until then, the clock runs.
+          let timer: ReturnType<typeof setTimeout> | undefined
+          const relayDown = new Promise<never>((_, reject) => {
+            timer = setTimeout(
+              () => reject(new Error('the relay server could not be reached')),
+              parameters.relayTimeoutMs ?? 15_000,
+            )
+          })
+          const onUri = (uri: string) => {
+            clearTimeout(timer)
+            parameters.onDisplayUri(uri)
+          }
           provider.on('display_uri', onUri)
+          const connecting = provider.connect({ optionalChains: [first, ...rest] })
+          connecting.catch(() => undefined)
           try {
-            await provider.connect({ optionalChains: [first, ...rest] })
+            await Promise.race([connecting, relayDown])
+          } catch (error) {
+            closeRelay(provider)
+            throw error
           } finally {
+            clearTimeout(timer)
             provider.removeListener('display_uri', onUri)
           }
         }

@@ -37,7 +37,7 @@ export function web3Auth(parameters: Web3AuthParameters) {
       if (!parameters.clientId) throw new Web3AuthError({ reason: 'client id missing' })
       const clientId = parameters.clientId
       const web3auth = await step('error during initialization', async () => {
-        const { Web3Auth } = await import('@web3auth/modal')
+        const { Web3Auth } = await import('./vendors/web3AuthSdk.ts')
         const instance = new Web3Auth({
           clientId,
           web3AuthNetwork: (parameters.network ?? 'sapphire_mainnet') as never,

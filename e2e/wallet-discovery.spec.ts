@@ -1,0 +1,53 @@
+import { expect, test } from '@playwright/test'
+import { anvilUrl } from './ports.ts'
+import { installTestWallet, TEST_WALLET } from './wallet/testWallet.ts'
+import { authStatus, openConnectDialog } from './wallet/journey.ts'
+
+// Finding browser wallets (issue 6): EIP-6963 announcements, a legacy window.ethereum that shows
+// up late, and none at all; and the dialog's keyboard behaviour.
+
+test('a legacy window.ethereum appearing 1 s after load is found and signs in', async ({
+  page,
+}) => {
+  const wallet = await installTestWallet(page, { anvilUrl: anvilUrl(), mode: 'legacy-late' })
+  await page.goto('/')
+  const dialog = await openConnectDialog(page)
+  const browserWallet = dialog.getByRole('button', { name: 'Browser wallet' })
+  await expect(browserWallet).toBeVisible()
+  await expect(dialog.getByText('No browser wallet found')).toHaveCount(0)
+  await browserWallet.click()
+  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'authenticated')
+  expect(wallet.signatures).toEqual(['personal_sign'])
+})
+
+test('with no wallet at all the dialog says so clearly once the wait is over', async ({ page }) => {
+  await installTestWallet(page, { anvilUrl: anvilUrl(), mode: 'none' })
+  await page.goto('/')
+  const dialog = await openConnectDialog(page)
+  // First it looks (a wallet extension may still be injecting itself) ...
+  await expect(dialog.getByText('Looking for browser wallets…')).toBeVisible()
+  // ... and after the 3000 ms wait it says what to do instead.
+  const notice = dialog.getByText('No browser wallet found')
+  await expect(notice).toBeVisible({ timeout: 10_000 })
+  await expect(notice).toContainText('Install a wallet extension')
+  await expect(dialog.getByRole('button', { name: 'WalletConnect (QR code)' })).toBeVisible()
+})
+
+test('the dialog is labelled, keeps focus inside, closes on Escape and gives focus back', async ({
+  page,
+}) => {
+  await installTestWallet(page, { anvilUrl: anvilUrl() })
+  await page.goto('/')
+  const dialog = await openConnectDialog(page)
+  await expect(dialog.getByRole('button', { name: TEST_WALLET.name })).toBeVisible()
+  for (let i = 0; i < 15; i++) {
+    await page.keyboard.press('Tab')
+    expect(
+      await page.evaluate(() => Boolean(document.activeElement?.closest('dialog'))),
+      'focus stays inside the dialog',
+    ).toBe(true)
+  }
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+  await expect(authStatus(page).getByRole('button', { name: 'Connect wallet' })).toBeFocused()
+})

@@ -1,0 +1,115 @@
+import { expect, test, type Page } from '@playwright/test'
+import { createPublicClient, formatEther, http } from 'viem'
+import { anvilUrl } from './ports.ts'
+import { installTestWallet, TEST_WALLET } from './wallet/testWallet.ts'
+import { authStatus, openConnectDialog, recordRequests } from './wallet/journey.ts'
+
+// Sign-in with a browser wallet (issue 6): a real key signs, a real anvil chain answers reads,
+// the real server verifies and keeps the session.
+
+const shortAddress = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`
+
+/** The session cookie the browser holds now. */
+async function sessionCookie(page: Page): Promise<string> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'portico_session')
+  expect(cookie, 'session cookie').toBeDefined()
+  return `${cookie!.name}=${cookie!.value}`
+}
+
+/** What the server says about a session cookie, independent of the page's own state. */
+async function sessionStatus(page: Page, cookie: string): Promise<number> {
+  const response = await page.request.fetch('/api/auth/session', {
+    headers: { cookie },
+    // Not the browser's cookie jar: exactly the cookie given.
+    ignoreHTTPSErrors: true,
+  })
+  return response.status()
+}
+
+test('connect → sign in → Account shows address and anvil balance → reload keeps the session → sign out passes through logging_out', async ({
+  page,
+}) => {
+  const requests = recordRequests(page)
+  const wallet = await installTestWallet(page, { anvilUrl: anvilUrl() })
+  const address = wallet.current().address
+  await page.goto('/')
+  const dialog = await openConnectDialog(page)
+  const walletButton = dialog.getByRole('button', { name: TEST_WALLET.name })
+  await expect(walletButton.locator('img')).toHaveAttribute('src', /^data:image\/svg\+xml/)
+  await walletButton.click()
+
+  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'authenticated')
+  await expect(authStatus(page)).toContainText(`Signed in as ${shortAddress(address)}`)
+  await expect(dialog).toBeHidden()
+  expect(wallet.signatures).toEqual(['personal_sign'])
+
+  await authStatus(page).getByRole('link').click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
+  await expect(page.getByTestId('account-address')).toHaveText(address)
+  await expect(page.getByTestId('account-chain')).toHaveText('31337')
+  const balance = await createPublicClient({ transport: http(anvilUrl()) }).getBalance({ address })
+  await expect(page.getByTestId('account-balance')).toHaveText(`${formatEther(balance)} ETH`)
+  await expect(page.getByRole('listitem').filter({ hasText: 'This browser' })).toBeVisible()
+
+  await page.reload()
+  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'authenticated')
+  await expect(page.getByTestId('account-address')).toHaveText(address)
+  const cookie = await sessionCookie(page)
+  expect(await sessionStatus(page, cookie)).toBe(200)
+
+  // Hold the server's answer to the sign-out so the intermediate state can be seen.
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  await page.route('**/api/auth/logout', async (route) => {
+    await held
+    await route.continue()
+  })
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'logging_out')
+  await expect(authStatus(page)).toContainText('Signing out…')
+  release()
+  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'unauthenticated')
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible()
+
+  // The server session is gone too, not just forgotten by the page.
+  expect(await sessionStatus(page, cookie)).toBe(401)
+  await page.reload()
+  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'unauthenticated')
+  expect(requests.foreign()).toEqual([])
+})
+
+test('the wallet rejects the signature → error with the message → retry succeeds', async ({
+  page,
+}) => {
+  const wallet = await installTestWallet(page, { anvilUrl: anvilUrl() })
+  await page.goto('/')
+  await wallet.rejectNextSignature(page)
+  const dialog = await openConnectDialog(page)
+  await dialog.getByRole('button', { name: TEST_WALLET.name }).click()
+
+  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'error')
+  const alert = dialog.getByRole('alert')
+  await expect(alert).toContainText('User rejected the request.')
+  await expect(alert).toContainText('Nothing was signed')
+  await expect(authStatus(page)).toContainText('Sign-in failed')
+
+  await alert.getByRole('button', { name: 'Try again' }).click()
+  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'authenticated')
+  await expect(authStatus(page)).toContainText(shortAddress(wallet.current().address))
+})
+
+test('switching the wallet to another account signs the user out', async ({ page }) => {
+  const wallet = await installTestWallet(page, { anvilUrl: anvilUrl() })
+  await page.goto('/account')
+  const dialog = await openConnectDialog(page)
+  await dialog.getByRole('button', { name: TEST_WALLET.name }).click()
+  await expect(page.getByTestId('account-address')).toHaveText(wallet.current().address)
+
+  const cookie = await sessionCookie(page)
+
+  await wallet.switchAccount(page, 1)
+  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'unauthenticated')
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible()
+  // The old account's server session ended as well.
+  await expect.poll(() => sessionStatus(page, cookie)).toBe(401)
+})

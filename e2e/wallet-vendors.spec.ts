@@ -1,0 +1,82 @@
+import { expect, test, type Page } from '@playwright/test'
+import { anvilUrl } from './ports.ts'
+import { installTestWallet } from './wallet/testWallet.ts'
+import { authStatus, openConnectDialog, recordRequests } from './wallet/journey.ts'
+
+// The hosted vendor connectors (issue 6): their SDKs load only when chosen, they fail with the
+// catalogue's words, and the vendors' hosts are stubbed at the network boundary so no request
+// leaves 127.0.0.1. The e2e build sets a WalletConnect project id (package.json test:e2e) and no
+// Web3Auth client id or Magic key.
+
+const vendorChunk = /\/assets\/(walletConnectSdk|magicSdk|web3AuthSdk)-[^/]+\.js$/
+
+/**
+ * Answers every request for a host other than 127.0.0.1 from a failing local stub (HTTP 503, and
+ * WebSockets closed at once): the vendor's relay is "unreachable". Returns the URLs it stopped.
+ */
+async function stubForeignHosts(page: Page): Promise<string[]> {
+  const stopped: string[] = []
+  const foreign = (url: URL) => url.hostname !== '127.0.0.1'
+  await page.route(foreign, (route) => {
+    stopped.push(route.request().url())
+    return route.fulfill({ status: 503, body: 'relay unreachable (test stub)' })
+  })
+  await page.routeWebSocket(foreign, (ws) => {
+    stopped.push(ws.url())
+    ws.close({ code: 1011, reason: 'relay unreachable (test stub)' })
+  })
+  return stopped
+}
+
+test('social login without a client id shows the catalogue error in the dialog and loads no vendor SDK', async ({
+  page,
+}) => {
+  const requests = recordRequests(page)
+  await installTestWallet(page, { anvilUrl: anvilUrl() })
+  await page.goto('/')
+  const dialog = await openConnectDialog(page)
+  await expect(dialog.getByRole('heading', { name: 'Social login' })).toBeVisible()
+  await dialog.getByRole('button', { name: /Continue with Google/ }).click()
+
+  const alert = dialog.getByRole('alert')
+  await expect(alert).toContainText('Could not connect via Web3Auth, client id missing')
+  await expect(alert).toContainText('VITE_WEB3AUTH_CLIENT_ID')
+  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'error')
+  // It refused before importing anything.
+  expect(requests.scripts().filter((path) => vendorChunk.test(path))).toEqual([])
+  expect(requests.foreign()).toEqual([])
+
+  await alert.getByRole('button', { name: 'Choose another way' }).click()
+  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'unauthenticated')
+})
+
+test('WalletConnect with its relay unreachable shows the catalogue error; its SDK loaded only when chosen; nothing left 127.0.0.1', async ({
+  page,
+}) => {
+  const requests = recordRequests(page)
+  const stopped = await stubForeignHosts(page)
+  await installTestWallet(page, { anvilUrl: anvilUrl() })
+  await page.goto('/')
+  const dialog = await openConnectDialog(page)
+  await expect(dialog.getByRole('button', { name: 'WalletConnect (QR code)' })).toBeVisible()
+  // The wallet stack is loaded (the dialog lists wallets), the vendor SDKs are not.
+  expect(requests.scripts().some((path) => /createWallet/.test(path))).toBe(true)
+  expect(requests.scripts().filter((path) => vendorChunk.test(path))).toEqual([])
+  expect(requests.foreign()).toEqual([])
+
+  await dialog.getByRole('button', { name: 'WalletConnect (QR code)' }).click()
+  // The relay never answers: the connector gives up after its relay time-out (15 s).
+  const alert = dialog.getByRole('alert')
+  await expect(alert).toContainText(
+    'Could not connect via WalletConnect, the relay server could not be reached',
+    { timeout: 30_000 },
+  )
+  await expect(alert).toContainText('Check your internet connection')
+  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'error')
+
+  const vendorScripts = requests.scripts().filter((path) => vendorChunk.test(path))
+  expect(vendorScripts.some((path) => path.includes('walletConnectSdk'))).toBe(true)
+  expect(vendorScripts.filter((path) => !path.includes('walletConnectSdk'))).toEqual([])
+  // Every request for another host was answered by the local stub: none reached the network.
+  expect(requests.foreign().filter((url) => !stopped.includes(url))).toEqual([])
+})
