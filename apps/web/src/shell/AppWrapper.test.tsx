@@ -8,6 +8,8 @@ import { RevealProvider } from '../reveal/RevealProvider.tsx'
 import type { RevealController } from '../reveal/reveal.ts'
 import { ThemeProvider } from '../theme/ThemeProvider.tsx'
 import { createStaticThemeStore } from '../theme/theme-store.ts'
+import { PorticoProvider } from '@portico/react/PorticoProvider'
+import { createPortico } from '@portico/sdk/portico/createPortico'
 import { AppWrapper } from './AppWrapper.tsx'
 import type { PageDefinition } from './page-table.ts'
 
@@ -41,6 +43,14 @@ const testPages: PageDefinition[] = [
   },
   { path: '/slow', title: 'Slow title', bodyClass: 'page-slow', component: slow.component },
   {
+    path: '/private',
+    title: 'Private title',
+    bodyClass: 'page-private',
+    auth: 'required',
+    heading: 'Private',
+    component: lazy(async () => ({ default: () => <p>Secret content</p> })),
+  },
+  {
     path: '*',
     title: 'Missing title',
     bodyClass: 'page-missing',
@@ -51,16 +61,30 @@ const testPages: PageDefinition[] = [
 function renderAt(path: string) {
   const location = memoryLocation({ path })
   const reveal: RevealController = { scan: vi.fn(), disconnect: vi.fn() }
+  // Never started: the authentication state stays "undefined" unless a test drives it.
+  const memory = new Map<string, string>()
+  const portico = createPortico({
+    serverUrl: 'http://localhost',
+    appId: 'test',
+    chains: [],
+    storage: {
+      getItem: (key) => memory.get(key) ?? null,
+      setItem: (key, value) => void memory.set(key, value),
+      removeItem: (key) => void memory.delete(key),
+    },
+  })
   render(
     <ThemeProvider store={createStaticThemeStore()}>
       <RevealProvider controller={reveal}>
         <Router hook={location.hook}>
-          <AppWrapper pages={testPages} />
+          <PorticoProvider portico={portico}>
+            <AppWrapper pages={testPages} />
+          </PorticoProvider>
         </Router>
       </RevealProvider>
     </ThemeProvider>,
   )
-  return { navigate: (to: string) => act(() => location.navigate(to)), reveal }
+  return { navigate: (to: string) => act(() => location.navigate(to)), reveal, portico }
 }
 
 afterEach(() => {
@@ -69,6 +93,18 @@ afterEach(() => {
 })
 
 describe('AppWrapper', () => {
+  it('asks visitors to sign in on an auth-required page instead of showing it', async () => {
+    const { portico } = renderAt('/private')
+    // Before the session is known: a loading state, not the page and not the prompt.
+    expect(screen.getByRole('status').textContent).toMatch(/Loading/)
+    // This browser never signed in, so start() knows without asking the server.
+    await act(() => portico.start())
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Private')
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy()
+    expect(screen.queryByText('Secret content')).toBeNull()
+    expect(document.title).toBe('Private title')
+  })
+
   it('renders the page for the path, with its title and body class', async () => {
     document.body.className = 'foreign'
     renderAt('/')

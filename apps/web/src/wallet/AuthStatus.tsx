@@ -49,7 +49,7 @@ export function AuthStatus() {
       break
   }
   return (
-    <div className="auth-status" data-auth-state={auth.status} role="status" aria-live="polite">
+    <div className="auth-status" data-auth-state={auth.status} aria-live="polite">
       {content}
     </div>
   )

@@ -10,12 +10,13 @@ import {
   type AuthState,
   type SessionLostReason,
 } from './authMachine.ts'
+import type * as SessionApi from './sessionApi.ts'
 import type { SessionInfo } from './sessionApi.ts'
 import type { SignInStep } from './signInFlow.ts'
 
 const SESSION_HINT = 'portico.signedIn'
 
-type Api = typeof import('./sessionApi.ts') & { client: BackendClient }
+type Api = typeof SessionApi & { client: BackendClient }
 
 export interface PorticoConfig extends WalletVendorConfig {
   /** Origin of the Portico server (the page's own origin in the app). */
