@@ -66,10 +66,9 @@ test("after navigating away and back, the new page's elements reveal again", asy
   await expect(page.locator(BELOW_THE_FOLD)).toHaveAttribute('data-revealed')
 
   const nav = page.getByRole('navigation', { name: 'Main' })
-  // Analytics, not Account: Account only shows a sign-in prompt to visitors.
-  await nav.getByRole('link', { name: 'Analytics' }).click()
-  await expect(page.locator('#analytics-intro')).toHaveAttribute('data-revealed')
-  await expect(page.locator('#analytics-details')).toHaveAttribute('data-revealed')
+  // Visitors see Account's sign-in prompt, itself a reveal target.
+  await nav.getByRole('link', { name: 'Account' }).click()
+  await expect(page.locator('#sign-in-required')).toHaveAttribute('data-revealed')
 
   await nav.getByRole('link', { name: 'Home' }).click()
   await expect(page.locator('#hero')).toHaveAttribute('data-revealed')

@@ -17,7 +17,7 @@ export default function Account() {
 
   return (
     <>
-      <section id="account-intro">
+      <section id="account-intro" data-reveal>
         <h1>Your account</h1>
         <p className="lead">
           You are signed in with your wallet. Your session lives on this site&apos;s own server and

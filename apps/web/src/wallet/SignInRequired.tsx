@@ -13,7 +13,7 @@ export function SignInRequired({ title, children }: { title: string; children: R
   if (auth.status === 'authenticated' || auth.status === 'logging_out') return children
   if (auth.status === 'undefined') return <PageLoading />
   return (
-    <section className="sign-in-required">
+    <section className="sign-in-required" id="sign-in-required" data-reveal>
       <h1>{title}</h1>
       <p className="lead">Sign in with your wallet to see this page.</p>
       <p className="actions">
