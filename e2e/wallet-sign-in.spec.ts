@@ -113,3 +113,23 @@ test('switching the wallet to another account signs the user out', async ({ page
   // The old account's server session ended as well.
   await expect.poll(() => sessionStatus(page, cookie)).toBe(401)
 })
+
+test('sign-out when the server cannot be reached still signs out here, and says so', async ({
+  page,
+}) => {
+  await installTestWallet(page, { anvilUrl: anvilUrl() })
+  await page.goto('/account')
+  const dialog = await openConnectDialog(page)
+  await dialog.getByRole('button', { name: TEST_WALLET.name }).click()
+  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'authenticated')
+
+  await page.route('**/api/auth/logout', (route) => route.abort('connectionrefused'))
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'unauthenticated', {
+    timeout: 30_000,
+  })
+  await expect(authStatus(page).getByRole('alert')).toContainText(
+    'the server could not be reached to end the session',
+  )
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible()
+})

@@ -55,3 +55,48 @@ export {
   type SaveObjectReturnType,
 } from './backend/objects.ts'
 export { saveFile, type SaveFileErrorType } from './backend/files.ts'
+export {
+  ChainNotAllowedError,
+  ConnectorNotFoundError,
+  MagicLinkError,
+  NoBrowserWalletError,
+  WalletConnectError,
+  Web3AuthError,
+  type Web3AuthFailure,
+} from './errors/wallet.ts'
+export {
+  authFlags,
+  authReducer,
+  initialAuthState,
+  type AuthEvent,
+  type AuthState,
+  type AuthStatus,
+  type AuthUser,
+  type SessionLostReason,
+} from './portico/authMachine.ts'
+export {
+  createPortico,
+  type Portico,
+  type PorticoConfig,
+  type SignInParameters,
+} from './portico/createPortico.ts'
+export type { SignInStep } from './portico/signInFlow.ts'
+export { createStore, type Store } from './store/store.ts'
+export {
+  initialWalletState,
+  type WalletConnectorInfo,
+  type WalletKind,
+  type WalletState,
+  type WalletStatus,
+  type WalletVendorConfig,
+} from './wallet/types.ts'
+export {
+  injectedWaitMs,
+  waitForInjectedWallet,
+  type InjectedWindow,
+} from './wallet/detectInjected.ts'
+export { walletConnect, type WalletConnectParameters } from './wallet/walletConnect.ts'
+export { magicLink, type MagicLinkParameters } from './wallet/magic.ts'
+export { web3Auth, web3AuthDefaultChainId, type Web3AuthParameters } from './wallet/web3Auth.ts'
+export { vendorConnector, type VendorConnectorParameters } from './wallet/vendorConnector.ts'
+export { createWallet, type CreateWalletParameters, type Wallet } from './wallet/createWallet.ts'

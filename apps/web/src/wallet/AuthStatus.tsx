@@ -15,9 +15,17 @@ export function AuthStatus() {
     case 'undefined':
     case 'unauthenticated':
       content = (
-        <button type="button" onClick={openConnect} disabled={auth.status === 'undefined'}>
-          Connect wallet
-        </button>
+        <>
+          <button type="button" onClick={openConnect} disabled={auth.status === 'undefined'}>
+            Connect wallet
+          </button>
+          {auth.error !== undefined && (
+            // design.md section 3: signed out locally even when the server call failed; say so.
+            <span className="auth-note" role="alert">
+              Signed out on this device, but the server could not be reached to end the session.
+            </span>
+          )}
+        </>
       )
       break
     case 'authenticating':
