@@ -62,6 +62,9 @@ describe('validateAvatar', () => {
     expect(validateAvatar({ size: 3 * 1024 * 1024, type: 'image/jpeg' })).toBe(
       'The image is 3.0 MB; the limit is 2.0 MB.',
     )
+    expect(validateAvatar({ size: AVATAR_MAX_BYTES + 1, type: 'image/png' })).toBe(
+      'The image is 2.1 MB; the limit is 2.0 MB.',
+    )
   })
 })
 

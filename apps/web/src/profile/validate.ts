@@ -54,8 +54,9 @@ export function validateBirthday(value: string, today: Date, badInput = false): 
 
 function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`
+  // Rounded up, so a file just over the limit never reads as equal to it.
+  if (bytes < 1024 * 1024) return `${Math.ceil(bytes / 1024)} KB`
+  return `${(Math.ceil((bytes / (1024 * 1024)) * 10) / 10).toFixed(1)} MB`
 }
 
 export function validateAvatar(file: { size: number; type: string }): string | null {
