@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { BackendClient } from '@portico/sdk/backend/client'
-import { Link } from 'wouter'
+import { useConnectDialog } from '../wallet/ConnectDialogProvider.tsx'
 import { RangePicker, SubdomainFilter } from './Controls.tsx'
 import { EventsChart } from './EventsChart.tsx'
 import { formatCount } from './format.ts'
@@ -119,15 +119,17 @@ function DashboardBody({ state, reload }: { state: StatsState; reload: () => voi
   )
 }
 
-function SignedOut() {
+/** Shown to visitors who are not signed in (or whose session ended). */
+export function SignedOut() {
+  const { openConnect } = useConnectDialog()
   return (
     <section className="card dashboard-status" aria-labelledby="signed-out-heading">
       <h2 id="signed-out-heading">Sign in to see the analytics</h2>
       <p>The dashboard is for this site&apos;s administrators. Sign in with your wallet first.</p>
       <p>
-        <Link href="/account" className="button">
-          Go to your account to sign in
-        </Link>
+        <button type="button" onClick={openConnect}>
+          Sign in
+        </button>
       </p>
     </section>
   )

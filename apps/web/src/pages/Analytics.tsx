@@ -1,12 +1,17 @@
-import { getBackendClient } from '../backend/backend.ts'
-import { Dashboard } from '../analytics/Dashboard.tsx'
+import { useAuth } from '@portico/react/useAuth'
+import { Dashboard, SignedOut } from '../analytics/Dashboard.tsx'
+import { useBackendClient } from '../backend/useBackendClient.ts'
+import { PageLoading } from '../shell/PageLoading.tsx'
 import '../analytics/analytics.css'
 
 /**
  * Analytics dashboard: page views and sign-ins recorded first-party by this site's server
- * (issue 7). Admins only; the chart library loads with this page alone.
+ * (issue 7). Admins only (the server answers 403 to anyone else); signed-out visitors are asked
+ * to sign in without a request being made. The chart library loads with this page alone.
  */
 export default function Analytics() {
+  const auth = useAuth()
+  const client = useBackendClient()
   return (
     <>
       <section id="analytics-intro">
@@ -16,7 +21,14 @@ export default function Analytics() {
           third party.
         </p>
       </section>
-      <Dashboard client={getBackendClient()} />
+      {auth.status === 'undefined' || (auth.user && !client) ? (
+        <PageLoading />
+      ) : auth.user && client ? (
+        // A new account starts from a fresh dashboard.
+        <Dashboard key={auth.user.id} client={client} />
+      ) : (
+        <SignedOut />
+      )}
     </>
   )
 }

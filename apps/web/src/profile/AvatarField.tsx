@@ -4,11 +4,7 @@ import type { StoredFile } from './profile-store.ts'
 import { AVATAR_MAX_BYTES, AVATAR_TYPES, validateAvatar } from './validate.ts'
 
 /** Uploads one file, reporting progress in [0, 1]. */
-export type UploadFile = (
-  file: File,
-  onProgress: (fraction: number) => void,
-  signal: AbortSignal,
-) => Promise<StoredFile>
+export type UploadFile = (file: File, onProgress: (fraction: number) => void) => Promise<StoredFile>
 
 type UploadState =
   | { status: 'idle' }
@@ -43,7 +39,7 @@ export function AvatarField({
   const [refused, setRefused] = useState<string | null>(null)
   const controller = useRef<AbortController | null>(null)
 
-  // Leaving the page cancels an upload that is still running.
+  // After leaving the page (or choosing another file) a late answer is ignored.
   useEffect(() => () => controller.current?.abort(), [])
 
   async function choose(file: File) {
@@ -60,10 +56,8 @@ export function AvatarField({
     setState({ status: 'uploading', fraction: 0, preview })
     onBusyChange(true)
     try {
-      const stored = await upload(
-        file,
-        (fraction) => setState((s) => (s.status === 'uploading' ? { ...s, fraction } : s)),
-        current.signal,
+      const stored = await upload(file, (fraction) =>
+        setState((s) => (s.status === 'uploading' ? { ...s, fraction } : s)),
       )
       if (current.signal.aborted) return
       onChange(stored)

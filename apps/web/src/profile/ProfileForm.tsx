@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 
 import type { BackendClient } from '@portico/sdk/backend/client'
 import { shortMessageOf } from '../backend/error-message.ts'
 import { AvatarField, type UploadFile } from './AvatarField.tsx'
-import { emptyProfile, loadProfile, saveProfile, type Profile } from './profile-store.ts'
+import { emptyProfile, fileUrl, loadProfile, saveProfile, type Profile } from './profile-store.ts'
 import { localDateString, validateBirthday, validateDisplayName, BIRTHDAY_MIN } from './validate.ts'
 import './profile.css'
 
@@ -25,7 +25,7 @@ export function ProfileForm({
   upload,
   today = () => new Date(),
 }: {
-  client: Pick<BackendClient, 'request' | 'url'>
+  client: BackendClient
   ownerId: string
   upload: UploadFile
   today?: () => Date
@@ -133,7 +133,7 @@ export function ProfileForm({
       </div>
       <AvatarField
         value={profile.avatar}
-        imageUrl={(file) => client.url(file.url)}
+        imageUrl={(file) => fileUrl(client, file)}
         upload={upload}
         onChange={(avatar) => change({ avatar })}
         onBusyChange={setUploading}

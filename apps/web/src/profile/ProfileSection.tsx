@@ -1,6 +1,6 @@
 import { useId, useMemo } from 'react'
 import { createBackendClient } from '@portico/sdk/backend/client'
-import { getBackendClient } from '../backend/backend.ts'
+import { useBackendClient } from '../backend/useBackendClient.ts'
 import type { UploadFile } from './AvatarField.tsx'
 import { createProgressFetch } from './progress-fetch.ts'
 import { uploadAvatar } from './profile-store.ts'
@@ -8,25 +8,34 @@ import { ProfileForm } from './ProfileForm.tsx'
 
 /** Uploads through the SDK's client over a progress-reporting `fetch` (one client per upload). */
 export function createAvatarUpload(serverUrl: string, appId: string): UploadFile {
-  return (file, onProgress, signal) => {
+  return (file, onProgress) => {
     const client = createBackendClient({
       serverUrl,
       appId,
       fetch: createProgressFetch((sent, total) => onProgress(total > 0 ? sent / total : 0)),
     })
-    return uploadAvatar(client, file, signal)
+    return uploadAvatar(client, file)
   }
 }
 
 /** The profile card of the Account page, for the signed-in user `userId`. */
 export function ProfileSection({ userId }: { userId: string }) {
   const heading = useId()
-  const client = getBackendClient()
-  const upload = useMemo(() => createAvatarUpload(client.serverUrl, client.appId), [client])
+  const client = useBackendClient()
+  const upload = useMemo(
+    () => client && createAvatarUpload(client.serverUrl, client.appId),
+    [client],
+  )
   return (
     <section className="card" aria-labelledby={heading}>
       <h2 id={heading}>Profile</h2>
-      <ProfileForm client={client} ownerId={userId} upload={upload} />
+      {client && upload ? (
+        <ProfileForm key={userId} client={client} ownerId={userId} upload={upload} />
+      ) : (
+        <p role="status" className="muted">
+          Loading your profile…
+        </p>
+      )}
     </section>
   )
 }

@@ -1,7 +1,8 @@
 import { createBackendClient } from '@portico/sdk/backend/client'
 import { describe, expect, it } from 'vitest'
-import { fromWire, loadProfile, saveProfile, toDocument, uploadAvatar } from './profile-store.ts'
+import { fileUrl, loadProfile, saveProfile, uploadAvatar } from './profile-store.ts'
 
+/** A real SDK client whose server answers from `answer` (and records what was sent). */
 function recordingClient(answer: (method: string, url: URL, body: unknown) => unknown) {
   const calls: { method: string; url: URL; body: unknown }[] = []
   const client = createBackendClient({
@@ -19,36 +20,52 @@ function recordingClient(answer: (method: string, url: URL, body: unknown) => un
   return { client, calls }
 }
 
+const wire = (objectId: string, data: unknown) => ({
+  objectId,
+  className: 'Profile',
+  owner: 'user-1',
+  publicRead: false,
+  createdAt: '2026-11-21T10:00:00.000Z',
+  updatedAt: '2026-11-21T10:00:00.000Z',
+  data,
+})
+
 const profile = {
   displayName: '  Ada  ',
-  avatar: { name: 'x_avatar.png', url: '/api/files/x_avatar.png' },
+  avatar: { name: 'x_avatar.png', url: 'http://app.test/api/files/x_avatar.png' },
   birthday: '1990-05-17',
 }
 
-describe('profile documents', () => {
-  it('encode the avatar as a File and the birthday as a Date at midnight UTC', () => {
-    expect(toDocument(profile)).toEqual({
+describe('loadProfile', () => {
+  it('finds the profile by owner, newest first, and decodes the file and the date', async () => {
+    const { client, calls } = recordingClient(() => ({
+      results: [
+        wire('p1', {
+          displayName: 'Ada',
+          avatar: { __type: 'File', name: 'x_avatar.png', url: '/api/files/x_avatar.png' },
+          birthday: { __type: 'Date', iso: '1990-05-17T00:00:00.000Z' },
+        }),
+      ],
+    }))
+    expect(await loadProfile(client, 'user-1')).toEqual({
+      objectId: 'p1',
       displayName: 'Ada',
-      avatar: { __type: 'File', name: 'x_avatar.png', url: '/api/files/x_avatar.png' },
-      birthday: { __type: 'Date', iso: '1990-05-17T00:00:00.000Z' },
+      avatar: { name: 'x_avatar.png', url: '/api/files/x_avatar.png' },
+      birthday: '1990-05-17',
     })
-    expect(toDocument({ displayName: '', avatar: null, birthday: '' })).toEqual({
-      displayName: '',
-      avatar: null,
-      birthday: null,
-    })
+    const url = calls[0]!.url
+    expect(url.pathname).toBe('/api/classes/Profile')
+    expect(JSON.parse(url.searchParams.get('where')!)).toEqual({ owner: 'user-1' })
+    expect(url.searchParams.get('order')).toBe('-updatedAt')
+    expect(url.searchParams.get('limit')).toBe('1')
   })
 
-  it('read back what they wrote, and tolerate junk', () => {
-    const data = toDocument(profile)
-    expect(fromWire({ objectId: 'p1', data })).toEqual({
-      ...profile,
-      displayName: 'Ada',
-      objectId: 'p1',
-    })
-    expect(
-      fromWire({ objectId: 'p2', data: { displayName: 5, avatar: 'x', birthday: { iso: 3 } } }),
-    ).toEqual({
+  it('answers null when there is none yet, and tolerates fields of the wrong kind', async () => {
+    expect(await loadProfile(recordingClient(() => ({ results: [] })).client, 'u')).toBeNull()
+    const odd = recordingClient(() => ({
+      results: [wire('p2', { displayName: 5, avatar: 'x', birthday: 'soon' })],
+    }))
+    expect(await loadProfile(odd.client, 'u')).toEqual({
       objectId: 'p2',
       displayName: '',
       avatar: null,
@@ -57,39 +74,31 @@ describe('profile documents', () => {
   })
 })
 
-describe('loadProfile / saveProfile', () => {
-  it('finds the profile by owner, newest first', async () => {
-    const { client, calls } = recordingClient(() => ({
-      results: [{ objectId: 'p1', data: toDocument(profile) }],
-    }))
-    expect((await loadProfile(client, 'user-1'))?.objectId).toBe('p1')
-    const url = calls[0]!.url
-    expect(url.pathname).toBe('/api/classes/Profile')
-    expect(JSON.parse(url.searchParams.get('where')!)).toEqual({ owner: 'user-1' })
-    expect(url.searchParams.get('limit')).toBe('1')
-  })
-
-  it('answers null when there is none yet', async () => {
-    const { client } = recordingClient(() => ({ results: [] }))
-    expect(await loadProfile(client, 'user-1')).toBeNull()
-  })
-
-  it('creates the first time and updates afterwards', async () => {
-    const { client, calls } = recordingClient((_method, _url, body) => ({
-      objectId: 'p9',
-      data: (body as { data: unknown }).data,
-    }))
+describe('saveProfile', () => {
+  it('creates the first time and updates afterwards, with the wire forms', async () => {
+    const { client, calls } = recordingClient((_method, _url, body) =>
+      wire('p9', (body as { data: unknown }).data),
+    )
     const created = await saveProfile(client, profile)
-    expect(created.objectId).toBe('p9')
-    await saveProfile(client, { ...created, displayName: 'Grace' })
+    expect(created).toEqual({ ...profile, displayName: 'Ada', objectId: 'p9' })
+    await saveProfile(client, { ...created, displayName: 'Grace', avatar: null, birthday: '' })
     expect(calls.map((c) => `${c.method} ${c.url.pathname}`)).toEqual([
       'POST /api/classes/Profile',
       'PUT /api/classes/Profile/p9',
     ])
-    expect(calls[1]!.body).toMatchObject({ data: { displayName: 'Grace' } })
+    expect(calls[0]!.body).toEqual({
+      data: {
+        displayName: 'Ada',
+        avatar: { __type: 'File', name: 'x_avatar.png', url: profile.avatar.url },
+        birthday: { __type: 'Date', iso: '1990-05-17T00:00:00.000Z' },
+      },
+    })
+    expect(calls[1]!.body).toEqual({ data: { displayName: 'Grace', avatar: null, birthday: null } })
   })
+})
 
-  it('uploads an avatar under a safe name with its type', async () => {
+describe('uploadAvatar', () => {
+  it('uploads under a safe name with the image type', async () => {
     const { client, calls } = recordingClient(() => ({
       name: 'k_avatar.webp',
       url: '/api/files/k_avatar.webp',
@@ -97,9 +106,17 @@ describe('loadProfile / saveProfile', () => {
     const file = new Blob([new Uint8Array(3)], { type: 'image/webp' })
     await expect(uploadAvatar(client, file)).resolves.toEqual({
       name: 'k_avatar.webp',
-      url: '/api/files/k_avatar.webp',
+      url: 'http://app.test/api/files/k_avatar.webp',
     })
     expect(calls[0]!.url.pathname).toBe('/api/files/avatar.webp')
     expect(calls[0]!.body).toBe(file)
+  })
+})
+
+describe('fileUrl', () => {
+  it('keeps absolute URLs and resolves server paths', () => {
+    const client = { url: (path: string) => `http://app.test${path}` }
+    expect(fileUrl(client, { name: 'a', url: 'http://cdn.test/a' })).toBe('http://cdn.test/a')
+    expect(fileUrl(client, { name: 'a', url: '/api/files/a' })).toBe('http://app.test/api/files/a')
   })
 })

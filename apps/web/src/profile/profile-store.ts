@@ -1,12 +1,15 @@
 import type { BackendClient } from '@portico/sdk/backend/client'
+import { saveFile } from '@portico/sdk/backend/files'
+import { queryObjects, saveObject, type SavedObject } from '@portico/sdk/backend/objects'
+import { createFile, PorticoFile } from '@portico/sdk/backend/values'
 
-// The profile as an object of class `Profile` (issue 7), one per user: found by a query on its
-// owner, created on the first save, changed in place afterwards. Private (the default), so only
-// its owner reads it.
+// The profile as an object of class `Profile` (issue 7), one per user, through the SDK: found
+// by a query on its owner, created on the first save, changed in place afterwards. Private (the
+// default), so only its owner reads it.
 
 export const PROFILE_CLASS = 'Profile'
 
-/** A file the server stored (`POST /api/files/:name`). */
+/** A file the server stored. */
 export interface StoredFile {
   name: string
   url: string
@@ -22,71 +25,56 @@ export interface Profile {
 
 export const emptyProfile: Profile = { displayName: '', avatar: null, birthday: '' }
 
-interface WireProfile {
-  objectId: string
-  data: Record<string, unknown>
+/** The fields as stored; `encode` turns the file and the date into their wire forms. */
+interface ProfileData extends Record<string, unknown> {
+  displayName: string
+  avatar: PorticoFile | null
+  birthday: Date | null
 }
 
-/** The stored document: design.md §4 wire forms for the file and the date. */
-export function toDocument(profile: Profile): Record<string, unknown> {
+/** Form values → object fields. A birthday is a calendar day, kept as midnight UTC. */
+export function toData(profile: Profile): ProfileData {
   return {
     displayName: profile.displayName.trim(),
-    avatar: profile.avatar ? { __type: 'File', ...profile.avatar } : null,
-    // A birthday is a calendar day, kept as midnight UTC so it reads back as the same day.
-    birthday: profile.birthday
-      ? { __type: 'Date', iso: `${profile.birthday}T00:00:00.000Z` }
-      : null,
+    avatar: profile.avatar ? new PorticoFile(profile.avatar) : null,
+    birthday: profile.birthday ? new Date(`${profile.birthday}T00:00:00.000Z`) : null,
   }
 }
 
-/** Reads a stored document back, tolerating missing or malformed fields. */
-export function fromWire(object: WireProfile): Profile {
-  const { displayName, avatar, birthday } = object.data as Record<
-    string,
-    Record<string, unknown> | string | null | undefined
-  >
-  const file =
-    avatar &&
-    typeof avatar === 'object' &&
-    typeof avatar.name === 'string' &&
-    typeof avatar.url === 'string'
-      ? { name: avatar.name, url: avatar.url }
-      : null
-  const iso =
-    birthday && typeof birthday === 'object' && typeof birthday.iso === 'string' ? birthday.iso : ''
+/** Stored object → form values, tolerating missing or unexpected fields. */
+export function fromObject(object: SavedObject): Profile {
+  const { displayName, avatar, birthday } = object.data
   return {
     objectId: object.objectId,
     displayName: typeof displayName === 'string' ? displayName : '',
-    avatar: file,
-    birthday: iso.slice(0, 10),
+    avatar:
+      avatar instanceof PorticoFile && avatar.url ? { name: avatar.name, url: avatar.url } : null,
+    birthday:
+      birthday instanceof Date && !Number.isNaN(birthday.getTime())
+        ? birthday.toISOString().slice(0, 10)
+        : '',
   }
 }
 
-type Client = Pick<BackendClient, 'request'>
-
 /** The user's profile, or null before their first save. */
-export async function loadProfile(client: Client, ownerId: string): Promise<Profile | null> {
-  const { results } = await client.request<{ results: WireProfile[] }>(
-    'GET',
-    `/api/classes/${PROFILE_CLASS}`,
-    {
-      query: { where: JSON.stringify({ owner: ownerId }), order: '-updatedAt', limit: 1 },
-    },
-  )
-  return results[0] ? fromWire(results[0]) : null
+export async function loadProfile(client: BackendClient, ownerId: string): Promise<Profile | null> {
+  const { results } = await queryObjects(client, {
+    className: PROFILE_CLASS,
+    where: { owner: ownerId },
+    order: '-updatedAt',
+    limit: 1,
+  })
+  return results[0] ? fromObject(results[0]) : null
 }
 
 /** Creates or updates the profile; resolves to it as stored. */
-export async function saveProfile(client: Client, profile: Profile): Promise<Profile> {
-  const body = { data: toDocument(profile) }
-  const saved = profile.objectId
-    ? await client.request<WireProfile>(
-        'PUT',
-        `/api/classes/${PROFILE_CLASS}/${encodeURIComponent(profile.objectId)}`,
-        { body },
-      )
-    : await client.request<WireProfile>('POST', `/api/classes/${PROFILE_CLASS}`, { body })
-  return fromWire(saved)
+export async function saveProfile(client: BackendClient, profile: Profile): Promise<Profile> {
+  const saved = await saveObject<ProfileData>(client, {
+    className: PROFILE_CLASS,
+    objectId: profile.objectId,
+    data: toData(profile),
+  })
+  return fromObject(saved)
 }
 
 const extensions: Record<string, string> = {
@@ -97,16 +85,17 @@ const extensions: Record<string, string> = {
   'image/avif': 'avif',
 }
 
-/** Uploads an avatar image; the client's `fetch` may report progress (createProgressFetch). */
-export async function uploadAvatar(
-  client: Client,
-  file: Blob,
-  signal?: AbortSignal,
-): Promise<StoredFile> {
+/**
+ * Uploads an avatar image with the SDK's `saveFile` under a safe name (the user's file name is
+ * not sent); the client's `fetch` may report progress (createProgressFetch).
+ */
+export async function uploadAvatar(client: BackendClient, file: Blob): Promise<StoredFile> {
   const name = `avatar.${extensions[file.type] ?? 'img'}`
-  return client.request<StoredFile>('POST', `/api/files/${name}`, {
-    body: file,
-    contentType: file.type,
-    signal,
-  })
+  const saved = await saveFile(client, createFile(name, file, file.type))
+  return { name: saved.name, url: saved.url! }
+}
+
+/** A stored file's URL as the browser loads it (the SDK stores absolute URLs). */
+export function fileUrl(client: Pick<BackendClient, 'url'>, file: StoredFile): string {
+  return /^https?:\/\//.test(file.url) ? file.url : client.url(file.url)
 }

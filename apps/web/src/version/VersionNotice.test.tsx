@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createSafeStorage } from '../theme/storage.ts'
-import { DISMISSED_KEY, versionNotice } from './version.ts'
+import { DISMISSED_KEY } from './version.ts'
 import { VersionNotice } from './VersionNotice.tsx'
 
 afterEach(cleanup)
@@ -14,7 +14,7 @@ describe('VersionNotice', () => {
   it('shows when the SDK is older, and remembers a dismissal for that release', async () => {
     const storage = memoryStorage()
     const load = async (dismissed: string | null) =>
-      versionNotice({ current: '1.5.9', latest: '1.6.0', minimum: '1.0.0', dismissed })
+      dismissed === '1.6.0' ? null : { kind: 'outdated' as const, current: '1.5.9', latest: '1.6.0' }
     render(<VersionNotice check={load} storage={storage} schedule={now} />)
     expect((await screen.findByRole('status')).textContent).toContain('A newer Portico SDK (1.6.0)')
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }))
@@ -30,9 +30,9 @@ describe('VersionNotice', () => {
 
   it('shows nothing when the SDK is current or the check fails', async () => {
     let resolved = false
-    const load = async (dismissed: string | null) => {
+    const load = async () => {
       resolved = true
-      return versionNotice({ current: '1.5.9', latest: '1.5.9', minimum: '1.0.0', dismissed })
+      return null
     }
     render(<VersionNotice check={load} storage={memoryStorage()} schedule={now} />)
     const failing = async () => {
@@ -42,5 +42,12 @@ describe('VersionNotice', () => {
     await Promise.resolve()
     expect(resolved).toBe(true)
     expect(screen.queryByRole('status')).toBeNull()
+  })
+
+  it('cannot dismiss the notice of an unsupported SDK', async () => {
+    const load = async () => ({ kind: 'unsupported' as const, current: '1.5.9', latest: '' })
+    render(<VersionNotice check={load} storage={memoryStorage()} schedule={now} />)
+    expect((await screen.findByRole('status')).textContent).toContain('older than the server supports')
+    expect(screen.queryByRole('button', { name: 'Dismiss' })).toBeNull()
   })
 })

@@ -1,29 +1,45 @@
-import { useEffect, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
+import { usePortico } from '@portico/react/PorticoProvider'
 import './version-notice.css'
 import { createSafeStorage, type KeyValueStore } from '../theme/storage.ts'
 import { whenIdle } from '../tracking/tracker.ts'
-import { DISMISSED_KEY, type VersionNotice as Notice } from './version.ts'
+import { DISMISSED_KEY, type VersionNotice as NoticeContent } from './version.ts'
 
-// The check and the version comparison load after the first paint, in their own chunk.
-const checkForNotice = async (dismissed: string | null) =>
-  (await import('./check.ts')).checkForNotice(dismissed)
+/** Asks the server and decides what to show, given the release already dismissed. */
+export type VersionCheck = (dismissed: string | null) => Promise<NoticeContent | null>
+
+/** The app's notice: the check (and the version comparison) load after the first paint. */
+export function AppVersionNotice() {
+  const portico = usePortico()
+  const check = useCallback<VersionCheck>(
+    async (dismissed) => {
+      const [client, { checkForNotice }] = await Promise.all([
+        portico.backend(),
+        import('./check.ts'),
+      ])
+      return checkForNotice(client, dismissed)
+    },
+    [portico],
+  )
+  return <VersionNotice check={check} />
+}
 
 /**
- * A small notice when the app's SDK is older than the latest release (issue 7), asked once on
+ * A small notice when the app's SDK is older than the latest release (issue 7), checked once on
  * start when the browser is idle. Dismissing it hides it for that release; a newer release
  * shows it again. A failed check shows nothing (the app works either way).
  */
 export function VersionNotice({
-  check = checkForNotice,
+  check,
   storage,
   schedule = whenIdle,
 }: {
-  check?: (dismissed: string | null) => Promise<Notice | null>
+  check: VersionCheck
   storage?: KeyValueStore
   schedule?: (run: () => void) => void
 }) {
   const [store] = useState(() => storage ?? createSafeStorage(() => window.localStorage))
-  const [notice, setNotice] = useState<Notice | null>(null)
+  const [notice, setNotice] = useState<NoticeContent | null>(null)
 
   useEffect(() => {
     let cancelled = false

@@ -1,25 +1,25 @@
+import type { BackendClient } from '@portico/sdk/backend/client'
+import { checkVersion } from '@portico/sdk/version/checkVersion'
 import { sdkVersion } from '@portico/sdk/version'
-import { getBackendClient } from '../backend/backend.ts'
-import { versionNotice, type VersionNotice } from './version.ts'
+import type { VersionNotice } from './version.ts'
 
 // Loaded after the first paint (VersionNotice), so it adds nothing to it.
 
-export interface VersionInfo {
-  current: string
-  latest: string
-  minimum: string
-}
-
-/** Asks `GET /api/version` which SDK releases the server knows of. */
-export async function fetchVersionInfo(): Promise<VersionInfo> {
-  const answer = await getBackendClient().request<{ sdk: { latest: string; minimum: string } }>(
-    'GET',
-    '/api/version',
-  )
-  return { current: sdkVersion, latest: answer.sdk.latest, minimum: answer.sdk.minimum }
-}
-
-/** The notice to show (if any) given the release already dismissed. */
-export async function checkForNotice(dismissed: string | null): Promise<VersionNotice | null> {
-  return versionNotice({ ...(await fetchVersionInfo()), dismissed })
+/**
+ * Asks the server (the SDK's `checkVersion`, `GET /api/version`) whether this SDK is the latest;
+ * the notice to show, or null. A dismissed release stays quiet; below the minimum always shows.
+ */
+export async function checkForNotice(
+  client: BackendClient,
+  dismissed: string | null,
+): Promise<VersionNotice | null> {
+  try {
+    // The app shows its own notice instead of the SDK's console warning.
+    const result = await checkVersion(client, { warn: () => undefined })
+    if (result.status === 'current' || dismissed === result.sdk.latest) return null
+    return { kind: 'outdated', current: sdkVersion, latest: result.sdk.latest }
+  } catch (error) {
+    if ((error as { name?: unknown }).name !== 'SdkVersionUnsupportedError') throw error
+    return { kind: 'unsupported', current: sdkVersion, latest: '' }
+  }
 }

@@ -1,0 +1,117 @@
+import { expect, test, type Page } from '@playwright/test'
+import { appStarted } from './helpers.ts'
+import { eventAccepted, navigate, signInWithTestWallet } from './analytics/signIn.ts'
+
+// The events dashboard and first-party tracking (issue 7), against the real server: the e2e
+// server's ADMIN_ADDRESSES is the test wallet's first anvil account (playwright.config.ts).
+
+/** Runs after the browser's idle callbacks queued so far (tracking and the version check). */
+async function idleWorkDone(page: Page) {
+  for (let i = 0; i < 2; i++) {
+    await page.evaluate(
+      () => new Promise<void>((resolve) => requestIdleCallback(() => setTimeout(resolve, 0))),
+    )
+  }
+  await page.waitForLoadState('networkidle')
+}
+
+test('page views and a sign-in appear on the dashboard for an admin (light and dark)', async ({
+  page,
+}) => {
+  const homeView = eventAccepted(page, 'page_view')
+  const signIn = eventAccepted(page, 'sign_in')
+  await signInWithTestWallet(page, 0)
+  await homeView
+  await signIn
+
+  await navigate(page, 'Analytics')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Analytics')
+  await page.getByRole('radio', { name: 'Last 24 hours' }).check()
+
+  const top = page.getByRole('table', { name: 'Top events' })
+  await expect(top.getByRole('row', { name: /page_view/ })).toBeVisible()
+  await expect(top.getByRole('row', { name: /sign_in/ })).toBeVisible()
+  await expect(page.getByRole('table', { name: 'Subdomains' })).toContainText('127.0.0.1')
+  // The chart drew, and its text alternative names what it shows.
+  await expect(page.locator('.events-chart canvas')).toBeVisible()
+  await expect(page.locator('.events-chart figcaption')).toHaveText(/\d+ events over 24 hours/)
+  await page.getByText('Show the numbers as a table').click()
+  await expect(page.getByRole('table', { name: 'Events per hour' })).toBeVisible()
+  await page.getByText('Show the numbers as a table').click()
+
+  // The subdomain filter asks the server again, for that subdomain only.
+  const filtered = page.waitForRequest(
+    (request) =>
+      request.url().includes('/api/events/stats?') && request.url().includes('subdomain=127.0.0.1'),
+  )
+  await page.getByLabel('Subdomain').selectOption('127.0.0.1')
+  await filtered
+  await expect(top.getByRole('row', { name: /sign_in/ })).toBeVisible()
+
+  for (const theme of ['Light', 'Dark'] as const) {
+    await page.getByRole('radio', { name: theme, exact: true }).check()
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme.toLowerCase())
+    await expect(page.locator('.events-chart canvas')).toBeVisible()
+    await page.screenshot({
+      path: `/tmp/portico-dashboard-${theme.toLowerCase()}.png`,
+      fullPage: true,
+    })
+  }
+})
+
+test('a non-admin is refused with a clear message', async ({ page }) => {
+  await signInWithTestWallet(page, 1)
+  await navigate(page, 'Analytics')
+  await expect(page.getByRole('heading', { name: 'Not allowed' })).toBeVisible()
+  await expect(page.getByRole('table')).toHaveCount(0)
+})
+
+test('a signed-out visitor is asked to sign in', async ({ page }) => {
+  await page.goto('/analytics')
+  await appStarted(page)
+  await expect(page.getByText(/sign in/i).first()).toBeVisible()
+  await expect(page.getByRole('table')).toHaveCount(0)
+})
+
+test('without a privacy signal, route changes are tracked as page views', async ({ page }) => {
+  const paths: string[] = []
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/events' && request.method() === 'POST')
+      paths.push((request.postDataJSON() as { options: { path: string } }).options.path)
+  })
+  const first = eventAccepted(page, 'page_view')
+  await page.goto('/')
+  await appStarted(page)
+  await first
+  await navigate(page, 'Analytics')
+  await idleWorkDone(page)
+  expect(paths).toEqual(['/', '/analytics'])
+})
+
+for (const [signal, script] of [
+  [
+    'Do-Not-Track',
+    () => Object.defineProperty(Navigator.prototype, 'doNotTrack', { get: () => '1' }),
+  ],
+  [
+    'Global Privacy Control',
+    () => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }),
+  ],
+] as const) {
+  test(`with ${signal} no event request is sent`, async ({ page }) => {
+    await page.addInitScript(script)
+    const events: string[] = []
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/events') events.push(request.url())
+    })
+    // The version check runs on the same idle callback queue as tracking would.
+    const versionChecked = page.waitForResponse((r) => r.url().endsWith('/api/version'))
+    await page.goto('/')
+    await appStarted(page)
+    await versionChecked
+    await navigate(page, 'Analytics')
+    await navigate(page, 'Home')
+    await idleWorkDone(page)
+    expect(events).toEqual([])
+  })
+}

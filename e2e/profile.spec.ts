@@ -1,0 +1,81 @@
+import { expect, test, type Page } from '@playwright/test'
+import { signInWithTestWallet } from './analytics/signIn.ts'
+import { authStatus } from './wallet/journey.ts'
+
+// The profile on the Account page (issue 7): an object of class Profile with an uploaded avatar
+// and a birthday, through the SDK against the real server.
+
+/** A valid 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+)
+
+async function openProfile(page: Page) {
+  await authStatus(page).getByRole('link').click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
+  const form = page.getByRole('form', { name: 'Profile' })
+  await expect(form.getByLabel('Display name')).toBeVisible()
+  return form
+}
+
+test('a profile with avatar and birthday is saved and shown after a reload', async ({ page }) => {
+  await signInWithTestWallet(page, 1)
+  const form = await openProfile(page)
+
+  await form.getByLabel('Display name').fill('Ada Lovelace')
+  // Hold the upload at the server's door to see its progress bar.
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  await page.route('**/api/files/*', async (route) => {
+    await held
+    await route.continue()
+  })
+  await form.getByLabel(/image…/).setInputFiles({
+    name: 'me.png',
+    mimeType: 'image/png',
+    buffer: PNG,
+  })
+  await expect(form.getByRole('progressbar')).toBeVisible()
+  await expect(form.getByRole('button', { name: 'Save profile' })).toBeDisabled()
+  release()
+  await expect(form.getByRole('progressbar')).toHaveCount(0)
+  await form.getByLabel('Birthday').fill('1990-05-17')
+  await form.getByRole('button', { name: 'Save profile' }).click()
+  await expect(form.getByText('Profile saved.')).toBeVisible()
+
+  await page.reload()
+  const reloaded = page.getByRole('form', { name: 'Profile' })
+  await expect(reloaded.getByLabel('Display name')).toHaveValue('Ada Lovelace')
+  await expect(reloaded.getByLabel('Birthday')).toHaveValue('1990-05-17')
+  const avatar = reloaded.getByRole('img', { name: 'Your avatar' })
+  await expect(avatar).toHaveAttribute('src', /\/api\/files\/[\w-]+_avatar\.png$/)
+  // The image really loaded from the server.
+  await expect
+    .poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBe(1)
+})
+
+test('a future birthday and an over-limit image are refused with a message', async ({ page }) => {
+  await signInWithTestWallet(page, 1)
+  const form = await openProfile(page)
+  const saves: string[] = []
+  page.on('request', (request) => {
+    if (/\/api\/(classes|files)\//.test(request.url()) && request.method() !== 'GET')
+      saves.push(request.url())
+  })
+
+  await form.getByLabel('Birthday').fill('2999-01-01')
+  await form.getByRole('button', { name: 'Save profile' }).click()
+  await expect(form.getByText('A birthday cannot be in the future.')).toBeVisible()
+  await expect(form.getByLabel('Birthday')).toHaveAttribute('aria-invalid', 'true')
+  await expect(form.getByLabel('Birthday')).toBeFocused()
+
+  await form.getByLabel(/image…/).setInputFiles({
+    name: 'huge.png',
+    mimeType: 'image/png',
+    buffer: Buffer.alloc(3 * 1024 * 1024, 1),
+  })
+  await expect(form.getByRole('alert')).toHaveText('The image is 3.0 MB; the limit is 2.0 MB.')
+  expect(saves).toEqual([])
+})
