@@ -98,7 +98,7 @@ for (const [signal, script] of [
     () => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }),
   ],
 ] as const) {
-  test(`with ${signal} no event request is sent`, async ({ page }) => {
+  test(`with ${signal} no event request is sent, not even for a sign-in`, async ({ page }) => {
     await page.addInitScript(script)
     const events: string[] = []
     page.on('request', (request) => {
@@ -106,8 +106,7 @@ for (const [signal, script] of [
     })
     // The version check runs on the same idle callback queue as tracking would.
     const versionChecked = page.waitForResponse((r) => r.url().endsWith('/api/version'))
-    await page.goto('/')
-    await appStarted(page)
+    await signInWithTestWallet(page, 1)
     await versionChecked
     await navigate(page, 'Analytics')
     await navigate(page, 'Home')

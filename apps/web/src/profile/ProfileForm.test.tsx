@@ -77,6 +77,10 @@ describe('ProfileForm', () => {
     expect(birthday.getAttribute('aria-invalid')).toBe('true')
     expect(birthday.getAttribute('aria-describedby')).toMatch(/birthday-error/)
     expect(requests).toHaveLength(1) // only the load
+    // Fixing the value clears the message at once.
+    fireEvent.change(birthday, { target: { value: '2001-01-01' } })
+    expect(screen.queryByText('A birthday cannot be in the future.')).toBeNull()
+    expect(birthday.hasAttribute('aria-invalid')).toBe(false)
   })
 
   it('keeps everything typed when a save fails, and saves on retry', async () => {

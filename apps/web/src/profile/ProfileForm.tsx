@@ -63,13 +63,11 @@ export function ProfileForm({
     setSaving((current) => (current.status === 'saved' ? { status: 'idle' } : current))
   }, [])
 
-  const checkName = () =>
-    setErrors((e) => ({ ...e, displayName: validateDisplayName(profile.displayName) }))
-  const checkBirthday = () =>
-    setErrors((e) => ({
-      ...e,
-      birthday: validateBirthday(profile.birthday, today(), birthdayBadInput),
-    }))
+  // Errors appear on submit, not on blur: a message appearing on blur would move the Save
+  // button away from under the pointer between press and release. Once shown, a message is
+  // checked again on every change, so it goes away as soon as the value is fixed.
+  const recheck = (name: keyof Errors, message: string | null) =>
+    setErrors((e) => (e[name] ? { ...e, [name]: message } : e))
 
   async function submit(event: FormEvent) {
     event.preventDefault()
@@ -121,8 +119,10 @@ export function ProfileForm({
           type="text"
           autoComplete="nickname"
           value={profile.displayName}
-          onChange={(event) => change({ displayName: event.target.value })}
-          onBlur={checkName}
+          onChange={(event) => {
+            change({ displayName: event.target.value })
+            recheck('displayName', validateDisplayName(event.target.value))
+          }}
           {...field('displayName')}
         />
         {errors.displayName && (
@@ -149,10 +149,11 @@ export function ProfileForm({
           max={localDateString(today())}
           value={profile.birthday}
           onChange={(event) => {
-            setBirthdayBadInput(event.target.validity?.badInput ?? false)
+            const badInput = event.target.validity?.badInput ?? false
+            setBirthdayBadInput(badInput)
             change({ birthday: event.target.value })
+            recheck('birthday', validateBirthday(event.target.value, today(), badInput))
           }}
-          onBlur={checkBirthday}
           {...field('birthday')}
         />
         {errors.birthday && (

@@ -1,5 +1,5 @@
 /**
- * The browser's privacy signals the app honours before tracking anything (issue 7): the legacy
+ * The browser's privacy signals honoured before tracking anything (issue 7): the legacy
  * Do-Not-Track header setting (`navigator.doNotTrack`, `'1'` when on; some browsers put it on
  * `window` or use `'yes'`) and Global Privacy Control (`navigator.globalPrivacyControl`).
  */
@@ -19,11 +19,14 @@ export function trackingAllowed(...sources: (PrivacySignals | undefined)[]): boo
   return true
 }
 
-/** The signals of this browser (navigator first, then the old `window.doNotTrack`). */
+/**
+ * The signals of the browser this runs in (navigator, then the old `window.doNotTrack`), read at
+ * call time. Outside a browser there is no signal: allowed.
+ *
+ * @example
+ * if (browserTrackingAllowed()) void trackEvent(client, { event: 'page_view' })
+ */
 export function browserTrackingAllowed(): boolean {
-  if (typeof navigator === 'undefined') return false
-  return trackingAllowed(
-    navigator as PrivacySignals,
-    typeof window === 'undefined' ? undefined : (window as PrivacySignals),
-  )
+  const scope = globalThis as { navigator?: PrivacySignals; doNotTrack?: string | null }
+  return trackingAllowed(scope.navigator, { doNotTrack: scope.doNotTrack })
 }
