@@ -1,27 +1,15 @@
 import { useEffect, useRef, useState } from 'react'
 import { useLocation } from 'wouter'
-import { usePortico } from '@portico/react/PorticoProvider'
-import type { Portico } from '@portico/sdk/portico/createPortico'
 import { createTracker, type Tracker } from './tracker.ts'
 
-/** The tracker of the running app: sender loaded lazily, privacy signals checked per event. */
-export function createAppTracker(portico: Pick<Portico, 'backend'>): Tracker {
-  return createTracker({
-    load: async () => {
-      const [client, { createEventSender }] = await Promise.all([
-        portico.backend(),
-        import('./send.ts'),
-      ])
-      return createEventSender(client, window.location.hostname)
-    },
-    onError: (error) => console.debug('Portico: an event could not be sent', error),
-  })
-}
-
-/** Page views of the running app, sent through the Portico client's backend. */
+/** The app's page views: the sender (background/beacon.ts) loads on the first idle moment. */
 export function AppPageViews() {
-  const portico = usePortico()
-  const [tracker] = useState(() => createAppTracker(portico))
+  const [tracker] = useState(() =>
+    createTracker({
+      load: async () => (await import('../background/beacon.ts')).sendEvent,
+      onError: (error) => console.debug('Portico: an event could not be sent', error),
+    }),
+  )
   return <PageViews tracker={tracker} />
 }
 

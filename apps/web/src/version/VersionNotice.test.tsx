@@ -14,7 +14,9 @@ describe('VersionNotice', () => {
   it('shows when the SDK is older, and remembers a dismissal for that release', async () => {
     const storage = memoryStorage()
     const load = async (dismissed: string | null) =>
-      dismissed === '1.6.0' ? null : { kind: 'outdated' as const, current: '1.5.9', latest: '1.6.0' }
+      dismissed === '1.6.0'
+        ? null
+        : { kind: 'outdated' as const, current: '1.5.9', latest: '1.6.0' }
     render(<VersionNotice check={load} storage={storage} schedule={now} />)
     expect((await screen.findByRole('status')).textContent).toContain('A newer Portico SDK (1.6.0)')
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }))
@@ -47,7 +49,9 @@ describe('VersionNotice', () => {
   it('cannot dismiss the notice of an unsupported SDK', async () => {
     const load = async () => ({ kind: 'unsupported' as const, current: '1.5.9', latest: '' })
     render(<VersionNotice check={load} storage={memoryStorage()} schedule={now} />)
-    expect((await screen.findByRole('status')).textContent).toContain('older than the server supports')
+    expect((await screen.findByRole('status')).textContent).toContain(
+      'older than the server supports',
+    )
     expect(screen.queryByRole('button', { name: 'Dismiss' })).toBeNull()
   })
 })

@@ -1,27 +1,19 @@
-import { useCallback, useEffect, useState } from 'react'
-import { usePortico } from '@portico/react/PorticoProvider'
-import './version-notice.css'
+import { useEffect, useState } from 'react'
 import { createSafeStorage, type KeyValueStore } from '../theme/storage.ts'
 import { whenIdle } from '../tracking/tracker.ts'
-import { DISMISSED_KEY, type VersionNotice as NoticeContent } from './version.ts'
+import { DISMISSED_KEY, type VersionNotice as Notice } from './version.ts'
+
+import NoticeView from './NoticeView.tsx'
 
 /** Asks the server and decides what to show, given the release already dismissed. */
-export type VersionCheck = (dismissed: string | null) => Promise<NoticeContent | null>
+export type VersionCheck = (dismissed: string | null) => Promise<Notice | null>
 
-/** The app's notice: the check (and the version comparison) load after the first paint. */
+const checkWithBeacon: VersionCheck = async (dismissed) =>
+  (await import('../background/beacon.ts')).checkForNotice(dismissed)
+
+/** The app's notice: the check loads on the first idle moment, the notice only when needed. */
 export function AppVersionNotice() {
-  const portico = usePortico()
-  const check = useCallback<VersionCheck>(
-    async (dismissed) => {
-      const [client, { checkForNotice }] = await Promise.all([
-        portico.backend(),
-        import('./check.ts'),
-      ])
-      return checkForNotice(client, dismissed)
-    },
-    [portico],
-  )
-  return <VersionNotice check={check} />
+  return <VersionNotice check={checkWithBeacon} />
 }
 
 /**
@@ -39,15 +31,13 @@ export function VersionNotice({
   schedule?: (run: () => void) => void
 }) {
   const [store] = useState(() => storage ?? createSafeStorage(() => window.localStorage))
-  const [notice, setNotice] = useState<NoticeContent | null>(null)
+  const [notice, setNotice] = useState<Notice | null>(null)
 
   useEffect(() => {
     let cancelled = false
     schedule(() => {
       check(store.get(DISMISSED_KEY)).then(
-        (next) => {
-          if (!cancelled) setNotice(next)
-        },
+        (next) => !cancelled && setNotice(next),
         (error: unknown) => console.debug('Portico: the version check failed', error),
       )
     })
@@ -61,18 +51,5 @@ export function VersionNotice({
     store.set(DISMISSED_KEY, notice.latest)
     setNotice(null)
   }
-  return (
-    <aside className="version-notice" role="status" aria-label="SDK version">
-      <p>
-        {notice.kind === 'unsupported'
-          ? `This site's Portico SDK (${notice.current}) is older than the server supports; some features may not work.`
-          : `A newer Portico SDK (${notice.latest}) is available; this site uses ${notice.current}.`}
-      </p>
-      {notice.kind === 'outdated' && (
-        <button type="button" className="button-secondary" onClick={dismiss}>
-          Dismiss
-        </button>
-      )}
-    </aside>
-  )
+  return <NoticeView notice={notice} onDismiss={dismiss} />
 }

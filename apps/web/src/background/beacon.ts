@@ -1,0 +1,49 @@
+import { sdkVersion } from '@portico/sdk/version'
+import { compareVersions } from '@portico/sdk/version/checkVersion'
+import type { VersionNotice } from '../version/version.ts'
+
+// What every page does in the background, loaded when the browser is first idle: page views and
+// the SDK version check. These run for every visitor on every page, so this is a tiny fetch-based
+// module rather than the SDK's backend client (the first load of `/` has an 80 KB budget, design.md
+// §9): the wire formats are the SDK's (`trackEvent`, `getVersion`), with its client header.
+
+const clientHeader = { 'x-portico-client': `sdk/${sdkVersion}` }
+
+async function call(path: string, init: RequestInit = {}): Promise<Response> {
+  const response = await fetch(path, {
+    ...init,
+    headers: { ...clientHeader, ...init.headers },
+    credentials: 'same-origin',
+  })
+  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path} answered ${response.status}`)
+  return response
+}
+
+/**
+ * Records an event like the SDK's `trackEvent` (`POST /api/events { subdomain, event, options }`,
+ * spec §7), the page's host as subdomain. `keepalive` lets it finish when the page is left. No
+ * retries: a lost page view is not worth a retry loop on every page.
+ */
+export async function sendEvent(event: string, options: Record<string, unknown>): Promise<void> {
+  await call('/api/events', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ subdomain: location.hostname, event, options }),
+    keepalive: true,
+  })
+}
+
+/**
+ * Asks `GET /api/version` (as the SDK's `checkVersion` does) whether this SDK is the latest; the
+ * notice to show, or null. A dismissed release stays quiet; below the minimum always shows.
+ */
+export async function checkForNotice(dismissed: string | null): Promise<VersionNotice | null> {
+  const answer = (await (await call('/api/version')).json()) as {
+    sdk: { latest: string; minimum: string }
+  }
+  const { latest, minimum } = answer.sdk
+  if (compareVersions(sdkVersion, minimum) < 0)
+    return { kind: 'unsupported', current: sdkVersion, latest }
+  if (compareVersions(sdkVersion, latest) >= 0 || dismissed === latest) return null
+  return { kind: 'outdated', current: sdkVersion, latest }
+}
