@@ -14,21 +14,23 @@ export default function Analytics() {
   const client = useBackendClient()
   return (
     <>
-      <section id="analytics-intro">
+      <section data-reveal id="analytics-intro">
         <h1>Analytics</h1>
         <p className="lead">
           Page views and sign-ins, recorded by this site&apos;s own server. Nothing is sent to a
           third party.
         </p>
       </section>
-      {auth.status === 'undefined' || (auth.user && !client) ? (
-        <PageLoading />
-      ) : auth.user && client ? (
-        // A new account starts from a fresh dashboard.
-        <Dashboard key={auth.user.id} client={client} />
-      ) : (
-        <SignedOut />
-      )}
+      <div data-reveal id="analytics-details">
+        {auth.status === 'undefined' || (auth.user && !client) ? (
+          <PageLoading />
+        ) : auth.user && client ? (
+          // A new account starts from a fresh dashboard.
+          <Dashboard key={auth.user.id} client={client} />
+        ) : (
+          <SignedOut />
+        )}
+      </div>
     </>
   )
 }
