@@ -73,6 +73,8 @@ export default defineConfig({
         LOG_LEVEL: 'warn',
         RPC_URL_31337: `http://127.0.0.1:${anvilPort}`,
         ALLOWED_CHAIN_IDS: '1,31337',
+        // The test wallet's first anvil account administers the analytics; the second does not.
+        ADMIN_ADDRESSES: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
       },
       wait: { stdout: /running at http:\/\/127\.0\.0\.1:\d+/ },
       gracefulShutdown: { signal: 'SIGTERM', timeout: 5000 },

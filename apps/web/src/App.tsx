@@ -8,6 +8,7 @@ import { pages } from './pages.ts'
 import { PorticoProvider } from '@portico/react/PorticoProvider'
 import type { Portico } from '@portico/sdk/portico/createPortico'
 import { ConnectDialogProvider } from './wallet/ConnectDialogProvider.tsx'
+import { AppPageViews } from './tracking/PageViews.tsx'
 
 /** What the entry point (browser or pre-render) builds once and injects. */
 export interface AppServices {
@@ -30,6 +31,7 @@ export function App({ services, ssrPath }: { services: AppServices; ssrPath?: st
                   <AppWrapper pages={pages} />
                 </Route>
               </Switch>
+              <AppPageViews />
             </ConnectDialogProvider>
           </Router>
         </RevealProvider>

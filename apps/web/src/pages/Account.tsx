@@ -3,6 +3,7 @@ import { formatEther } from 'viem'
 import { useAuth } from '@portico/react/useAuth'
 import { useNode } from '@portico/react/useNode'
 import { usePortico } from '@portico/react/PorticoProvider'
+import { ProfileSection } from '../profile/ProfileSection.tsx'
 import type { SessionInfo } from '@portico/sdk/portico/sessionApi'
 
 /**
@@ -45,6 +46,7 @@ export default function Account() {
           <dd data-testid="account-block">{node.blockNumber?.toString() ?? '…'}</dd>
         </dl>
       </section>
+      {user && <ProfileSection userId={user.id} />}
       <Sessions />
       <section className="card" aria-labelledby="sign-out-heading">
         <h2 id="sign-out-heading">Sign out</h2>

@@ -4,6 +4,7 @@ import { ChainNotAllowedError } from '../errors/wallet.ts'
 import type { Wallet } from '../wallet/createWallet.ts'
 import type { AuthUser } from './authMachine.ts'
 import { toAuthUser } from './sessionApi.ts'
+import { browserTrackingAllowed } from '../events/privacy.ts'
 
 interface NonceAnswer {
   nonce: string
@@ -60,10 +61,13 @@ export async function signInWithWallet(parameters: SignInWithWalletParameters): 
     { body: { message, signature } },
   )
   const user = toAuthUser(answer, chainId)
-  void backend
-    .request('POST', '/api/events', {
-      body: { subdomain: parameters.subdomain, event: 'sign_in', options: { chainId } },
-    })
-    .catch(() => undefined)
+  // Not when the browser asks not to be tracked (Do-Not-Track, Global Privacy Control; issue 7).
+  if (browserTrackingAllowed()) {
+    void backend
+      .request('POST', '/api/events', {
+        body: { subdomain: parameters.subdomain, event: 'sign_in', options: { chainId } },
+      })
+      .catch(() => undefined)
+  }
   return user
 }
