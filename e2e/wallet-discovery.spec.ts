@@ -1,4 +1,6 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
+import { seedStorage } from './helpers.ts'
 import { anvilUrl } from './ports.ts'
 import { installTestWallet, TEST_WALLET } from './wallet/testWallet.ts'
 import { authStatus, openConnectDialog } from './wallet/journey.ts'
@@ -51,3 +53,20 @@ test('the dialog is labelled, keeps focus inside, closes on Escape and gives foc
   await expect(dialog).toBeHidden()
   await expect(authStatus(page).getByRole('button', { name: 'Connect wallet' })).toBeFocused()
 })
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`the open connect dialog has no serious or critical axe violations (${theme})`, async ({
+    page,
+  }) => {
+    await seedStorage(page, { theme })
+    await installTestWallet(page, { anvilUrl: anvilUrl() })
+    await page.goto('/')
+    const dialog = await openConnectDialog(page)
+    await expect(dialog.getByRole('button', { name: TEST_WALLET.name })).toBeVisible()
+    const results = await new AxeBuilder({ page }).include('dialog').analyze()
+    const blocking = results.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => ({ id: violation.id, targets: violation.nodes.map((n) => n.target) }))
+    expect(blocking).toEqual([])
+  })
+}

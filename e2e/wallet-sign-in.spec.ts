@@ -106,7 +106,12 @@ test('switching the wallet to another account signs the user out', async ({ page
   await expect(page.getByTestId('account-address')).toHaveText(wallet.current().address)
 
   const cookie = await sessionCookie(page)
+  await expect(page.getByTestId('account-wallet')).toHaveText(TEST_WALLET.name)
 
+  // After a reload the last wallet reconnects by itself, so its events are heard again.
+  await page.reload()
+  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'authenticated')
+  await expect(page.getByTestId('account-wallet')).toHaveText(TEST_WALLET.name)
   await wallet.switchAccount(page, 1)
   await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'unauthenticated')
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible()

@@ -97,14 +97,18 @@ function injectWallet(config: { mode: WalletMode; address: string; name: string;
   const listeners = new Map<string, Set<(...args: unknown[]) => void>>()
   const emit = (event: string, ...args: unknown[]) =>
     listeners.get(event)?.forEach((listener) => listener(...args))
-  let current = config.address
-  let connected: string[] = []
+  // Like a real extension, the wallet remembers which account this site may see across reloads.
+  const remembered = sessionStorage.getItem('testWallet.connected')
+  let connected: string[] = remembered ? (JSON.parse(remembered) as string[]) : []
+  let current = connected[0] ?? config.address
+  const remember = () => sessionStorage.setItem('testWallet.connected', JSON.stringify(connected))
   const control = {
     rejectNext: false,
     setAccount(address: string) {
       current = address
       if (connected.length) {
         connected = [address]
+        remember()
         emit('accountsChanged', connected)
       }
     },
@@ -115,11 +119,13 @@ function injectWallet(config: { mode: WalletMode; address: string; name: string;
       switch (method) {
         case 'eth_requestAccounts':
           connected = [current]
+          remember()
           return connected
         case 'eth_accounts':
           return connected
         case 'wallet_requestPermissions':
           connected = [current]
+          remember()
           return [
             {
               parentCapability: 'eth_accounts',
@@ -128,6 +134,7 @@ function injectWallet(config: { mode: WalletMode; address: string; name: string;
           ]
         case 'wallet_revokePermissions':
           connected = []
+          remember()
           return null
         case 'personal_sign':
         case 'eth_signTypedData_v4':

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { formatEther } from 'viem'
 import { useAuth } from '@portico/react/useAuth'
 import { useNode } from '@portico/react/useNode'
+import { useWallet } from '@portico/react/useWallet'
 import { usePortico } from '@portico/react/PorticoProvider'
 import { ProfileSection } from '../profile/ProfileSection.tsx'
 import type { SessionInfo } from '@portico/sdk/portico/sessionApi'
@@ -15,6 +16,8 @@ export default function Account() {
   const auth = useAuth()
   const user = auth.user
   const node = useNode({ chainId: user?.chainId, address: user?.address })
+  const wallet = useWallet()
+  const connector = wallet.connectors.find((c) => c.id === wallet.connectorId)
 
   return (
     <>
@@ -31,6 +34,14 @@ export default function Account() {
           <dt>Address</dt>
           <dd className="address" data-testid="account-address">
             {user?.address}
+          </dd>
+          <dt>Wallet</dt>
+          <dd data-testid="account-wallet">
+            {wallet.status === 'connected'
+              ? (connector?.name ?? 'Connected')
+              : wallet.status === 'reconnecting' || wallet.status === 'loading'
+                ? 'Reconnecting…'
+                : 'Not connected'}
           </dd>
           <dt>Chain</dt>
           <dd data-testid="account-chain">{user?.chainId ?? 'unknown'}</dd>
