@@ -89,6 +89,9 @@ describe.each(databaseKinds())('object queries on %s', (kind) => {
     expect(body.results.map((r: { data: { name: string } }) => r.data.name)).toEqual(['cy', 'bob'])
     const onlyCount = await query({ where: { score: { $gt: 0 } }, limit: '0', count: 'true' })
     expect(onlyCount.json()).toEqual({ results: [], count: 3 })
+    const newest = (await query({ order: '-createdAt' })).json().results as { createdAt: string }[]
+    const times = newest.map((r) => Date.parse(r.createdAt))
+    expect(times).toEqual([...times].sort((a, b) => b - a))
     const byId = (await query({ order: 'objectId' })).json().results
     const ids = byId.map((r: { objectId: string }) => r.objectId)
     expect((await query({ where: { objectId: ids[0] } })).json().results).toHaveLength(1)

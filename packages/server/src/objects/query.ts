@@ -167,7 +167,12 @@ export function translateOrder(text: string | undefined): SQL[] {
     const expression = meta ? sql`${meta.column}` : field(name)
     terms.push(descending ? desc(expression) : asc(expression))
   }
-  terms.push(asc(objects.createdAt), asc(objects.id))
+  // A stable tie-break. Its direction follows a createdAt key, so that `-createdAt` pages walk
+  // the (class, created_at, id) index backwards instead of sorting.
+  const created = keys.find((key) => key.replace(/^-/, '') === 'createdAt')
+  const direction = created?.startsWith('-') ? desc : asc
+  if (!created) terms.push(asc(objects.createdAt))
+  terms.push(direction(objects.id))
   return terms
 }
 
