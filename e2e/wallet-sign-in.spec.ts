@@ -119,6 +119,31 @@ test('switching the wallet to another account signs the user out', async ({ page
   await expect.poll(() => sessionStatus(page, cookie)).toBe(401)
 })
 
+test('switching the wallet to another chain signs the user out', async ({ page }) => {
+  const wallet = await installTestWallet(page, { anvilUrl: anvilUrl() })
+  await page.goto('/account')
+  const dialog = await openConnectDialog(page)
+  await dialog.getByRole('button', { name: TEST_WALLET.name }).click()
+  await expect(page.getByTestId('account-chain')).toHaveText('31337')
+  const cookie = await sessionCookie(page)
+
+  await wallet.switchChain(page, 1)
+  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'unauthenticated')
+  await expect.poll(() => sessionStatus(page, cookie)).toBe(401)
+})
+
+test('disconnecting the site in the wallet signs the user out', async ({ page }) => {
+  const wallet = await installTestWallet(page, { anvilUrl: anvilUrl() })
+  await page.goto('/account')
+  const dialog = await openConnectDialog(page)
+  await dialog.getByRole('button', { name: TEST_WALLET.name }).click()
+  await expect(page.getByTestId('account-wallet')).toHaveText(TEST_WALLET.name)
+
+  await wallet.disconnect(page)
+  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'unauthenticated')
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible()
+})
+
 test('sign-out when the server cannot be reached still signs out here, and says so', async ({
   page,
 }) => {

@@ -26,6 +26,10 @@ export interface TestWallet {
   current(): PrivateKeyAccount
   /** Switches the wallet to another account, as a user would in the extension. */
   switchAccount(page: Page, index: number): Promise<void>
+  /** The user disconnects this site in the wallet. */
+  disconnect(page: Page): Promise<void>
+  /** Switches the wallet to another chain (it only reports the change; reads stay on anvil). */
+  switchChain(page: Page, chainId: number): Promise<void>
   /** The user rejects the next signature request. */
   rejectNextSignature(page: Page): Promise<void>
   /** Requests for signatures the wallet received. */
@@ -54,6 +58,12 @@ export async function installTestWallet(
         (address) => window.__testWallet!.setAccount(address),
         accounts[next]!.address,
       )
+    },
+    async disconnect(target) {
+      await target.evaluate(() => window.__testWallet!.disconnect())
+    },
+    async switchChain(target, chainId) {
+      await target.evaluate((id) => window.__testWallet!.setChain(id), chainId)
     },
     async rejectNextSignature(target) {
       await target.evaluate(() => (window.__testWallet!.rejectNext = true))
@@ -85,7 +95,12 @@ export async function installTestWallet(
 
 declare global {
   interface Window {
-    __testWallet?: { setAccount(address: string): void; rejectNext: boolean }
+    __testWallet?: {
+      setAccount(address: string): void
+      setChain(chainId: number): void
+      disconnect(): void
+      rejectNext: boolean
+    }
     __testWalletSign(method: string, params: unknown[]): Promise<string>
     __testWalletRpc(method: string, params: unknown[]): Promise<unknown>
   }
@@ -102,8 +117,18 @@ function injectWallet(config: { mode: WalletMode; address: string; name: string;
   let connected: string[] = remembered ? (JSON.parse(remembered) as string[]) : []
   let current = connected[0] ?? config.address
   const remember = () => sessionStorage.setItem('testWallet.connected', JSON.stringify(connected))
+  let chainId: string | undefined
   const control = {
     rejectNext: false,
+    disconnect() {
+      connected = []
+      remember()
+      emit('accountsChanged', connected)
+    },
+    setChain(id: number) {
+      chainId = `0x${id.toString(16)}`
+      emit('chainChanged', chainId)
+    },
     setAccount(address: string) {
       current = address
       if (connected.length) {
@@ -123,6 +148,8 @@ function injectWallet(config: { mode: WalletMode; address: string; name: string;
           return connected
         case 'eth_accounts':
           return connected
+        case 'eth_chainId':
+          return chainId ?? window.__testWalletRpc(method, params)
         case 'wallet_requestPermissions':
           connected = [current]
           remember()
