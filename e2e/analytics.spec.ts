@@ -1,15 +1,22 @@
 import { expect, test, type Page } from '@playwright/test'
 import { appStarted } from './helpers.ts'
+import { expectNoSeriousAxeViolations } from './analytics/axe.ts'
 import { eventAccepted, navigate, signInWithTestWallet } from './analytics/signIn.ts'
 
 // The events dashboard and first-party tracking (issue 7), against the real server: the e2e
 // server's ADMIN_ADDRESSES is the test wallet's first anvil account (playwright.config.ts).
 
+// Every reveal target shows at once, so screenshots and contrast checks see the whole page.
+test.use({ reducedMotion: 'reduce' })
+
 /** Runs after the browser's idle callbacks queued so far (tracking and the version check). */
 async function idleWorkDone(page: Page) {
   for (let i = 0; i < 2; i++) {
     await page.evaluate(
-      () => new Promise<void>((resolve) => requestIdleCallback(() => setTimeout(resolve, 0))),
+      () =>
+        new Promise<void>((resolve) =>
+          requestIdleCallback(() => setTimeout(resolve, 0), { timeout: 2000 }),
+        ),
     )
   }
   await page.waitForLoadState('networkidle')
@@ -52,6 +59,7 @@ test('page views and a sign-in appear on the dashboard for an admin (light and d
     await page.getByRole('radio', { name: theme, exact: true }).check()
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme.toLowerCase())
     await expect(page.locator('.events-chart canvas')).toBeVisible()
+    await expectNoSeriousAxeViolations(page)
     await page.screenshot({
       path: `/tmp/portico-dashboard-${theme.toLowerCase()}.png`,
       fullPage: true,
@@ -64,6 +72,7 @@ test('a non-admin is refused with a clear message', async ({ page }) => {
   await navigate(page, 'Analytics')
   await expect(page.getByRole('heading', { name: 'Not allowed' })).toBeVisible()
   await expect(page.getByRole('table')).toHaveCount(0)
+  await expectNoSeriousAxeViolations(page)
 })
 
 test('a signed-out visitor is asked to sign in', async ({ page }) => {

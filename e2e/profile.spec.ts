@@ -1,9 +1,12 @@
 import { expect, test, type Page } from '@playwright/test'
+import { expectNoSeriousAxeViolations } from './analytics/axe.ts'
 import { signInWithTestWallet } from './analytics/signIn.ts'
 import { authStatus } from './wallet/journey.ts'
 
 // The profile on the Account page (issue 7): an object of class Profile with an uploaded avatar
 // and a birthday, through the SDK against the real server.
+
+test.use({ reducedMotion: 'reduce' })
 
 /** A valid 1×1 PNG. */
 const PNG = Buffer.from(
@@ -78,4 +81,10 @@ test('a future birthday and an over-limit image are refused with a message', asy
   })
   await expect(form.getByRole('alert')).toHaveText('The image is 3.0 MB; the limit is 2.0 MB.')
   expect(saves).toEqual([])
+  // The form with its error messages, in both themes.
+  for (const theme of ['Light', 'Dark'] as const) {
+    await page.getByRole('radio', { name: theme, exact: true }).check()
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme.toLowerCase())
+    await expectNoSeriousAxeViolations(page)
+  }
 })
