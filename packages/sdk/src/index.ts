@@ -61,6 +61,7 @@ export {
   MagicLinkError,
   NoBrowserWalletError,
   WalletConnectError,
+  WalletNotConnectedError,
   Web3AuthError,
   type Web3AuthFailure,
 } from './errors/wallet.ts'

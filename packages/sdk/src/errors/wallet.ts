@@ -60,6 +60,14 @@ export class ConnectorNotFoundError extends BaseError {
   }
 }
 
+/** An action needs a connected wallet and none is connected. */
+export class WalletNotConnectedError extends BaseError {
+  override name = 'WalletNotConnectedError' as const
+  constructor() {
+    super('No wallet is connected')
+  }
+}
+
 /** The wallet is on a chain the server does not accept for sign-in. */
 export class ChainNotAllowedError extends BaseError {
   override name = 'ChainNotAllowedError' as const

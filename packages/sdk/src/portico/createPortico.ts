@@ -210,8 +210,10 @@ export function createPortico(config: PorticoConfig): Portico {
           const user = await fetchSession(client)
           dispatch(user ? { type: 'SESSION_RESTORED', user } : { type: 'NO_SESSION' })
         } catch {
-          // Server unreachable: nobody is signed in as far as this page can tell.
+          // Server unreachable: nobody is signed in as far as this page can tell, but the
+          // session may well exist, so keep the hint for the next page load.
           dispatch({ type: 'NO_SESSION' })
+          config.storage?.setItem(SESSION_HINT, '1')
         }
       })().then(() => reconnectIfRemembered().catch(() => undefined))
       return started

@@ -19,7 +19,11 @@ import {
   type EIP1193Provider,
   type Hex,
 } from 'viem'
-import { ConnectorNotFoundError, NoBrowserWalletError } from '../errors/wallet.ts'
+import {
+  ConnectorNotFoundError,
+  NoBrowserWalletError,
+  WalletNotConnectedError,
+} from '../errors/wallet.ts'
 import type { Store } from '../store/store.ts'
 import { injectedWaitMs, waitForInjectedWallet, type InjectedWindow } from './detectInjected.ts'
 import { magicLink } from './magic.ts'
@@ -215,7 +219,7 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     async signMessage(message) {
       const connection = getConnection(config)
       if (connection.status !== 'connected' || !connection.connector) {
-        throw new ConnectorNotFoundError({ id: 'connected wallet' })
+        throw new WalletNotConnectedError()
       }
       const provider = (await connection.connector.getProvider()) as EIP1193Provider
       const client = createWalletClient({ transport: custom(provider) })
