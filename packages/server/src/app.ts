@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify'
 import swagger from '@fastify/swagger'
 import compress from '@fastify/compress'
 import cookie from '@fastify/cookie'
@@ -12,6 +12,8 @@ import { webRoutes } from './http/web.ts'
 import { authRoutes } from './routes/auth.ts'
 import { eventRoutes } from './routes/events.ts'
 import { healthRoutes } from './routes/health.ts'
+import { metaRoutes } from './routes/meta.ts'
+import { securityHeaders } from './http/security-headers.ts'
 import { idempotencyPlugin } from './http/idempotency.ts'
 import { objectRoutes } from './routes/objects.ts'
 import { batchRoutes } from './routes/batch.ts'
@@ -32,6 +34,8 @@ export interface BuildServerOptions {
   database: { db: Database; kind: DatabaseKind }
   /** Pino logger options; `false` silences logs (tests). */
   logger?: boolean | object
+  /** Called for every route as it is registered (the OpenAPI coverage test collects them). */
+  onRoute?: (route: RouteOptions) => void
 }
 
 /**
@@ -52,6 +56,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     onConstructorPoisoning: 'error',
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
   })
+  if (options.onRoute) app.addHook('onRoute', options.onRoute)
   app.decorate('db', database.db)
   app.decorate('dbKind', database.kind)
   app.decorate('config', config)
@@ -66,6 +71,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   await app.register(compress, { global: true, threshold: 1024 })
   await app.register(cookie)
   await app.register(originGuard)
+  await app.register(securityHeaders)
   // Limits are set per route (auth, events); state is per process (see rate-limit notes in app-config).
   await app.register(rateLimit, { global: false })
 
@@ -80,7 +86,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   await app.register(fileRoutes)
   await app.register(rpcRoutes)
 
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  await app.register(metaRoutes)
   await app.register(webRoutes, { webDir: config.webDir })
   return app
 }

@@ -1,0 +1,95 @@
+// The /api/docs page: the OpenAPI document rendered on the server as plain HTML, so it needs no
+// script, no CDN and passes the strict content security policy.
+
+interface Operation {
+  tags?: string[]
+  summary?: string
+  description?: string
+  parameters?: {
+    name: string
+    in: string
+    required?: boolean
+    schema?: unknown
+    description?: string
+  }[]
+  requestBody?: { content?: Record<string, { schema?: unknown }> }
+  responses?: Record<
+    string,
+    { description?: string; content?: Record<string, { schema?: unknown }> }
+  >
+}
+
+export interface OpenApiDocument {
+  info: { title: string; version: string }
+  paths?: Record<string, Record<string, Operation>>
+}
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+const json = (value: unknown) => `<pre>${escape(JSON.stringify(value, null, 2))}</pre>`
+
+function renderOperation(method: string, path: string, op: Operation): string {
+  const id = `${method}-${path}`.replace(/[^a-zA-Z0-9]+/g, '-')
+  const params = (op.parameters ?? [])
+    .map(
+      (p) =>
+        `<li><code>${escape(p.name)}</code> (${escape(p.in)}${p.required ? ', required' : ''})${
+          p.description ? ` — ${escape(p.description)}` : ''
+        }</li>`,
+    )
+    .join('')
+  const body = op.requestBody?.content
+    ? Object.entries(op.requestBody.content)
+        .map(
+          ([type, media]) =>
+            `<h4>Request body <code>${escape(type)}</code></h4>${json(media.schema ?? {})}`,
+        )
+        .join('')
+    : ''
+  const responses = Object.entries(op.responses ?? {})
+    .map(([status, response]) => {
+      const schema = Object.values(response.content ?? {})[0]?.schema
+      return `<details><summary><b>${escape(status)}</b> ${escape(response.description ?? '')}</summary>${
+        schema ? json(schema) : ''
+      }</details>`
+    })
+    .join('')
+  return `<section id="${id}"><h3><span class="m ${method}">${method.toUpperCase()}</span> <code>${escape(path)}</code></h3>
+<p>${escape(op.summary ?? '')}</p>${op.description ? `<p>${escape(op.description)}</p>` : ''}
+${params ? `<h4>Parameters</h4><ul>${params}</ul>` : ''}${body}<h4>Responses</h4>${responses}</section>`
+}
+
+/** The whole page, grouped by tag, with a table of contents. */
+export function renderDocsPage(doc: OpenApiDocument): string {
+  const byTag = new Map<string, string[]>()
+  const toc = new Map<string, string[]>()
+  for (const [path, methods] of Object.entries(doc.paths ?? {})) {
+    for (const [method, op] of Object.entries(methods)) {
+      const tag = op.tags?.[0] ?? 'other'
+      byTag.set(tag, [...(byTag.get(tag) ?? []), renderOperation(method, path, op)])
+      const id = `${method}-${path}`.replace(/[^a-zA-Z0-9]+/g, '-')
+      toc.set(tag, [
+        ...(toc.get(tag) ?? []),
+        `<li><a href="#${id}">${method.toUpperCase()} ${escape(path)}</a></li>`,
+      ])
+    }
+  }
+  const title = `${escape(doc.info.title)} ${escape(doc.info.version)}`
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} — API documentation</title>
+<style>
+:root{color-scheme:light dark;font-family:system-ui,sans-serif;line-height:1.5}
+body{max-width:60rem;margin:0 auto;padding:1rem}
+pre{overflow:auto;padding:.75rem;background:color-mix(in srgb,currentColor 8%,transparent);border-radius:.4rem;font-size:.85rem}
+section{border-top:1px solid color-mix(in srgb,currentColor 20%,transparent);padding:.5rem 0}
+.m{display:inline-block;min-width:4.5rem;font-size:.8rem;padding:.1rem .4rem;border-radius:.3rem;border:1px solid}
+a{color:inherit}
+</style></head>
+<body><header><h1>${title}</h1><p>Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI 3.1).</p></header>
+<nav aria-label="Operations">${[...toc]
+    .map(([tag, items]) => `<h2>${escape(tag)}</h2><ul>${items.join('')}</ul>`)
+    .join('')}</nav>
+<main>${[...byTag].map(([tag, ops]) => `<h2>${escape(tag)}</h2>${ops.join('')}`).join('')}</main>
+</body></html>`
+}
