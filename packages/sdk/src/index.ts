@@ -101,3 +101,35 @@ export { magicLink, type MagicLinkParameters } from './wallet/magic.ts'
 export { web3Auth, web3AuthDefaultChainId, type Web3AuthParameters } from './wallet/web3Auth.ts'
 export { vendorConnector, type VendorConnectorParameters } from './wallet/vendorConnector.ts'
 export { createWallet, type CreateWalletParameters, type Wallet } from './wallet/createWallet.ts'
+export { getNonce, type GetNonceReturnType, type SignInNonce } from './auth/nonce.ts'
+export { createSignInMessage, type CreateSignInMessageParameters } from './auth/message.ts'
+export {
+  verifySignIn,
+  type SignInResult,
+  type VerifySignInParameters,
+  type VerifySignInReturnType,
+} from './auth/verify.ts'
+export {
+  getSession,
+  listSessions,
+  revokeSession,
+  signOut,
+  type CurrentSession,
+  type GetSessionReturnType,
+  type SessionInfo,
+} from './auth/session.ts'
+export { trackEvent, type TrackEventParameters } from './events/trackEvent.ts'
+export {
+  checkVersion,
+  compareVersions,
+  getVersion,
+  type CheckVersionParameters,
+  type CheckVersionReturnType,
+  type ServerVersion,
+} from './version/checkVersion.ts'
+export {
+  getApiDescription,
+  supportsOperation,
+  type ApiDescription,
+} from './apiDescription/getApiDescription.ts'
+export { SdkVersionUnsupportedError } from './errors/version.ts'
