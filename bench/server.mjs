@@ -10,6 +10,9 @@ import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createPublicClient, custom } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { createSiweMessage, verifySiweMessage } from 'viem/siwe'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 // Each figure is measured at every level of requests in flight (and the bare route again at each).
@@ -182,8 +185,136 @@ async function objectsSection({ url, token, bare, concurrency }) {
   }
 }
 
+/**
+ * One request with a JSON answer (for the sign-in set-up).
+ * @param {string} url
+ * @param {string} body
+ * @returns {Promise<{ status: number, json: any }>}
+ */
+function postJson(url, body) {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        let text = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk) => (text += chunk))
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, json: JSON.parse(text) }),
+        )
+        response.on('error', reject)
+      },
+    )
+    request.on('error', reject)
+    request.end(body)
+  })
+}
+
+/**
+ * Sign-in (issue 4): POST /api/auth/verify of messages signed beforehand (each with its own
+ * nonce), against raw viem `verifySiweMessage` calls on the same messages in this process (no
+ * HTTP, no database; the same EOA-first mode the server uses). Target: ≥ 0.6 × raw.
+ * @param {Target} target
+ * @returns {Promise<{ rows: Row[], acknowledged: Record<string, number> }>}
+ */
+async function signInSection({ url }) {
+  const n = Math.min(count, Number(process.env.BENCH_SIGNINS ?? 1_500))
+  const accounts = Array.from({ length: 16 }, () => privateKeyToAccount(generatePrivateKey()))
+  /** @type {{ message: string, signature: `0x${string}` }[]} */
+  const signed = []
+  for (let i = 0; i < n; i++) {
+    const { json: nonce } = await postJson(`${url}/api/auth/nonce`, '{}')
+    const account = accounts[i % accounts.length] ?? accounts[0]
+    if (!account) throw new Error('no account')
+    const message = createSiweMessage({
+      domain: nonce.domain,
+      address: account.address,
+      statement: nonce.statement,
+      uri: nonce.uri,
+      version: '1',
+      chainId: nonce.chainIds[0],
+      nonce: nonce.nonce,
+      issuedAt: new Date(nonce.serverTime),
+      expirationTime: new Date(nonce.expiresAt),
+      requestId: nonce.appId,
+    })
+    signed.push({ message, signature: await account.signMessage({ message }) })
+  }
+  const offline = createPublicClient({
+    transport: custom({
+      request: async () => {
+        throw new Error('offline')
+      },
+    }),
+  })
+  let started = performance.now()
+  for (const item of signed) {
+    if (!(await verifySiweMessage(offline, /** @type {any} */ ({ ...item, mode: 'eoa' })))) {
+      throw new Error('raw verification failed')
+    }
+  }
+  const raw = signed.length / ((performance.now() - started) / 1000)
+  started = performance.now()
+  const verify = (/** @type {number} */ i) =>
+    /** @type {[string, Parameters<typeof send>[1]]} */ ([
+      `${url}/api/auth/verify`,
+      { method: 'POST', body: JSON.stringify({ ...signed[i], mode: 'bearer' }) },
+    ])
+  const signIns = await measure(verify, 200, signed.length)
+  return {
+    rows: [
+      { name: 'raw verifySiweMessage/s', perSecond: raw, ratio: 1 },
+      {
+        name: 'sign-ins/s (vs raw)',
+        perSecond: signIns.perSecond,
+        ratio: signIns.perSecond / raw,
+        target: 0.6,
+      },
+    ],
+    acknowledged: {},
+  }
+}
+
+/**
+ * Events (issue 4): POST /api/events, each answered after its group commit. Target ≥ 0.3 × bare.
+ * @param {Target} target
+ * @returns {Promise<{ rows: Row[], acknowledged: Record<string, number> }>}
+ */
+async function eventsSection({ url, bare }) {
+  const track = (/** @type {number} */ i) =>
+    /** @type {[string, Parameters<typeof send>[1]]} */ ([
+      `${url}/api/events`,
+      {
+        method: 'POST',
+        body: JSON.stringify({
+          subdomain: 'bench.example',
+          event: 'page_view',
+          options: { path: '/', i },
+        }),
+      },
+    ])
+  const warm = await measure(track, 202, 300)
+  const events = await measure(track, 202)
+  return {
+    rows: [
+      {
+        name: 'events accepted/s',
+        perSecond: events.perSecond,
+        ratio: events.perSecond / bare,
+        target: 0.3,
+      },
+    ],
+    acknowledged: { events: warm.acknowledged + events.acknowledged },
+  }
+}
+
 /** Add sections here; each returns its rows and what it expects to be stored. */
-const sections = [objectsSection]
+const sections = [objectsSection, signInSection, eventsSection]
 
 async function main() {
   const { url, token, child } = await startTarget()

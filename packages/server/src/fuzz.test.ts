@@ -178,6 +178,19 @@ describe.each(databaseKinds())('fuzzing every route on %s', (kind) => {
     expect(new Set(run.results.map((r) => r.status)).size).toBeGreaterThan(5)
   })
 
+  it('answers 400, not 500, for a value the database cannot store (NUL in text)', async () => {
+    const { headers } = await signedIn(run.app)
+    for (const payload of [{ data: { a: 'x\u0000y' } }, { a: 'x\u0000y' }]) {
+      const response = await run.app.inject({
+        method: 'POST',
+        url: '/api/classes/Thing',
+        headers,
+        payload,
+      })
+      expect(response.statusCode).toBeLessThan(500)
+    }
+  })
+
   it('keeps answering normal requests afterwards', async () => {
     expect((await run.app.inject('/api/health')).statusCode).toBe(200)
     const { response } = await signIn(run.app)

@@ -22,6 +22,14 @@ export function installErrorHandler(app: FastifyInstance): void {
         error: { code: 'invalid_request', message: `Invalid request: ${error.message}.` },
       })
     }
+    if (isDataException(error)) {
+      return reply.status(400).send({
+        error: {
+          code: 'invalid_value',
+          message: 'The request contains a value that cannot be stored (e.g. a NUL character).',
+        },
+      })
+    }
     const status = error.statusCode ?? 500
     if (status >= 400 && status < 500) {
       return reply.status(status).send({
@@ -64,4 +72,18 @@ function clientErrorMessage(error: FastifyError): string {
     default:
       return error.message
   }
+}
+
+/**
+ * PostgreSQL "data exception" errors (SQLSTATE class 22: NUL bytes in text, invalid encodings,
+ * out-of-range numbers) are caused by the values a client sent, not by the server: 400, not 500.
+ * Drivers and Drizzle wrap them, so the cause chain is searched.
+ */
+function isDataException(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code
+    if (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) return true
+    current = (current as { cause?: unknown }).cause
+  }
+  return false
 }

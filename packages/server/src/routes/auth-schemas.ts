@@ -148,7 +148,7 @@ export const authSchemas = {
     summary: 'Revoke one of my sessions',
     params: {
       type: 'object',
-      properties: { id: { type: 'string', maxLength: 100 } },
+      properties: { id: { type: 'string', pattern: '^[0-9a-fA-F-]{1,64}$' } },
       required: ['id'],
     },
     response: {
