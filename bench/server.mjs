@@ -222,8 +222,8 @@ function postJson(url, body) {
  * @param {Target} target
  * @returns {Promise<{ rows: Row[], acknowledged: Record<string, number> }>}
  */
-async function signInSection({ url }) {
-  const n = Math.min(count, Number(process.env.BENCH_SIGNINS ?? 1_500))
+async function signInSection({ url, concurrency }) {
+  const n = Math.min(count, Number(process.env.BENCH_SIGNINS ?? 1_000))
   const accounts = Array.from({ length: 16 }, () => privateKeyToAccount(generatePrivateKey()))
   /** @type {{ message: string, signature: `0x${string}` }[]} */
   const signed = []
@@ -259,18 +259,19 @@ async function signInSection({ url }) {
     }
   }
   const raw = signed.length / ((performance.now() - started) / 1000)
-  started = performance.now()
   const verify = (/** @type {number} */ i) =>
     /** @type {[string, Parameters<typeof send>[1]]} */ ([
       `${url}/api/auth/verify`,
       { method: 'POST', body: JSON.stringify({ ...signed[i], mode: 'bearer' }) },
     ])
-  const signIns = await measure(verify, 200, signed.length)
+  const warmUp = Math.min(200, Math.floor(signed.length / 5))
+  await measure(concurrency, verify, 200, warmUp)
+  const signIns = await measure(concurrency, (i) => verify(warmUp + i), 200, signed.length - warmUp)
   return {
     rows: [
-      { name: 'raw verifySiweMessage/s', perSecond: raw, ratio: 1 },
+      { name: `raw verifySiweMessage/s`, perSecond: raw, ratio: 1 },
       {
-        name: 'sign-ins/s (vs raw)',
+        name: `sign-ins/s (vs raw) @${concurrency}`,
         perSecond: signIns.perSecond,
         ratio: signIns.perSecond / raw,
         target: 0.6,
@@ -285,7 +286,7 @@ async function signInSection({ url }) {
  * @param {Target} target
  * @returns {Promise<{ rows: Row[], acknowledged: Record<string, number> }>}
  */
-async function eventsSection({ url, bare }) {
+async function eventsSection({ url, bare, concurrency }) {
   const track = (/** @type {number} */ i) =>
     /** @type {[string, Parameters<typeof send>[1]]} */ ([
       `${url}/api/events`,
@@ -298,12 +299,12 @@ async function eventsSection({ url, bare }) {
         }),
       },
     ])
-  const warm = await measure(track, 202, 300)
-  const events = await measure(track, 202)
+  const warm = await measure(concurrency, track, 202, 2_000) // the same warm-up as the bare route
+  const events = await measure(concurrency, track, 202)
   return {
     rows: [
       {
-        name: 'events accepted/s',
+        name: `events accepted/s @${concurrency}`,
         perSecond: events.perSecond,
         ratio: events.perSecond / bare,
         target: 0.3,
@@ -328,11 +329,14 @@ async function main() {
   const rows = []
   /** @type {Record<string, number>} */
   const acknowledged = {}
+  // BENCH_ONLY=signInSection,eventsSection runs only those sections.
+  const only = process.env.BENCH_ONLY?.split(',')
   for (const concurrency of levels) {
     await measure(concurrency, bareRequest, 200, 2_000) // warm-up
     const bare = (await measure(concurrency, bareRequest, 200)).perSecond
     rows.push({ name: `bare route req/s @${concurrency}`, perSecond: bare, ratio: 1 })
     for (const section of sections) {
+      if (only && !only.includes(section.name)) continue
       const result = await section({ url, token, bare, concurrency })
       rows.push(...result.rows)
       for (const [name, n] of Object.entries(result.acknowledged)) {

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt } from 'drizzle-orm'
+import { lt } from 'drizzle-orm'
 import { generateSiweNonce } from 'viem/siwe'
 import type { Database } from '../db/client.ts'
 import { nonces } from '../db/schema.ts'
@@ -17,27 +17,6 @@ export async function issueNonce(db: Database, ttlMs: number): Promise<Nonce> {
     })
     .returning()
   return row!
-}
-
-export type ConsumeNonceResult =
-  { ok: true; nonce: Nonce } | { ok: false; reason: 'unknown' | 'expired' | 'used' }
-
-/**
- * Marks a nonce used, atomically: of two requests racing with the same nonce exactly one gets
- * `ok`, because the update only matches a row that is still unconsumed (and unexpired).
- * When nothing matched, a second read says why, for a precise rejection.
- */
-export async function consumeNonce(db: Database, value: string): Promise<ConsumeNonceResult> {
-  const now = new Date()
-  const [row] = await db
-    .update(nonces)
-    .set({ consumedAt: now })
-    .where(and(eq(nonces.nonce, value), isNull(nonces.consumedAt), gt(nonces.expiresAt, now)))
-    .returning()
-  if (row) return { ok: true, nonce: row }
-  const [existing] = await db.select().from(nonces).where(eq(nonces.nonce, value)).limit(1)
-  if (!existing) return { ok: false, reason: 'unknown' }
-  return { ok: false, reason: existing.consumedAt ? 'used' : 'expired' }
 }
 
 /** Deletes nonces that expired before `before`; they can no longer be used or explain a rejection. */

@@ -1,13 +1,8 @@
 import type { Database } from '../db/client.ts'
+import { createCoalescer } from '../db/coalesce.ts'
 import { events } from '../db/schema.ts'
 
 export type EventRow = typeof events.$inferInsert
-
-interface Pending {
-  row: EventRow
-  resolve: () => void
-  reject: (error: unknown) => void
-}
 
 export interface EventWriter {
   /** Resolves once the event is committed to the database, never before. */
@@ -17,53 +12,31 @@ export interface EventWriter {
 }
 
 /**
- * Group commit for events (design.md section 9): requests that arrive while an insert is running
- * wait together and go into the next multi-row INSERT, one transaction for the whole group. Each
+ * Group commit for events (design.md section 9, db/coalesce.ts): events that arrive while an
+ * insert is running go together into the next multi-row INSERT, one commit for the group. Each
  * request is answered only after its group committed, so an acknowledged event is durable; speed
- * comes from fewer commits, not from answering early. When idle, an event is written at once.
+ * comes from fewer commits, not from answering early.
  */
-export function createEventWriter(
-  db: Database,
-  options: { maxBatch?: number; concurrency?: number } = {},
-): EventWriter {
-  const maxBatch = options.maxBatch ?? 500
-  const concurrency = options.concurrency ?? 1
-  let queue: Pending[] = []
-  let running = 0
+export function createEventWriter(db: Database, maxBatch = 500): EventWriter {
+  let pending = 0
   let idle: (() => void)[] = []
-
-  const pump = () => {
-    while (running < concurrency && queue.length) {
-      const group = queue.slice(0, maxBatch)
-      queue = queue.slice(group.length)
-      running++
-      db.insert(events)
-        .values(group.map((p) => p.row))
-        .then(
-          () => group.forEach((p) => p.resolve()),
-          (error: unknown) => group.forEach((p) => p.reject(error)),
-        )
-        .finally(() => {
-          running--
-          pump()
-          if (!running && !queue.length) {
-            const waiting = idle
-            idle = []
-            waiting.forEach((done) => done())
-          }
-        })
-    }
-  }
-
+  const insert = createCoalescer(async (rows: EventRow[]) => {
+    await db.insert(events).values(rows)
+    return rows.map(() => undefined)
+  }, maxBatch)
   return {
-    write: (row) =>
-      new Promise<void>((resolve, reject) => {
-        queue.push({ row, resolve, reject })
-        pump()
-      }),
-    drain: () =>
-      running || queue.length
-        ? new Promise<void>((resolve) => idle.push(resolve))
-        : Promise.resolve(),
+    async write(row) {
+      pending++
+      try {
+        await insert(row)
+      } finally {
+        if (--pending === 0) {
+          const waiting = idle
+          idle = []
+          waiting.forEach((done) => done())
+        }
+      }
+    },
+    drain: () => (pending ? new Promise<void>((resolve) => idle.push(resolve)) : Promise.resolve()),
   }
 }

@@ -95,6 +95,37 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
     expect(replay.json().error.code).toBe('nonce_used')
   })
 
+  it('of two simultaneous sign-ins with one message, exactly one gets a session', async () => {
+    const { app } = await sharedApp()
+    const account = newAccount()
+    const nonce = await getNonce(app)
+    const message = messageFor(nonce, account.address)
+    const signature = await account.signMessage({ message })
+    const both = await Promise.all(
+      [1, 2].map(() =>
+        app.inject({ method: 'POST', url: '/api/auth/verify', payload: { message, signature } }),
+      ),
+    )
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 401])
+    expect(both.find((r) => r.statusCode === 401)?.json().error.code).toBe('nonce_used')
+  })
+
+  it('refuses a message written before its nonce was issued', async () => {
+    const { app } = await sharedApp()
+    const account = newAccount()
+    const nonce = await getNonce(app)
+    const message = messageFor(nonce, account.address, {
+      issuedAt: new Date(Date.parse(nonce.serverTime) - 5 * 60_000),
+    })
+    const signature = await account.signMessage({ message })
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/auth/verify',
+      payload: { message, signature },
+    })
+    expect(response.json().error.code).toBe('siwe_issued_at_not_fresh')
+  })
+
   it('answers 401 without a session and ignores a made-up token', async () => {
     const { app } = await appWith(kind)
     const none = await app.inject({ url: '/api/auth/session' })

@@ -1,15 +1,9 @@
 import { and, desc, eq, gt, isNull, lt } from 'drizzle-orm'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { Hex } from 'viem'
-import { consumeNonce, issueNonce } from '../auth/nonces.ts'
-import {
-  createSession,
-  currentUser,
-  requireUser,
-  revokeSession,
-  SESSION_COOKIE,
-  upsertUser,
-} from '../auth/sessions.ts'
+import { issueNonce, pruneNonces } from '../auth/nonces.ts'
+import { completeSignIn } from '../auth/sign-in.ts'
+import { currentUser, requireUser, revokeSession, SESSION_COOKIE } from '../auth/sessions.ts'
 import { verifySignInSignature, type ChainClients } from '../auth/signature.ts'
 import { checkSignInMessage } from '../auth/siwe.ts'
 import { sessions } from '../db/schema.ts'
@@ -20,6 +14,8 @@ const nonceRefusals = {
   unknown: ['nonce_unknown', 'This nonce was not issued by this server. Fetch a new one.'],
   expired: ['nonce_expired', 'This nonce has expired. Fetch a new one and sign again.'],
   used: ['nonce_used', 'This nonce was already used. Fetch a new one and sign again.'],
+  // The message must have been written after its nonce was issued, not reused from before.
+  predates: ['siwe_issued_at_not_fresh', 'The message predates its nonce.'],
 } as const
 
 /**
@@ -31,6 +27,7 @@ export async function authRoutes(
   opts: { clientFor: ChainClients },
 ): Promise<void> {
   const config = app.config.app
+  let issued = 0
   const rateLimit = { max: config.authRateLimit, timeWindow: 60_000 }
   const cookieOptions = (secure: boolean) =>
     ({ path: '/', httpOnly: true, sameSite: 'lax', secure }) as const
@@ -39,6 +36,10 @@ export async function authRoutes(
 
   app.post('/api/auth/nonce', { schema: s.nonce, config: { rateLimit } }, async () => {
     const nonce = await issueNonce(app.db, config.nonceTtlMs)
+    // Now and then, forget nonces that expired a day ago (they only explain late rejections).
+    if (++issued % 500 === 0) {
+      pruneNonces(app.db, new Date(Date.now() - 86_400_000)).catch(() => {})
+    }
     const origin = config.publicOrigins[0]!
     return {
       nonce: nonce.nonce,
@@ -58,28 +59,28 @@ export async function authRoutes(
     async (request, reply) => {
       const { message, signature, mode = 'cookie' } = request.body
       const checked = checkSignInMessage(message, config)
-      const consumed = await consumeNonce(app.db, checked.nonce)
-      if (!consumed.ok) {
-        const [code, text] = nonceRefusals[consumed.reason]
-        throw new HttpError(401, code, text)
-      }
-      // The message must have been written after its nonce was issued, not reused from before.
-      if (checked.issuedAt.getTime() < consumed.nonce.issuedAt.getTime() - config.clockSkewMs) {
-        throw new HttpError(401, 'siwe_issued_at_not_fresh', 'The message predates its nonce.')
-      }
+      // Signature first (CPU only), then one statement that consumes the nonce and starts the
+      // session atomically. Verification attempts are bounded by the route's rate limit.
       await verifySignInSignature(opts.clientFor, {
         message,
         signature,
         address: checked.address,
         chainId: checked.chainId,
       })
-      const user = await upsertUser(app.db, checked.address)
-      const { session, token } = await createSession(app.db, {
-        userId: user.id,
+      const outcome = await completeSignIn(app.db, {
+        nonce: checked.nonce,
+        address: checked.address,
         chainId: checked.chainId,
+        issuedAt: checked.issuedAt,
+        skewMs: config.clockSkewMs,
         userAgent: request.headers['user-agent'],
         ttlMs: config.sessionTtlMs,
       })
+      if (!outcome.ok) {
+        const [code, text] = nonceRefusals[outcome.reason]
+        throw new HttpError(401, code, text)
+      }
+      const { user, session, token } = outcome
       const body = {
         user: { id: user.id, address: user.address },
         session: { id: session.id, expiresAt: session.expiresAt.toISOString() },

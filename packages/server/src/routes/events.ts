@@ -26,7 +26,7 @@ interface StatsQuerystring {
 /** First-party event tracking (issue 4): `POST /api/events` and admin statistics. */
 export async function eventRoutes(app: FastifyInstance): Promise<void> {
   const config = app.config.app
-  const writer = createEventWriter(app.db, { concurrency: app.dbKind === 'postgres' ? 4 : 1 })
+  const writer = createEventWriter(app.db)
   // Answers already sent are durable; wait for the ones in flight before the database closes.
   app.addHook('onClose', async () => writer.drain())
   const visitorOf = createVisitorHasher(config.visitorSecret)

@@ -1,0 +1,100 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import { eq, sql } from 'drizzle-orm'
+import type { Database } from '../db/client.ts'
+import { createCoalescer } from '../db/coalesce.ts'
+import { nonces, sessions, users } from '../db/schema.ts'
+import { hashToken } from './sessions.ts'
+
+export interface CompleteSignInParameters {
+  nonce: string
+  /** Checksummed address whose signature was verified. */
+  address: string
+  chainId: number
+  /** The message's Issued At: it may not predate the nonce by more than `skewMs`. */
+  issuedAt: Date
+  skewMs: number
+  userAgent?: string | undefined
+  ttlMs: number
+}
+
+export type CompleteSignInResult =
+  | {
+      ok: true
+      user: { id: string; address: string }
+      session: { id: string; expiresAt: Date }
+      token: string
+    }
+  | { ok: false; reason: 'unknown' | 'expired' | 'used' | 'predates' }
+
+/**
+ * Consumes the nonce, creates or refreshes the user and starts a session, all in ONE statement,
+ * atomic: the user and session rows exist only
+ * if this request is the one that consumed the nonce (`UPDATE … WHERE consumed_at IS NULL`), so
+ * of two requests racing with one message exactly one gets a session. When nothing was
+ * consumed, a second read says why.
+ */
+async function signInStatement(
+  db: Database,
+  p: CompleteSignInParameters,
+): Promise<Extract<CompleteSignInResult, { ok: true }> | null> {
+  const token = randomBytes(32).toString('base64url')
+  const sessionId = randomUUID()
+  const expiresAt = new Date(Date.now() + p.ttlMs)
+  const latestIssue = new Date(p.issuedAt.getTime() + p.skewMs)
+  const result = await db.execute(sql`
+    with consumed as (
+      update ${nonces} set consumed_at = now()
+      where nonce = ${p.nonce}::text and consumed_at is null and expires_at > now()
+        and issued_at <= ${latestIssue.toISOString()}::timestamptz
+      returning nonce
+    ), signed_in as (
+      insert into ${users} (id, address, first_sign_in_at, last_sign_in_at)
+      select ${randomUUID()}::text, ${p.address}::text, now(), now() from consumed
+      on conflict (address) do update set last_sign_in_at = excluded.last_sign_in_at
+      returning id, address
+    ), started as (
+      insert into ${sessions} (id, token_hash, user_id, chain_id, user_agent, expires_at)
+      select ${sessionId}::text, ${hashToken(token)}::text, id, ${p.chainId}::int,
+        ${p.userAgent?.slice(0, 300) ?? null}::text,
+        ${expiresAt.toISOString()}::timestamptz
+      from signed_in
+      returning user_id
+    )
+    select s.id, s.address from signed_in s join started on started.user_id = s.id`)
+  const [row] = (result as unknown as { rows: { id: string; address: string }[] }).rows
+  return row ? { ok: true, user: row, session: { id: sessionId, expiresAt }, token } : null
+}
+
+const groups = new WeakMap<
+  Database,
+  (p: CompleteSignInParameters) => Promise<CompleteSignInResult | null>
+>()
+
+/**
+ * Completes a sign-in whose signature was verified. Concurrent sign-ins share one transaction
+ * (group commit, db/coalesce.ts): one commit for the group, each answered after it.
+ */
+export async function completeSignIn(
+  db: Database,
+  p: CompleteSignInParameters,
+): Promise<CompleteSignInResult> {
+  let run = groups.get(db)
+  if (!run) {
+    run = createCoalescer((items: CompleteSignInParameters[]) =>
+      db.transaction(async (tx) => {
+        const results = []
+        for (const item of items)
+          results.push(await signInStatement(tx as unknown as Database, item))
+        return results
+      }),
+    )
+    groups.set(db, run)
+  }
+  const done = await run(p)
+  if (done) return done
+  const [existing] = await db.select().from(nonces).where(eq(nonces.nonce, p.nonce)).limit(1)
+  if (!existing) return { ok: false, reason: 'unknown' }
+  if (existing.consumedAt) return { ok: false, reason: 'used' }
+  if (existing.expiresAt.getTime() <= Date.now()) return { ok: false, reason: 'expired' }
+  return { ok: false, reason: 'predates' }
+}
