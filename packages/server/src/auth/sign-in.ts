@@ -80,14 +80,16 @@ export async function completeSignIn(
 ): Promise<CompleteSignInResult> {
   let run = groups.get(db)
   if (!run) {
-    run = createCoalescer((items: CompleteSignInParameters[]) =>
-      db.transaction(async (tx) => {
+    run = createCoalescer(async (items: CompleteSignInParameters[]) => {
+      // A lone sign-in commits on its own; a transaction would only add two round trips.
+      if (items.length === 1) return [await signInStatement(db, items[0]!)]
+      return db.transaction(async (tx) => {
         const results = []
         for (const item of items)
           results.push(await signInStatement(tx as unknown as Database, item))
         return results
-      }),
-    )
+      })
+    })
     groups.set(db, run)
   }
   const done = await run(p)

@@ -45,8 +45,9 @@ export function contentSecurityPolicy(scriptHashes: string[]): string {
 
 /**
  * Security headers on every answer (issue 4 hardening). HTML gets the full CSP; everything else
- * (JSON, files) gets a CSP that forbids running anything, so an uploaded or reflected document
- * cannot become a page.
+ * (JSON, static files) gets a CSP that forbids running anything, so a reflected or served document
+ * cannot become a page. No `sandbox` there: same-origin files such as the favicon keep their
+ * origin (tests and tools open them to reach localStorage).
  */
 export const securityHeaders = fp(async function securityHeaders(app: FastifyInstance) {
   const htmlPolicy = contentSecurityPolicy(inlineScriptHashes(app.config.webDir))
@@ -57,9 +58,7 @@ export const securityHeaders = fp(async function securityHeaders(app: FastifyIns
     if (!reply.hasHeader('content-security-policy')) {
       reply.header(
         'content-security-policy',
-        type.startsWith('text/html')
-          ? htmlPolicy
-          : "default-src 'none'; frame-ancestors 'none'; sandbox",
+        type.startsWith('text/html') ? htmlPolicy : "default-src 'none'; frame-ancestors 'none'",
       )
     }
     reply.header('x-content-type-options', 'nosniff')
