@@ -1,32 +1,27 @@
+import { getSession, listSessions, revokeSession, signOut } from '../auth/session.ts'
 import type { BackendClient } from '../backend/client.ts'
 import { BackendError } from '../errors/backend.ts'
 import type { AuthUser } from './authMachine.ts'
 
-// The session calls createPortico needs on every page load. Kept free of viem so the first load
-// stays small; the sign-in itself (viem/siwe, wallet) is in signInFlow.ts, loaded on demand.
+// The server calls createPortico makes, on top of the SDK's auth functions, loaded together with
+// the backend client on the first server call (anonymous visitors' first load makes none). The
+// sign-in itself (viem/siwe, wallet) is in signInFlow.ts, loaded on demand.
 
-interface SessionAnswer {
-  user: { id: string; address: string }
-  session: { id: string; chainId?: number; expiresAt: string }
-}
-
-/** One server session of the signed-in user (`GET /api/auth/sessions`). */
-export interface SessionInfo {
-  id: string
-  createdAt: string
-  lastSeenAt: string
-  expiresAt: string
-  userAgent: string | null
-  chainId: number | null
-  current: boolean
-}
+export type { SessionInfo } from '../auth/session.ts'
 
 /** True for the server's "not signed in" answer. */
 export function isUnauthorized(error: unknown): boolean {
   return error instanceof BackendError && error.status === 401
 }
 
-export function toAuthUser(answer: SessionAnswer, chainId?: number): AuthUser {
+/** The state machine's user from a session or sign-in answer. */
+export function toAuthUser(
+  answer: {
+    user: { id: string; address: string }
+    session: { id: string; chainId?: number; expiresAt: string }
+  },
+  chainId?: number,
+): AuthUser {
   return {
     id: answer.user.id,
     address: answer.user.address as `0x${string}`,
@@ -38,24 +33,8 @@ export function toAuthUser(answer: SessionAnswer, chainId?: number): AuthUser {
 
 /** The current session's user, or `null` when the server says there is none (401). */
 export async function fetchSession(client: BackendClient): Promise<AuthUser | null> {
-  try {
-    return toAuthUser(await client.request<SessionAnswer>('GET', '/api/auth/session'))
-  } catch (error) {
-    if (isUnauthorized(error)) return null
-    throw error
-  }
+  const answer = await getSession(client)
+  return answer ? toAuthUser(answer) : null
 }
 
-/** Ends the current session on the server and clears the cookie. */
-export async function logout(client: BackendClient): Promise<void> {
-  await client.request('POST', '/api/auth/logout', { body: {}, idempotent: false })
-}
-
-export async function fetchSessions(client: BackendClient): Promise<SessionInfo[]> {
-  const answer = await client.request<{ sessions: SessionInfo[] }>('GET', '/api/auth/sessions')
-  return answer.sessions
-}
-
-export async function deleteSession(client: BackendClient, id: string): Promise<void> {
-  await client.request('DELETE', `/api/auth/sessions/${encodeURIComponent(id)}`)
-}
+export { listSessions as fetchSessions, revokeSession as deleteSession, signOut as logout }
