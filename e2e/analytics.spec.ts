@@ -89,12 +89,18 @@ test('without a privacy signal, route changes are tracked as page views', async 
       paths.push((request.postDataJSON() as { options: { path: string } }).options.path)
   })
   const first = eventAccepted(page, 'page_view')
+  // On start the app also asks which SDK is the latest (the e2e server's is this one: no notice).
+  const versionChecked = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === '/api/version' && response.ok(),
+  )
   await page.goto('/')
   await appStarted(page)
   await first
+  await versionChecked
   await navigate(page, 'Analytics')
   await idleWorkDone(page)
   expect(paths).toEqual(['/', '/analytics'])
+  await expect(page.getByRole('status', { name: 'SDK version' })).toHaveCount(0)
 })
 
 for (const [signal, script] of [

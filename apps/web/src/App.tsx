@@ -9,6 +9,7 @@ import { PorticoProvider } from '@portico/react/PorticoProvider'
 import type { Portico } from '@portico/sdk/portico/createPortico'
 import { ConnectDialogProvider } from './wallet/ConnectDialogProvider.tsx'
 import { AppPageViews } from './tracking/PageViews.tsx'
+import { AppVersionNotice } from './version/VersionNotice.tsx'
 
 /** What the entry point (browser or pre-render) builds once and injects. */
 export interface AppServices {
@@ -32,6 +33,7 @@ export function App({ services, ssrPath }: { services: AppServices; ssrPath?: st
                 </Route>
               </Switch>
               <AppPageViews />
+              <AppVersionNotice />
             </ConnectDialogProvider>
           </Router>
         </RevealProvider>

@@ -1,5 +1,6 @@
 import { sdkVersion } from '@portico/sdk/version'
-import { compareVersions, type VersionNotice } from '../version/version.ts'
+import { compareVersions } from '@portico/sdk/version/checkVersion'
+import type { VersionNotice } from '../version/version.ts'
 
 // What every page does in the background, loaded when the browser is first idle: page views and
 // the SDK version check. These run for every visitor on every page, so this is a tiny fetch-based
