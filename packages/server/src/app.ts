@@ -8,6 +8,7 @@ import type { ServerConfig } from './config.ts'
 import type { Database, DatabaseKind } from './db/client.ts'
 import { installErrorHandler } from './http/error-handler.ts'
 import { originGuard } from './http/origin-guard.ts'
+import { databaseRateLimitStore } from './http/rate-limit-store.ts'
 import { webRoutes } from './http/web.ts'
 import { authRoutes } from './routes/auth.ts'
 import { eventRoutes } from './routes/events.ts'
@@ -72,8 +73,12 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   await app.register(cookie)
   await app.register(originGuard)
   await app.register(securityHeaders)
-  // Limits are set per route (auth, events); state is per process (see rate-limit notes in app-config).
-  await app.register(rateLimit, { global: false })
+  // Limits are set per route (auth, events). On PostgreSQL (several processes) the sign-in
+  // counters live in the database; on PGlite there is one process and memory is exact.
+  await app.register(rateLimit, {
+    global: false,
+    ...(database.kind === 'postgres' ? { store: databaseRateLimitStore(database.db) } : {}),
+  })
 
   await app.register(idempotencyPlugin)
 
