@@ -7,7 +7,7 @@ import {
   type Hex,
   type PublicClient,
 } from 'viem'
-import { verifySiweMessage } from 'viem/siwe'
+import { verifyMessage } from 'viem/actions'
 import { HttpError } from '../http/errors.ts'
 
 /** Thrown by the placeholder transport of a chain without a configured node. */
@@ -46,7 +46,8 @@ export function createChainClients(upstreams: ReadonlyMap<number, readonly strin
 export type ChainClients = ReturnType<typeof createChainClients>
 
 /**
- * Verifies who signed a sign-in message with viem's `verifySiweMessage`. `mode: 'eoa'` recovers
+ * Verifies who signed a sign-in message with viem's `verifyMessage` (what `verifySiweMessage`
+ * does after parsing, which checkSignInMessage already did, more strictly). `mode: 'eoa'` recovers
  * the signer locally first (no node call for ordinary accounts); anything else is checked on
  * chain via ERC-6492 / ERC-1271, which covers deployed and counterfactual contract wallets.
  */
@@ -56,7 +57,7 @@ export async function verifySignInSignature(
 ): Promise<void> {
   let valid: boolean
   try {
-    valid = await verifySiweMessage(clientFor(parameters.chainId), {
+    valid = await verifyMessage(clientFor(parameters.chainId), {
       message: parameters.message,
       signature: parameters.signature,
       address: parameters.address,
