@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { MagicLinkError } from '../errors/wallet.ts'
+import type { MagicLinkError } from '../errors/wallet.ts'
 import { magicLink } from './magic.ts'
 
 // Magic is a hosted service: its SDK is faked at the SDK boundary (vendors/ module).
