@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import net from 'node:net'
 import path from 'node:path'
+import { freePort } from './ports.ts'
 
 // A real local chain for tests (design.md section 2): anvil from npm, one per test file.
 
@@ -17,18 +17,6 @@ export interface Anvil {
   url: string
   port: number
   stop(): Promise<void>
-}
-
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 async function waitUntilReady(url: string, child: ChildProcess): Promise<void> {

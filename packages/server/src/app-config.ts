@@ -1,5 +1,6 @@
 import { getAddress, isAddress } from 'viem'
 import sdkPackage from '../../sdk/package.json' with { type: 'json' }
+import { positiveInt, type Env } from './config-values.ts'
 
 /**
  * The application's identity and the rules of sign-in, sessions and events (issue 4), read from
@@ -36,8 +37,6 @@ export interface AppConfig {
   sdkMinimum: string
 }
 
-type Env = Record<string, string | undefined>
-
 const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
 
 /** `90` (seconds), `1500ms`, `30s`, `10m`, `12h`, `7d`. */
@@ -61,16 +60,7 @@ export function loadAppConfig(env: Env, port: number, problems: string[]): AppCo
     }
     return ms
   }
-  const positive = (name: string, fallback: number): number => {
-    const raw = env[name]
-    if (raw === undefined || raw === '') return fallback
-    const value = Number(raw)
-    if (!Number.isSafeInteger(value) || value <= 0) {
-      problems.push(`${name} must be a whole number above 0 (got "${raw}")`)
-      return fallback
-    }
-    return value
-  }
+  const positive = (name: string, fallback: number) => positiveInt(env, name, fallback, problems)
   const list = (raw: string | undefined) =>
     (raw ?? '')
       .split(',')

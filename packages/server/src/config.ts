@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { loadAppConfig, type AppConfig } from './app-config.ts'
+import { positiveInt, type Env } from './config-values.ts'
 import { loadRpcConfig, type RpcGatewayConfig } from './rpc/config.ts'
 
 /** Everything the server reads from its environment, parsed once at start. */
@@ -30,8 +31,6 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>
-
 /**
  * Reads the server configuration from environment variables.
  * Collects every problem before failing, so one start shows all that is wrong.
@@ -54,15 +53,15 @@ export function loadConfig(
     webDir: env.WEB_DIR ? path.resolve(env.WEB_DIR) : defaults.webDir,
     logLevel: env.LOG_LEVEL || defaults.logLevel || 'warn',
     app: defaults.app ?? loadAppConfig(env, port, problems),
-    fileMaxBytes: parsePositive(
+    fileMaxBytes: positiveInt(
+      env,
       'FILE_MAX_BYTES',
-      env.FILE_MAX_BYTES,
       defaults.fileMaxBytes ?? 10 * 1024 * 1024,
       problems,
     ),
-    batchMaxRequests: parsePositive(
+    batchMaxRequests: positiveInt(
+      env,
       'BATCH_MAX_REQUESTS',
-      env.BATCH_MAX_REQUESTS,
       defaults.batchMaxRequests ?? 50,
       problems,
     ),
@@ -80,19 +79,4 @@ function parsePort(raw: string | undefined, fallback: number, problems: string[]
     return fallback
   }
   return port
-}
-
-function parsePositive(
-  name: string,
-  raw: string | undefined,
-  fallback: number,
-  problems: string[],
-): number {
-  if (raw === undefined || raw === '') return fallback
-  const value = Number(raw)
-  if (!Number.isSafeInteger(value) || value < 1) {
-    problems.push(`${name} must be a whole number above 0 (got "${raw}")`)
-    return fallback
-  }
-  return value
 }

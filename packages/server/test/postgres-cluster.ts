@@ -8,9 +8,9 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { freePort } from '../../sdk/test/ports.ts'
 
 export default async function setup(): Promise<() => void> {
   if (process.env.PORTICO_TEST_DATABASE_URL) return () => {}
@@ -62,15 +62,4 @@ function findPostgresBin(): string | undefined {
   const onPath = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' })
   const bin = onPath.stdout?.trim()
   return bin && fs.existsSync(path.join(bin, 'postgres')) ? bin : undefined
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
 }

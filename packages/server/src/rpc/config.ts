@@ -1,3 +1,4 @@
+import { positiveInt, type Env } from '../config-values.ts'
 /** RPC gateway settings (design.md section 5), read from the environment by `loadConfig`. */
 export interface RpcGatewayConfig {
   /** Upstream node URLs per chain id, tried in order. Never sent to clients or logged. */
@@ -14,8 +15,6 @@ export interface RpcGatewayConfig {
   upstreamBatch: number
 }
 
-type Env = Record<string, string | undefined>
-
 export const rpcConfigDefaults = {
   maxBatch: 100,
   rateLimitPerKey: 6_000,
@@ -23,17 +22,6 @@ export const rpcConfigDefaults = {
   timeoutMs: 30_000,
   upstreamBatch: 20,
 } as const
-
-function positiveInt(env: Env, name: string, fallback: number, problems: string[]): number {
-  const raw = env[name]
-  if (raw === undefined || raw === '') return fallback
-  const value = Number(raw)
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    problems.push(`${name} must be a whole number above 0 (got "${raw}")`)
-    return fallback
-  }
-  return value
-}
 
 /**
  * Upstreams come from `RPC_URL_<chainId>` variables, each a comma-separated list of http(s) URLs
