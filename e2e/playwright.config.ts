@@ -7,11 +7,12 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH, assertChromium } from './chromium.mjs'
 import { freePort } from './ports.ts'
 
 // Browser tests run Debian's Chromium against the REAL built server (packages/server/dist/cli.js)
-// serving the REAL built app (apps/web/dist). `npm run test:e2e` builds both first.
+// serving the REAL built app (apps/web/dist-e2e, built with test-only settings). `npm run test:e2e`
+// builds both first.
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 assertChromium()
-for (const built of ['packages/server/dist/cli.js', 'apps/web/dist/index.html']) {
+for (const built of ['packages/server/dist/cli.js', 'apps/web/dist-e2e/index.html']) {
   if (!fs.existsSync(path.join(repoRoot, built))) {
     throw new Error(`${built} is missing: run "npm run build" first (npm run test:e2e does).`)
   }
@@ -68,7 +69,7 @@ export default defineConfig({
       env: {
         HOST: '127.0.0.1',
         PORT: serverPort,
-        WEB_DIR: path.join(repoRoot, 'apps/web/dist'),
+        WEB_DIR: path.join(repoRoot, 'apps/web/dist-e2e'),
         DATA_DIR: process.env.PORTICO_E2E_DATA_DIR!,
         LOG_LEVEL: 'warn',
         RPC_URL_31337: `http://127.0.0.1:${anvilPort}`,

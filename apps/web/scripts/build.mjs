@@ -10,7 +10,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'vite'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const distDir = path.join(root, 'dist')
+// The browser tests build with test-only settings into their own folder (PORTICO_WEB_OUT_DIR),
+// so the app `npm start` serves is never a test build.
+const outName = process.env.PORTICO_WEB_OUT_DIR || 'dist'
+const distDir = path.join(root, outName)
 // Inside node_modules so the SSR bundle resolves react-dom etc. like the sources do.
 const cacheDir = path.join(root, 'node_modules', '.cache')
 await fs.mkdir(cacheDir, { recursive: true })
@@ -19,7 +22,11 @@ const PRERENDERED_PATH = '/'
 const PRERENDERED_SOURCE = 'src/pages/Home.tsx'
 
 try {
-  await build({ root, logLevel: 'warn', build: { manifest: true } })
+  await build({
+    root,
+    logLevel: 'warn',
+    build: { manifest: true, outDir: distDir, emptyOutDir: true },
+  })
   const manifestPath = path.join(distDir, '.vite', 'manifest.json')
   const manifest = JSON.parse(await fs.readFile(manifestPath, 'utf8'))
   // The manifest is only needed here; do not publish it.
@@ -36,7 +43,9 @@ try {
   const template = await fs.readFile(indexPath, 'utf8')
   const html = inject(template, page, chunksOf(manifest, PRERENDERED_SOURCE))
   await fs.writeFile(indexPath, html)
-  console.log(`pre-rendered ${PRERENDERED_PATH} into dist/index.html (${page.html.length} chars)`)
+  console.log(
+    `pre-rendered ${PRERENDERED_PATH} into ${outName}/index.html (${page.html.length} chars)`,
+  )
 } finally {
   await fs.rm(ssrDir, { recursive: true, force: true })
 }
