@@ -9,6 +9,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { send } from './http.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const anvilBin = path.join(root, 'node_modules/.bin/anvil')
@@ -54,31 +55,8 @@ const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', 
  * One JSON-RPC POST; resolves with the status, rejects on network errors.
  * @param {string} url
  * @param {Record<string, string>} headers
- * @returns {Promise<number>}
  */
-function post(url, headers) {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          ...headers,
-        },
-      },
-      (response) => {
-        response.resume()
-        response.on('end', () => resolve(response.statusCode ?? 0))
-        response.on('error', reject)
-      },
-    )
-    request.on('error', reject)
-    request.end(body)
-  })
-}
+const post = (url, headers) => send(url, { agent, method: 'POST', headers, body })
 
 /**
  * @param {string} url

@@ -10,6 +10,7 @@ import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { send } from './http.mjs'
 import { createPublicClient, custom } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage, verifySiweMessage } from 'viem/siwe'
@@ -36,41 +37,17 @@ setTimeout(() => {
 const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(...levels) })
 
 /**
- * One request; resolves with the status code.
+ * One request on this benchmark's agent; resolves with the status code.
  * @param {string} url
  * @param {{ method?: string, headers?: Record<string, string>, body?: string }} [options]
- * @returns {Promise<number>}
  */
-function send(url, { method = 'GET', headers = {}, body } = {}) {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      url,
-      {
-        method,
-        agent,
-        headers: {
-          ...(body === undefined
-            ? {}
-            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
-          ...headers,
-        },
-      },
-      (response) => {
-        response.resume()
-        response.on('end', () => resolve(response.statusCode ?? 0))
-        response.on('error', reject)
-      },
-    )
-    request.on('error', reject)
-    request.end(body)
-  })
-}
+const request = (url, options = {}) => send(url, { agent, ...options })
 
 /**
  * Runs `n` requests made by `make(i)` with `concurrency` in flight; every answer must have
  * `expected` status. Returns requests/s and how many were acknowledged.
  * @param {number} concurrency
- * @param {(i: number) => [string, Parameters<typeof send>[1]]} make
+ * @param {(i: number) => [string, Parameters<typeof request>[1]]} make
  * @param {number} expected
  * @param {number} [n]
  */
@@ -84,7 +61,7 @@ async function measure(concurrency, make, expected, n = count) {
     Array.from({ length: concurrency }, async () => {
       while (next < n && performance.now() < deadline) {
         const [url, options] = make(next++)
-        if ((await send(url, options)) === expected) acknowledged++
+        if ((await request(url, options)) === expected) acknowledged++
         else failures++
       }
     }),
@@ -148,7 +125,7 @@ function countStored() {
 async function objectsSection({ url, token, bare, concurrency }) {
   const auth = { authorization: `Bearer ${token}` }
   const create = (/** @type {number} */ i) =>
-    /** @type {[string, Parameters<typeof send>[1]]} */ ([
+    /** @type {[string, Parameters<typeof request>[1]]} */ ([
       `${url}/api/classes/BenchItem`,
       {
         method: 'POST',
@@ -161,7 +138,7 @@ async function objectsSection({ url, token, bare, concurrency }) {
   // A typical page: a filter on a field, newest first, 20 per page (no per-field index exists).
   const where = encodeURIComponent(JSON.stringify({ n: { $gte: 100 }, tags: ['a', 'b'] }))
   const query = () =>
-    /** @type {[string, Parameters<typeof send>[1]]} */ ([
+    /** @type {[string, Parameters<typeof request>[1]]} */ ([
       `${url}/api/classes/BenchItem?where=${where}&order=-createdAt&limit=20`,
       { headers: auth },
     ])
@@ -260,7 +237,7 @@ async function signInSection({ url, concurrency }) {
   }
   const raw = signed.length / ((performance.now() - started) / 1000)
   const verify = (/** @type {number} */ i) =>
-    /** @type {[string, Parameters<typeof send>[1]]} */ ([
+    /** @type {[string, Parameters<typeof request>[1]]} */ ([
       `${url}/api/auth/verify`,
       { method: 'POST', body: JSON.stringify({ ...signed[i], mode: 'bearer' }) },
     ])
@@ -288,7 +265,7 @@ async function signInSection({ url, concurrency }) {
  */
 async function eventsSection({ url, bare, concurrency }) {
   const track = (/** @type {number} */ i) =>
-    /** @type {[string, Parameters<typeof send>[1]]} */ ([
+    /** @type {[string, Parameters<typeof request>[1]]} */ ([
       `${url}/api/events`,
       {
         method: 'POST',
@@ -321,7 +298,7 @@ async function main() {
   const { url, token, child } = await startTarget()
   const bareBody = JSON.stringify({ data: { n: 1, name: 'item 1', tags: ['a', 'b'] } })
   const bareRequest = () =>
-    /** @type {[string, Parameters<typeof send>[1]]} */ ([
+    /** @type {[string, Parameters<typeof request>[1]]} */ ([
       `${url}/bench/bare`,
       { method: 'POST', body: bareBody },
     ])
