@@ -1,17 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { generatePrivateKey, privateKeyToAccount, type LocalAccount } from 'viem/accounts'
 import { createSiweMessage, type SiweMessage } from 'viem/siwe'
+import type { SignInNonce } from '../../sdk/src/auth/nonce.ts'
 
-export interface NonceAnswer {
-  nonce: string
-  serverTime: string
-  appId: string
-  domain: string
-  uri: string
-  chainIds: number[]
-  expiresAt: string
-  statement: string
-}
+/** The nonce answer as the SDK types it: tests sign what the SDK would sign. */
+export type NonceAnswer = SignInNonce
 
 type InjectResponse = Awaited<ReturnType<FastifyInstance['inject']>>
 
@@ -63,11 +56,20 @@ export async function signIn(
   let message = messageFor(nonce, account.address, options.overrides)
   if (options.edit) message = options.edit(message)
   const signature = await account.signMessage({ message })
-  const response = await app.inject({
-    method: 'POST',
-    url: '/api/auth/verify',
-    payload: { message, signature, ...(options.mode ? { mode: options.mode } : {}) },
-    headers: options.headers,
-  })
+  const response = await verify(app, { message, signature, mode: options.mode }, options.headers)
   return { response, message, signature }
+}
+
+/** `POST /api/auth/verify` with a message and signature as given (valid or not). */
+export function verify(
+  app: FastifyInstance,
+  body: { message: string; signature: string; mode?: 'cookie' | 'bearer' | undefined },
+  headers?: Record<string, string>,
+): Promise<InjectResponse> {
+  const payload = {
+    message: body.message,
+    signature: body.signature,
+    ...(body.mode ? { mode: body.mode } : {}),
+  }
+  return app.inject({ method: 'POST', url: '/api/auth/verify', payload, headers })
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { databaseKinds, testApp, testConfig } from '../../test/helpers.ts'
-import { getNonce, messageFor, newAccount, signIn } from '../../test/siwe.ts'
+import { getNonce, messageFor, newAccount, signIn, verify } from '../../test/siwe.ts'
 import type { AppConfig } from '../app-config.ts'
 import { nonces, users } from '../db/schema.ts'
 
@@ -86,11 +86,7 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
     const { app } = await appWith(kind)
     const { response, message, signature } = await signIn(app)
     expect(response.statusCode).toBe(200)
-    const replay = await app.inject({
-      method: 'POST',
-      url: '/api/auth/verify',
-      payload: { message, signature },
-    })
+    const replay = await verify(app, { message, signature })
     expect(replay.statusCode).toBe(401)
     expect(replay.json().error.code).toBe('nonce_used')
   })
@@ -101,11 +97,7 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
     const nonce = await getNonce(app)
     const message = messageFor(nonce, account.address)
     const signature = await account.signMessage({ message })
-    const both = await Promise.all(
-      [1, 2].map(() =>
-        app.inject({ method: 'POST', url: '/api/auth/verify', payload: { message, signature } }),
-      ),
-    )
+    const both = await Promise.all([1, 2].map(() => verify(app, { message, signature })))
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 401])
     expect(both.find((r) => r.statusCode === 401)?.json().error.code).toBe('nonce_used')
   })
@@ -118,11 +110,7 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
       issuedAt: new Date(Date.parse(nonce.serverTime) - 5 * 60_000),
     })
     const signature = await account.signMessage({ message })
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/auth/verify',
-      payload: { message, signature },
-    })
+    const response = await verify(app, { message, signature })
     expect(response.json().error.code).toBe('siwe_issued_at_not_fresh')
   })
 
@@ -234,11 +222,7 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
       .where(eq(nonces.nonce, nonce.nonce))
     const message = messageFor(nonce, account.address)
     const signature = await account.signMessage({ message })
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/auth/verify',
-      payload: { message, signature },
-    })
+    const response = await verify(app, { message, signature })
     expect(response.statusCode).toBe(401)
     expect(response.json().error.code).toBe('nonce_expired')
   })
@@ -249,11 +233,7 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
     const nonce = await getNonce(app)
     const message = messageFor(nonce, claimed.address)
     const signature = await newAccount().signMessage({ message })
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/auth/verify',
-      payload: { message, signature },
-    })
+    const response = await verify(app, { message, signature })
     expect(response.statusCode).toBe(401)
     expect(response.json().error.code).toBe('signature_invalid')
   })
@@ -266,11 +246,7 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
     const { app } = await sharedApp()
     const nonce = await getNonce(app)
     const message = messageFor(nonce, newAccount().address)
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/auth/verify',
-      payload: { message, signature },
-    })
+    const response = await verify(app, { message, signature })
     expect(response.statusCode).toBe(401)
     expect(response.json().error.code).toBe('signature_invalid')
   })
@@ -279,11 +255,7 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
     const { app } = await sharedApp()
     const nonce = await getNonce(app)
     const message = messageFor(nonce, newAccount().address)
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/auth/verify',
-      payload: { message, signature: 'not a signature' },
-    })
+    const response = await verify(app, { message, signature: 'not a signature' })
     expect(response.statusCode).toBe(400)
     expect(response.json().error.code).toBe('invalid_request')
   })
