@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
 import { seedStorage } from './helpers.ts'
 import { anvilUrl } from './ports.ts'
-import { installTestWallet, TEST_WALLET } from './wallet/testWallet.ts'
+import { installTestWallet, TEST_WALLET } from './wallet/test-wallet.ts'
 import { authStatus, openConnectDialog } from './wallet/journey.ts'
 
 // Finding browser wallets (issue 6): EIP-6963 announcements, a legacy window.ethereum that shows

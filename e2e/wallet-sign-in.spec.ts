@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { createPublicClient, formatEther, http } from 'viem'
 import { anvilUrl } from './ports.ts'
-import { installTestWallet, TEST_WALLET } from './wallet/testWallet.ts'
+import { installTestWallet, TEST_WALLET } from './wallet/test-wallet.ts'
 import { authStatus, openConnectDialog, recordRequests } from './wallet/journey.ts'
 
 // Sign-in with a browser wallet (issue 6): a real key signs, a real anvil chain answers reads,

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { anvilUrl } from './ports.ts'
-import { installTestWallet } from './wallet/testWallet.ts'
+import { installTestWallet } from './wallet/test-wallet.ts'
 import { authStatus, openConnectDialog, recordRequests } from './wallet/journey.ts'
 
 // The hosted vendor connectors (issue 6): their SDKs load only when chosen, they fail with the

@@ -19,7 +19,7 @@ const cacheDir = path.join(root, 'node_modules', '.cache')
 await fs.mkdir(cacheDir, { recursive: true })
 const ssrDir = await fs.mkdtemp(path.join(cacheDir, 'portico-ssr-'))
 const PRERENDERED_PATH = '/'
-const PRERENDERED_SOURCE = 'src/pages/Home.tsx'
+const PRERENDERED_SOURCE = 'src/pages/home.tsx'
 
 try {
   await build({

@@ -1,10 +1,10 @@
 import { prerenderToNodeStream } from 'react-dom/static'
-import { App } from './App.tsx'
+import { App } from './app.tsx'
 import { noopRevealController } from './reveal/reveal.ts'
 import { resolvePage } from './shell/page-table.ts'
 import { createStaticThemeStore } from './theme/theme-store.ts'
-import { pages } from './pages.ts'
-import { createPortico } from '@portico/sdk/portico/createPortico'
+import { pages } from './pages/page-list.ts'
+import { createPortico } from '@portico/sdk/portico/create-portico'
 
 /** What the build injects into index.html for one pre-rendered path. */
 export interface PrerenderResult {

@@ -1,12 +1,12 @@
 import { StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
-import { App, type AppServices } from './App.tsx'
+import { App, type AppServices } from './app.tsx'
 import { createRevealController } from './reveal/reveal.ts'
 import { createSafeStorage } from './theme/storage.ts'
 import { createThemeStore } from './theme/theme-store.ts'
-import { createPortico } from '@portico/sdk/portico/createPortico'
+import { createPortico } from '@portico/sdk/portico/create-portico'
 import { porticoConfigFromEnv } from './wallet/config.ts'
-import { safeLocalStorage } from './wallet/browserStorage.ts'
+import { safeLocalStorage } from './wallet/browser-storage.ts'
 import './styles.css'
 
 /** Browser entry: builds the services once, then hydrates the pre-rendered page or renders. */

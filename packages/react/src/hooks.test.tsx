@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
 import { act, cleanup, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createPortico } from '@portico/sdk/portico/createPortico'
-import { PorticoProvider } from './PorticoProvider.ts'
-import { useAuth } from './useAuth.ts'
-import { useWallet } from './useWallet.ts'
+import { createPortico } from '@portico/sdk/portico/create-portico'
+import { PorticoProvider } from './portico-provider.ts'
+import { useAuth } from './use-auth.ts'
+import { useWallet } from './use-wallet.ts'
 
 function memoryStorage(entries: Record<string, string> = {}) {
   const memory = new Map(Object.entries(entries))

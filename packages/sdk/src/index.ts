@@ -17,9 +17,9 @@ export {
   type ChainIdInput,
   type ConnectNodeParameters,
   type NodeClient,
-} from './rpc/connectNode.ts'
+} from './rpc/connect-node.ts'
 export { nodeDefaults } from './rpc/defaults.ts'
-export { sdkVersion } from './version.ts'
+export { sdkVersion } from './version/sdk-version.ts'
 export {
   BackendError,
   BatchError,
@@ -74,14 +74,14 @@ export {
   type AuthStatus,
   type AuthUser,
   type SessionLostReason,
-} from './portico/authMachine.ts'
+} from './portico/auth-machine.ts'
 export {
   createPortico,
   type Portico,
   type PorticoConfig,
   type SignInParameters,
-} from './portico/createPortico.ts'
-export type { SignInStep } from './portico/signInFlow.ts'
+} from './portico/create-portico.ts'
+export type { SignInStep } from './portico/sign-in-flow.ts'
 export { createStore, type Store } from './store/store.ts'
 export {
   initialWalletState,
@@ -95,12 +95,12 @@ export {
   injectedWaitMs,
   waitForInjectedWallet,
   type InjectedWindow,
-} from './wallet/detectInjected.ts'
-export { walletConnect, type WalletConnectParameters } from './wallet/walletConnect.ts'
+} from './wallet/detect-injected.ts'
+export { walletConnect, type WalletConnectParameters } from './wallet/wallet-connect.ts'
 export { magicLink, type MagicLinkParameters } from './wallet/magic.ts'
-export { web3Auth, web3AuthDefaultChainId, type Web3AuthParameters } from './wallet/web3Auth.ts'
-export { vendorConnector, type VendorConnectorParameters } from './wallet/vendorConnector.ts'
-export { createWallet, type CreateWalletParameters, type Wallet } from './wallet/createWallet.ts'
+export { web3Auth, web3AuthDefaultChainId, type Web3AuthParameters } from './wallet/web3-auth.ts'
+export { vendorConnector, type VendorConnectorParameters } from './wallet/vendor-connector.ts'
+export { createWallet, type CreateWalletParameters, type Wallet } from './wallet/create-wallet.ts'
 export { getNonce, type GetNonceReturnType, type SignInNonce } from './auth/nonce.ts'
 export { createSignInMessage, type CreateSignInMessageParameters } from './auth/message.ts'
 export {
@@ -118,7 +118,7 @@ export {
   type GetSessionReturnType,
   type SessionInfo,
 } from './auth/session.ts'
-export { trackEvent, type TrackEventParameters } from './events/trackEvent.ts'
+export { trackEvent, type TrackEventParameters } from './events/track-event.ts'
 export {
   checkVersion,
   compareVersions,
@@ -126,10 +126,10 @@ export {
   type CheckVersionParameters,
   type CheckVersionReturnType,
   type ServerVersion,
-} from './version/checkVersion.ts'
+} from './version/check-version.ts'
 export {
   getApiDescription,
   supportsOperation,
   type ApiDescription,
-} from './apiDescription/getApiDescription.ts'
+} from './apiDescription/get-api-description.ts'
 export { SdkVersionUnsupportedError } from './errors/version.ts'

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { buildServer } from './app.ts'
-import { apiKeyCommand, UsageError } from './commands/apiKey.ts'
+import { apiKeyCommand, UsageError } from './commands/api-key.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { openDatabase } from './db/client.ts'
 import { DataDirLockedError, lockDataDir } from './db/lock.ts'

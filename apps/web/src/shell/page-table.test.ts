@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest'
-import { pages } from '../pages.ts'
+import { pages } from '../pages/page-list.ts'
 import { normalizePath, resolvePage, syncBodyClass, type PageDefinition } from './page-table.ts'
 
 const byPath = (path: string) => pages.find((page) => page.path === path) as PageDefinition

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { startFlakyServer, type FlakyServer } from '../../test/flakyServer.ts'
+import { startFlakyServer, type FlakyServer } from '../../test/flaky-server.ts'
 import { BackendError } from '../errors/backend.ts'
-import { sdkVersion } from '../version.ts'
+import { sdkVersion } from '../version/sdk-version.ts'
 import { createBackendClient, type BackendClientConfig } from './client.ts'
 import { backoffDelay } from './retry.ts'
 

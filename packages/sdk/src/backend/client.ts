@@ -1,5 +1,5 @@
 import { BackendError } from '../errors/backend.ts'
-import { sdkVersion } from '../version.ts'
+import { sdkVersion } from '../version/sdk-version.ts'
 import { backoffDelay, newIdempotencyKey } from './retry.ts'
 
 export type BackendFetch = (input: string, init: RequestInit) => Promise<Response>

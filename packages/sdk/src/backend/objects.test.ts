@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { startFlakyServer, type FlakyServer } from '../../test/flakyServer.ts'
+import { startFlakyServer, type FlakyServer } from '../../test/flaky-server.ts'
 import { BackendError, BatchError } from '../errors/backend.ts'
 import { createBackendClient } from './client.ts'
 import { saveAll, saveObject } from './objects.ts'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { startMisbehavingNode, type MisbehavingNode } from '../../test/misbehavingNode.ts'
-import { connectNode } from './connectNode.ts'
+import { startMisbehavingNode, type MisbehavingNode } from '../../test/misbehaving-node.ts'
+import { connectNode } from './connect-node.ts'
 
 let gateway: MisbehavingNode
 beforeAll(async () => {

@@ -6,8 +6,8 @@ import {
   startMisbehavingNode,
   type Behaviour,
   type MisbehavingNode,
-} from '../../test/misbehavingNode.ts'
-import { connectNode, type ConnectNodeParameters } from './connectNode.ts'
+} from '../../test/misbehaving-node.ts'
+import { connectNode, type ConnectNodeParameters } from './connect-node.ts'
 import { throttleDelay } from './fetch.ts'
 
 let anvil: Anvil

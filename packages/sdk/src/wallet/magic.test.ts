@@ -9,7 +9,7 @@ const sdk = vi.hoisted(() => ({
   emails: [] as string[],
   options: undefined as unknown,
 }))
-vi.mock('./vendors/magicSdk.ts', () => {
+vi.mock('./vendors/magic-sdk.ts', () => {
   sdk.loads++
   class Magic {
     rpcProvider = {

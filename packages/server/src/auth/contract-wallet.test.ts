@@ -3,7 +3,7 @@ import { createPublicClient, createWalletClient, getAddress, http, type Address 
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { anvilAccount, startAnvil, type Anvil } from '../../../sdk/test/anvil.ts'
-import { ownerWalletAbi, ownerWalletBytecode } from '../../test/contracts/OwnerWallet.ts'
+import { ownerWalletAbi, ownerWalletBytecode } from '../../test/contracts/owner-wallet.ts'
 import { databaseKinds, testApp, testConfig } from '../../test/helpers.ts'
 import { rpcTestConfig } from '../../test/rpc.ts'
 import { getNonce, messageFor, newAccount } from '../../test/siwe.ts'

@@ -5,9 +5,12 @@ import { getNonce } from '@portico/sdk/auth/nonce'
 import { createSignInMessage } from '@portico/sdk/auth/message'
 import { verifySignIn } from '@portico/sdk/auth/verify'
 import { getSession, listSessions, revokeSession, signOut } from '@portico/sdk/auth/session'
-import { trackEvent } from '@portico/sdk/events/trackEvent'
-import { checkVersion, getVersion } from '@portico/sdk/version/checkVersion'
-import { getApiDescription, supportsOperation } from '@portico/sdk/apiDescription/getApiDescription'
+import { trackEvent } from '@portico/sdk/events/track-event'
+import { checkVersion, getVersion } from '@portico/sdk/version/check-version'
+import {
+  getApiDescription,
+  supportsOperation,
+} from '@portico/sdk/apiDescription/get-api-description'
 import { BackendError } from '@portico/sdk/errors/backend'
 import { SdkVersionUnsupportedError } from '@portico/sdk/errors/version'
 import { databaseKinds, signedIn, testApp, testConfig } from '../../test/helpers.ts'

@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
 import { parseEther, parseGwei } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { connectNode } from '@portico/sdk/rpc/connectNode'
+import { connectNode } from '@portico/sdk/rpc/connect-node'
 import { ErrorResponseError } from '@portico/sdk/errors/rpc'
 import { anvilAccount, anvilChainId, startAnvil, type Anvil } from '../../../sdk/test/anvil.ts'
 import { databaseKinds, signedIn, testApp, testConfig, testDatabase } from '../../test/helpers.ts'
 import { SESSION_COOKIE } from '../auth/sessions.ts'
 import { rpcTestConfig } from '../../test/rpc.ts'
 import { buildServer } from '../app.ts'
-import { createApiKey } from '../rpc/apiKeys.ts'
+import { createApiKey } from '../rpc/api-keys.ts'
 
 let anvil: Anvil
 beforeAll(async () => {

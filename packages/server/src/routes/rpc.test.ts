@@ -4,10 +4,10 @@ import type { FastifyInstance } from 'fastify'
 import { parseEther, parseGwei } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { anvilAccount, anvilChainId, startAnvil, type Anvil } from '../../../sdk/test/anvil.ts'
-import { startMisbehavingNode, type MisbehavingNode } from '../../../sdk/test/misbehavingNode.ts'
+import { startMisbehavingNode, type MisbehavingNode } from '../../../sdk/test/misbehaving-node.ts'
 import { databaseKinds, testApp } from '../../test/helpers.ts'
 import { rpcTestConfig } from '../../test/rpc.ts'
-import { createApiKey, revokeApiKey } from '../rpc/apiKeys.ts'
+import { createApiKey, revokeApiKey } from '../rpc/api-keys.ts'
 
 let anvil: Anvil
 let broken: MisbehavingNode

@@ -4,8 +4,8 @@ import zlib from 'node:zlib'
 import rateLimit from '@fastify/rate-limit'
 import { currentUser } from '../auth/sessions.ts'
 import { HttpError, unauthorized } from '../http/errors.ts'
-import { ApiKeyVerifier } from '../rpc/apiKeys.ts'
-import { rpcErrorHandler } from '../rpc/errorHandler.ts'
+import { ApiKeyVerifier } from '../rpc/api-keys.ts'
+import { rpcErrorHandler } from '../rpc/error-handler.ts'
 import { RpcGateway } from '../rpc/gateway.ts'
 
 declare module 'fastify' {

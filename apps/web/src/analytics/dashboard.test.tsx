@@ -1,0 +1,122 @@
+// @vitest-environment happy-dom
+import { createBackendClient } from '@portico/sdk/backend/client'
+import { cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { Router } from 'wouter'
+import { memoryLocation } from 'wouter/memory-location'
+import { Dashboard } from './dashboard.tsx'
+
+afterEach(cleanup)
+
+const now = () => new Date('2026-11-21T14:35:10.000Z')
+const stats = {
+  buckets: [{ start: '2026-11-21T00:00:00.000Z', count: 5 }],
+  events: [
+    { event: 'sign_in', count: 1 },
+    { event: 'page_view', count: 4 },
+  ],
+  subdomains: [{ subdomain: 'shop.example', count: 5 }],
+  total: 5,
+}
+
+/** A real backend client whose network answers from `answer` (and records the URLs). */
+function clientAnswering(answer: (url: URL) => Response) {
+  const urls: URL[] = []
+  const client = createBackendClient({
+    serverUrl: 'http://app.test',
+    appId: 'test',
+    attempts: 1,
+    fetch: async (url) => {
+      const parsed = new URL(url)
+      urls.push(parsed)
+      return answer(parsed)
+    },
+  })
+  return { client, urls }
+}
+
+const error = (status: number, code: string, message: string) =>
+  Response.json({ error: { code, message } }, { status })
+
+function renderDashboard(client: ReturnType<typeof clientAnswering>['client']) {
+  return render(
+    <Router hook={memoryLocation({ path: '/analytics' }).hook}>
+      <Dashboard client={client} now={now} />
+    </Router>,
+  )
+}
+
+describe('Dashboard', () => {
+  it('shows loading, then the total, top events in order and the subdomains', async () => {
+    const { client } = clientAnswering(() => Response.json(stats))
+    renderDashboard(client)
+    expect(screen.getByRole('status').textContent).toContain('Loading statistics')
+    expect(await screen.findByText('5 in total')).toBeTruthy()
+    const top = screen.getByRole('table', { name: 'Top events' })
+    const rows = [...top.querySelectorAll('tbody tr')].map((row) => row.textContent)
+    expect(rows).toEqual(['page_view4', 'sign_in1'])
+    expect(screen.getByRole('table', { name: 'Subdomains' }).textContent).toContain('shop.example')
+    expect(await screen.findByRole('option', { name: 'shop.example' })).toBeTruthy()
+    // The chart's text alternative and its table.
+    expect(screen.getByText(/5 events over 7 days/)).toBeTruthy()
+    expect(screen.getByRole('table', { name: 'Events per day (UTC)' })).toBeTruthy()
+  })
+
+  it('asks once per query with its default clock (no render loop)', async () => {
+    const { client, urls } = clientAnswering(() => Response.json(stats))
+    render(
+      <Router hook={memoryLocation({ path: '/analytics' }).hook}>
+        <Dashboard client={client} />
+      </Router>,
+    )
+    await screen.findByText('5 in total')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(urls).toHaveLength(1)
+  })
+
+  it('asks again for the range and the subdomain picked', async () => {
+    const { client, urls } = clientAnswering(() => Response.json(stats))
+    renderDashboard(client)
+    await screen.findByText('5 in total')
+    fireEvent.click(screen.getByRole('radio', { name: 'Last 24 hours' }))
+    await screen.findByText('5 in total')
+    expect(urls.at(-1)!.searchParams.get('bucket')).toBe('hour')
+    fireEvent.change(screen.getByLabelText('Subdomain'), { target: { value: 'shop.example' } })
+    await screen.findByText('5 in total')
+    expect(urls.at(-1)!.searchParams.get('subdomain')).toBe('shop.example')
+    expect(urls.at(-1)!.searchParams.get('from')).toBe('2026-11-20T15:00:00.000Z')
+  })
+
+  it('says so when there are no events', async () => {
+    const { client } = clientAnswering(() =>
+      Response.json({ buckets: [], events: [], subdomains: [], total: 0 }),
+    )
+    renderDashboard(client)
+    expect(await screen.findByText('No events in this range yet.')).toBeTruthy()
+  })
+
+  it('tells a non-admin they are not allowed, and a signed-out visitor to sign in', async () => {
+    const forbidden = clientAnswering(() => error(403, 'forbidden', 'Admins only'))
+    renderDashboard(forbidden.client)
+    expect(await screen.findByRole('heading', { name: 'Not allowed' })).toBeTruthy()
+    expect(screen.queryByRole('radio')).toBeNull()
+    cleanup()
+    const signedOut = clientAnswering(() => error(401, 'unauthenticated', 'Sign in first'))
+    renderDashboard(signedOut.client)
+    expect(await screen.findByRole('heading', { name: /Sign in to see/ })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy()
+  })
+
+  it('shows an error with a retry that loads again', async () => {
+    let fail = true
+    const { client } = clientAnswering(() =>
+      fail ? error(500, 'internal', 'Database unavailable') : Response.json(stats),
+    )
+    renderDashboard(client)
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain('Database unavailable')
+    fail = false
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }))
+    expect(await screen.findByText('5 in total')).toBeTruthy()
+  })
+})

@@ -1,0 +1,151 @@
+import { useCallback, useEffect, useState } from 'react'
+import type { BackendClient } from '@portico/sdk/backend/client'
+import { useConnectDialog } from '../wallet/connect-dialog-provider.tsx'
+import { RangePicker, SubdomainFilter } from './controls.tsx'
+import { EventsChart } from './events-chart.tsx'
+import { formatCount } from './format.ts'
+import { fillBuckets, statsQuery, topEvents, type StatsRange } from './stats.ts'
+import { eventRows, RankedTable, SeriesTable, subdomainRows } from './stats-tables.tsx'
+import { useStats, type StatsState } from './use-stats.ts'
+
+/**
+ * The events dashboard (issue 7): admins see events over time, top events and subdomains for a
+ * range and subdomain they pick; everyone else is told why they see nothing.
+ */
+const currentTime = () => new Date()
+
+export function Dashboard({
+  client,
+  now = currentTime,
+}: {
+  client: Pick<BackendClient, 'request'>
+  now?: () => Date
+}) {
+  const [range, setRange] = useState<StatsRange>('7d')
+  const [subdomain, setSubdomain] = useState('')
+  const [knownSubdomains, setKnownSubdomains] = useState<string[]>([])
+  const makeQuery = useCallback(
+    () => statsQuery(range, now(), subdomain || undefined),
+    [range, subdomain, now],
+  )
+  const { state, reload } = useStats(client, makeQuery)
+
+  // The filter keeps every subdomain seen so far, so filtering by one does not hide the others.
+  useEffect(() => {
+    if (state.status !== 'ready') return
+    setKnownSubdomains((known) => {
+      const names = state.stats.subdomains.map((row) => row.subdomain).filter(Boolean)
+      const merged = [...new Set([...known, ...names])].sort()
+      return merged.length === known.length ? known : merged
+    })
+  }, [state])
+
+  if (state.status === 'signed-out') return <SignedOut />
+  if (state.status === 'forbidden') return <NotAllowed />
+
+  return (
+    <section className="dashboard" aria-labelledby="dashboard-heading">
+      <h2 id="dashboard-heading" className="visually-hidden">
+        Events
+      </h2>
+      <div className="dashboard-controls">
+        <RangePicker value={range} onChange={setRange} />
+        <SubdomainFilter value={subdomain} options={knownSubdomains} onChange={setSubdomain} />
+      </div>
+      <DashboardBody state={state} reload={reload} />
+    </section>
+  )
+}
+
+function DashboardBody({ state, reload }: { state: StatsState; reload: () => void }) {
+  if (state.status === 'loading') {
+    return (
+      <div className="card dashboard-status" role="status" aria-live="polite">
+        Loading statistics…
+      </div>
+    )
+  }
+  if (state.status === 'error') {
+    return (
+      <div className="card dashboard-status" role="alert">
+        <p>
+          <strong>The statistics could not be loaded.</strong> {state.message}
+        </p>
+        <button type="button" onClick={reload}>
+          Try again
+        </button>
+      </div>
+    )
+  }
+  if (state.status !== 'ready') return null
+  const { stats, query } = state
+  if (stats.total === 0) {
+    return (
+      <div className="card dashboard-status" role="status">
+        <p>
+          <strong>No events in this range yet.</strong> Page views and sign-ins appear here as
+          visitors use the site (visitors who ask not to be tracked are never counted).
+        </p>
+      </div>
+    )
+  }
+  const points = fillBuckets(stats, query)
+  return (
+    <div className="dashboard-grid">
+      <div className="card dashboard-chart">
+        <h3>
+          Events over time <span className="total">{formatCount(stats.total)} in total</span>
+        </h3>
+        <EventsChart points={points} bucket={query.bucket} />
+        <SeriesTable points={points} bucket={query.bucket} />
+      </div>
+      <div className="card">
+        <RankedTable
+          caption="Top events"
+          heading="Event"
+          rows={eventRows(topEvents(stats))}
+          total={stats.total}
+        />
+      </div>
+      <div className="card">
+        <RankedTable
+          caption="Subdomains"
+          heading="Subdomain"
+          rows={subdomainRows(stats.subdomains)}
+          total={stats.total}
+        />
+      </div>
+    </div>
+  )
+}
+
+/** Shown to visitors who are not signed in (or whose session ended). */
+export function SignedOut() {
+  const { openConnect } = useConnectDialog()
+  return (
+    <section className="card dashboard-status" aria-labelledby="signed-out-heading">
+      <h2 id="signed-out-heading">Sign in to see the analytics</h2>
+      <p>The dashboard is for this site&apos;s administrators. Sign in with your wallet first.</p>
+      <p>
+        <button type="button" onClick={openConnect}>
+          Sign in
+        </button>
+      </p>
+    </section>
+  )
+}
+
+function NotAllowed() {
+  return (
+    <section className="card dashboard-status" aria-labelledby="not-allowed-heading">
+      <h2 id="not-allowed-heading">Not allowed</h2>
+      <p>
+        You are signed in, but your address is not one of this site&apos;s administrators, so the
+        analytics are not shown to you.
+      </p>
+      <p className="muted">
+        An operator can add an address to the server&apos;s <code>ADMIN_ADDRESSES</code> setting.
+      </p>
+    </section>
+  )
+}

@@ -1,0 +1,36 @@
+import { useAuth } from '@portico/react/use-auth'
+import { Dashboard, SignedOut } from '../analytics/dashboard.tsx'
+import { useBackendClient } from '../backend/use-backend-client.ts'
+import { PageLoading } from '../shell/page-loading.tsx'
+import '../analytics/analytics.css'
+
+/**
+ * Analytics dashboard: page views and sign-ins recorded first-party by this site's server
+ * (issue 7). Admins only (the server answers 403 to anyone else); signed-out visitors are asked
+ * to sign in without a request being made. The chart library loads with this page alone.
+ */
+export default function Analytics() {
+  const auth = useAuth()
+  const client = useBackendClient()
+  return (
+    <>
+      <section data-reveal id="analytics-intro">
+        <h1>Analytics</h1>
+        <p className="lead">
+          Page views and sign-ins, recorded by this site&apos;s own server. Nothing is sent to a
+          third party.
+        </p>
+      </section>
+      <div data-reveal id="analytics-details">
+        {auth.status === 'undefined' || (auth.user && !client) ? (
+          <PageLoading />
+        ) : auth.user && client ? (
+          // A new account starts from a fresh dashboard.
+          <Dashboard key={auth.user.id} client={client} />
+        ) : (
+          <SignedOut />
+        )}
+      </div>
+    </>
+  )
+}

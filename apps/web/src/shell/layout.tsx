@@ -1,0 +1,56 @@
+import type { ReactNode, RefObject } from 'react'
+import { Link } from 'wouter'
+import { ThemeControl } from '../theme/theme-control.tsx'
+import { AuthStatus } from '../wallet/auth-status.tsx'
+import type { PageDefinition } from './page-table.ts'
+
+/** Header (skip link, brand, navigation, theme control), the page, and the footer. */
+export function Layout({
+  pages,
+  current,
+  mainRef,
+  children,
+}: {
+  pages: readonly PageDefinition[]
+  current: PageDefinition
+  mainRef: RefObject<HTMLElement | null>
+  children: ReactNode
+}) {
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="site-header">
+        <div className="container header-inner">
+          <Link href="/" className="brand">
+            Portico
+          </Link>
+          <nav aria-label="Main">
+            <ul className="nav-list">
+              {pages
+                .filter((page) => page.navLabel)
+                .map((page) => (
+                  <li key={page.path}>
+                    <Link href={page.path} aria-current={page === current ? 'page' : undefined}>
+                      {page.navLabel}
+                    </Link>
+                  </li>
+                ))}
+            </ul>
+          </nav>
+          <ThemeControl />
+          <AuthStatus />
+        </div>
+      </header>
+      <main id="main" ref={mainRef} tabIndex={-1} className="container site-main">
+        {children}
+      </main>
+      <footer className="site-footer">
+        <div className="container">
+          <p>Portico — self-hosted, open, no third-party requests on load.</p>
+        </div>
+      </footer>
+    </>
+  )
+}

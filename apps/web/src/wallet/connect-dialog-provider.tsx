@@ -1,0 +1,58 @@
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useCallback,
+  useContext,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react'
+
+// The dialog's code (and through it the wallet stack) loads on the first click of a Connect
+// button, never on the first load of a page (design.md section 9).
+const ConnectDialog = lazy(() => import('./connect-dialog.tsx'))
+
+interface ConnectDialogControl {
+  /** Opens the connect dialog; focus returns to the element that was focused when it closes. */
+  openConnect(): void
+}
+
+const ConnectDialogContext = createContext<ConnectDialogControl>({ openConnect() {} })
+
+/** Hosts the one connect dialog of the app and lets any component open it. */
+export function ConnectDialogProvider({ children }: { children: ReactNode }) {
+  const [open, setOpen] = useState(false)
+  const [loaded, setLoaded] = useState(false)
+  const returnFocus = useRef<HTMLElement | null>(null)
+
+  const openConnect = useCallback(() => {
+    returnFocus.current = document.activeElement as HTMLElement | null
+    setLoaded(true)
+    setOpen(true)
+  }, [])
+  const close = useCallback(() => {
+    setOpen(false)
+    const target = returnFocus.current
+    // The opener may have been replaced (header state changed): fall back to the header.
+    if (target?.isConnected) target.focus()
+    else document.querySelector<HTMLElement>('.auth-status button, .auth-status a')?.focus()
+  }, [])
+  const control = useMemo(() => ({ openConnect }), [openConnect])
+
+  return (
+    <ConnectDialogContext.Provider value={control}>
+      {children}
+      {loaded && (
+        <Suspense fallback={null}>
+          <ConnectDialog open={open} onClose={close} />
+        </Suspense>
+      )}
+    </ConnectDialogContext.Provider>
+  )
+}
+
+export function useConnectDialog(): ConnectDialogControl {
+  return useContext(ConnectDialogContext)
+}

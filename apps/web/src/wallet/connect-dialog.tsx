@@ -1,0 +1,126 @@
+import { useEffect, useId, useRef, type KeyboardEvent } from 'react'
+import { useAuth } from '@portico/react/use-auth'
+import { useWallet } from '@portico/react/use-wallet'
+import { errorAdvice } from './error-advice.ts'
+import { WalletOptions } from './wallet-options.tsx'
+import { WalletQr } from './wallet-qr.tsx'
+
+/**
+ * The connect dialog (issue 6): a native modal <dialog>, so the page behind is inert (focus stays
+ * inside), Escape closes it, and it is labelled by its heading; the provider returns focus to the
+ * opener. Lists the ways to connect, then shows the sign-in's progress or its error.
+ */
+export default function ConnectDialog({ open, onClose }: { open: boolean; onClose(): void }) {
+  const ref = useRef<HTMLDialogElement>(null)
+  const titleId = useId()
+  const auth = useAuth()
+  const wallet = useWallet()
+  const { load } = wallet
+
+  useEffect(() => {
+    const dialog = ref.current
+    if (!dialog) return
+    if (open && !dialog.open) dialog.showModal()
+    if (!open && dialog.open) dialog.close()
+  }, [open])
+
+  // Opening the dialog loads the wallet code and looks for browser wallets (up to 3000 ms).
+  useEffect(() => {
+    if (open) void load()
+  }, [open, load])
+
+  // Signed in: nothing left to do here.
+  useEffect(() => {
+    if (open && auth.status === 'authenticated') onClose()
+  }, [open, auth.status, onClose])
+
+  let body
+  if (auth.status === 'authenticating') {
+    body = <Progress step={auth.signInStep} pairingUri={wallet.pairingUri} />
+  } else if (auth.status === 'error') {
+    const { message, advice } = errorAdvice(auth.error)
+    body = (
+      <div className="dialog-error" role="alert">
+        <p className="error-message">{message}</p>
+        <p>{advice}</p>
+        <p className="actions">
+          <button type="button" onClick={() => void auth.retry()}>
+            Try again
+          </button>
+          <button type="button" className="button-secondary" onClick={auth.dismiss}>
+            Choose another way
+          </button>
+        </p>
+      </div>
+    )
+  } else {
+    body = (
+      <WalletOptions
+        wallet={wallet}
+        disabled={auth.status !== 'unauthenticated'}
+        onChoose={(connectorId, email) => void auth.signIn({ connectorId, email })}
+      />
+    )
+  }
+
+  return (
+    <dialog
+      ref={ref}
+      className="connect-dialog"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault()
+        onClose()
+      }}
+      onClose={() => open && onClose()}
+      onKeyDown={keepFocusInside}
+    >
+      <div className="dialog-header">
+        <h2 id={titleId}>Connect a wallet</h2>
+        <button type="button" className="button-secondary close-button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {body}
+    </dialog>
+  )
+}
+
+/**
+ * A modal <dialog> makes the page inert, but Tab from its last control still leaves for the
+ * browser's own UI; wrap around instead so keyboard users stay in the dialog until they close it.
+ */
+function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>) {
+  if (event.key !== 'Tab') return
+  const focusable = [
+    ...event.currentTarget.querySelectorAll<HTMLElement>(
+      'button:not([disabled]), input:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])',
+    ),
+  ]
+  const first = focusable[0]
+  const last = focusable[focusable.length - 1]
+  if (!first || !last) return
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault()
+    last.focus()
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault()
+    first.focus()
+  }
+}
+
+function Progress({ step, pairingUri }: { step: string | null; pairingUri: string | undefined }) {
+  if (step === 'connecting' && pairingUri) return <WalletQr uri={pairingUri} />
+  const text =
+    step === 'signing'
+      ? 'Check your wallet: approve the sign-in message to continue.'
+      : step === 'verifying'
+        ? 'Checking your signature…'
+        : 'Connecting… check your wallet if it asks you to approve.'
+  return (
+    <p className="dialog-progress" role="status">
+      <span className="spinner" aria-hidden="true" />
+      {text}
+    </p>
+  )
+}

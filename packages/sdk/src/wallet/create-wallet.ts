@@ -1,0 +1,229 @@
+import {
+  connect as wagmiConnect,
+  createConfig,
+  createStorage,
+  disconnect as wagmiDisconnect,
+  getConnection,
+  injected,
+  reconnect as wagmiReconnect,
+  type Connector,
+  type Storage,
+} from '@wagmi/core'
+import {
+  createWalletClient,
+  custom,
+  defineChain,
+  http,
+  type Address,
+  type Chain,
+  type EIP1193Provider,
+  type Hex,
+} from 'viem'
+import {
+  ConnectorNotFoundError,
+  NoBrowserWalletError,
+  WalletNotConnectedError,
+} from '../errors/wallet.ts'
+import type { Store } from '../store/store.ts'
+import { injectedWaitMs, waitForInjectedWallet, type InjectedWindow } from './detect-injected.ts'
+import { magicLink } from './magic.ts'
+import type { WalletConnectorInfo, WalletKind, WalletState, WalletVendorConfig } from './types.ts'
+import { walletConnect } from './wallet-connect.ts'
+import { web3Auth } from './web3-auth.ts'
+
+export interface CreateWalletParameters extends WalletVendorConfig {
+  /** The state the app watches; this module writes into it. */
+  store: Store<WalletState>
+  /** Chains the app uses, the first being the default; node URL per chain. */
+  chains: readonly { id: number; rpcUrl: string }[]
+  /** Where the last connected wallet is remembered (localStorage in the browser). */
+  storage?: Pick<globalThis.Storage, 'getItem' | 'setItem' | 'removeItem'> | undefined
+  /** The page's window (EIP-6963 events, legacy `window.ethereum`). */
+  window?: InjectedWindow | undefined
+  /** How long to wait for a browser wallet to appear (ms). Default 3000. */
+  injectedWaitMs?: number | undefined
+  /** Shown in WalletConnect wallets. */
+  metadata?: { name: string; description: string; url: string; icons: string[] } | undefined
+}
+
+/** The loaded wallet stack: wagmi config plus the actions the app needs. */
+export interface Wallet {
+  /** Waits (≤ 3000 ms) for a browser wallet; updates `injectedSearch`. */
+  detectInjected(): Promise<boolean>
+  connect(
+    connectorId: string,
+    options?: { email?: string },
+  ): Promise<{ address: Address; chainId: number }>
+  disconnect(): Promise<void>
+  /** Reconnects the wallet used last, if it is still authorised. */
+  reconnect(): Promise<void>
+  /** Signs a text message (EIP-191 `personal_sign`) with the connected account. */
+  signMessage(message: string): Promise<Hex>
+}
+
+const LEGACY_ID = 'injected'
+const kinds: Record<string, WalletKind> = {
+  walletConnect: 'walletConnect',
+  magic: 'magic',
+  web3auth: 'web3auth',
+}
+
+function toChain({ id, rpcUrl }: { id: number; rpcUrl: string }): Chain {
+  return defineChain({
+    id,
+    name: `Chain ${id}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  })
+}
+
+/**
+ * Builds the wallet stack on @wagmi/core: EIP-6963 discovery, the legacy injected wallet, and
+ * the three vendor connectors whose SDKs load only when chosen. Loaded lazily by createPortico.
+ */
+export function createWallet(parameters: CreateWalletParameters): Wallet {
+  const { store } = parameters
+  const win = parameters.window
+  const chains = parameters.chains.map(toChain) as [Chain, ...Chain[]]
+  const chainIds = chains.map((chain) => chain.id) as [number, ...number[]]
+  const storage: Storage = createStorage({
+    key: 'portico.wallet',
+    storage: parameters.storage ?? { getItem: () => null, setItem() {}, removeItem() {} },
+  })
+  const configured = {
+    walletConnect: Boolean(parameters.walletConnectProjectId),
+    magic: Boolean(parameters.magicApiKey),
+    web3auth: Boolean(parameters.web3AuthClientId),
+  } as Record<string, boolean>
+
+  const config = createConfig({
+    chains,
+    ssr: !win,
+    storage,
+    multiInjectedProviderDiscovery: true,
+    transports: Object.fromEntries(parameters.chains.map((c) => [c.id, http(c.rpcUrl)])),
+    connectors: [
+      injected({
+        target: () => ({ id: LEGACY_ID, name: 'Browser wallet', provider: () => win?.ethereum }),
+      }),
+      walletConnect({
+        projectId: parameters.walletConnectProjectId,
+        chainIds,
+        rpcUrls: Object.fromEntries(parameters.chains.map((c) => [c.id, c.rpcUrl])),
+        metadata: parameters.metadata,
+        onDisplayUri: (uri) => store.set((s) => ({ ...s, pairingUri: uri })),
+      }),
+      magicLink({
+        apiKey: parameters.magicApiKey,
+        chainId: chains[0].id,
+        rpcUrl: parameters.chains[0]!.rpcUrl,
+      }),
+      web3Auth({ clientId: parameters.web3AuthClientId, network: parameters.web3AuthNetwork }),
+    ],
+  })
+
+  function announcedProviders(): unknown[] {
+    return config._internal.mipd?.getProviders().map((detail) => detail.provider) ?? []
+  }
+
+  function connectorInfos(): WalletConnectorInfo[] {
+    const announced = announcedProviders()
+    return config.connectors
+      .filter((connector) => {
+        // The legacy entry only when window.ethereum is a wallet EIP-6963 did not already list.
+        if (connector.id !== LEGACY_ID) return true
+        return Boolean(win?.ethereum) && !announced.includes(win?.ethereum)
+      })
+      .map((connector) => ({
+        id: connector.id,
+        name: connector.name,
+        icon: connector.icon,
+        kind: kinds[connector.id] ?? (connector.id === LEGACY_ID ? 'injected' : 'eip6963'),
+        configured: configured[connector.id] ?? true,
+      }))
+  }
+
+  function sync(): void {
+    const connection = getConnection(config)
+    store.set((state) => ({
+      ...state,
+      status: connection.status,
+      connectors: connectorInfos(),
+      address: connection.address,
+      chainId: connection.chainId,
+      connectorId: connection.connector?.id,
+      pairingUri: connection.status === 'connecting' ? state.pairingUri : undefined,
+    }))
+  }
+  config.subscribe((state) => state, sync)
+  config._internal.connectors.subscribe(sync)
+  sync()
+
+  function find(connectorId: string): Connector {
+    const connector = config.connectors.find((c) => c.id === connectorId)
+    if (!connector) throw new ConnectorNotFoundError({ id: connectorId })
+    return connector
+  }
+
+  async function detectInjected(): Promise<boolean> {
+    if (!win) return false
+    store.set((s) => ({ ...s, injectedSearch: 'searching' }))
+    const found = await waitForInjectedWallet(win, {
+      timeoutMs: parameters.injectedWaitMs ?? injectedWaitMs,
+    })
+    store.set((s) => ({ ...s, injectedSearch: found ? 'found' : 'none' }))
+    sync()
+    return found
+  }
+
+  return {
+    detectInjected,
+
+    async connect(connectorId, options = {}) {
+      if (connectorId === LEGACY_ID && !win?.ethereum && !(await detectInjected())) {
+        throw new NoBrowserWalletError({ waitedMs: parameters.injectedWaitMs ?? injectedWaitMs })
+      }
+      const connector = find(connectorId)
+      const current = getConnection(config)
+      if (current.status === 'connected' && current.connector?.uid === connector.uid) {
+        return { address: current.address, chainId: current.chainId }
+      }
+      if (current.status === 'connected') await wagmiDisconnect(config).catch(() => undefined)
+      store.set((s) => ({ ...s, pairingUri: undefined }))
+      const result = await wagmiConnect(config, { connector, ...options } as never)
+      const address = (result as { accounts: readonly Address[] }).accounts[0]!
+      return { address, chainId: (result as { chainId: number }).chainId }
+    },
+
+    async disconnect() {
+      await wagmiDisconnect(config).catch(() => undefined)
+      sync()
+    },
+
+    async reconnect() {
+      const recent = await storage.getItem('recentConnectorId')
+      const connector = recent ? config.connectors.find((c) => c.id === recent) : undefined
+      if (!connector) return
+      // Only the connector used last: asking every connector would load every vendor SDK.
+      if (connector.id in kinds) {
+        if (!(await connector.isAuthorized())) return
+        await wagmiConnect(config, { connector, isReconnecting: true } as never).catch(
+          () => undefined,
+        )
+      } else {
+        await wagmiReconnect(config, { connectors: [connector] })
+      }
+      sync()
+    },
+
+    async signMessage(message) {
+      const connection = getConnection(config)
+      if (connection.status !== 'connected' || !connection.connector) {
+        throw new WalletNotConnectedError()
+      }
+      const provider = (await connection.connector.getProvider()) as EIP1193Provider
+      const client = createWalletClient({ transport: custom(provider) })
+      return client.signMessage({ account: connection.address, message })
+    },
+  }
+}
