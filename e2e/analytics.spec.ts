@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { appStarted } from './helpers.ts'
-import { expectNoSeriousAxeViolations } from './analytics/axe.ts'
-import { eventAccepted, navigate, signInWithTestWallet } from './analytics/sign-in.ts'
+import { expectNoSeriousAxeViolations } from './support/axe.ts'
+import { eventAccepted, navigate, signInWithTestWallet } from './support/sign-in.ts'
 
 // The events dashboard and first-party tracking (issue 7), against the real server: the e2e
 // server's ADMIN_ADDRESSES is the test wallet's first anvil account (playwright.config.ts).

@@ -1,4 +1,4 @@
-export { freePort } from '../packages/sdk/test/ports.ts'
+export { freePort } from '@portico/test-kit/ports'
 
 /** Where the e2e anvil chain listens (chosen by playwright.config.ts). */
 export function anvilUrl(): string {

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
-import { expectNoSeriousAxeViolations } from './analytics/axe.ts'
-import { signInWithTestWallet } from './analytics/sign-in.ts'
+import { expectNoSeriousAxeViolations } from './support/axe.ts'
+import { signInWithTestWallet } from './support/sign-in.ts'
 import { authStatus } from './wallet/journey.ts'
 
 // The profile on the Account page (issue 7): an object of class Profile with an uploaded avatar

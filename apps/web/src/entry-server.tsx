@@ -4,7 +4,7 @@ import { noopRevealController } from './reveal/reveal.ts'
 import { resolvePage } from './shell/page-table.ts'
 import { createStaticThemeStore } from './theme/theme-store.ts'
 import { pages } from './pages/page-list.ts'
-import { createPortico } from '@portico/sdk/portico/create-portico'
+import { createPortico } from '@portico/sdk/portico'
 
 /** What the build injects into index.html for one pre-rendered path. */
 export interface PrerenderResult {

@@ -1,19 +1,11 @@
 // @vitest-environment happy-dom
 import { act, cleanup, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createPortico } from '@portico/sdk/portico/create-portico'
+import { createPortico } from '@portico/sdk/portico'
+import { createMemoryStorage } from '@portico/test-kit/memory-storage'
 import { PorticoProvider } from './portico-provider.ts'
 import { useAuth } from './use-auth.ts'
 import { useWallet } from './use-wallet.ts'
-
-function memoryStorage(entries: Record<string, string> = {}) {
-  const memory = new Map(Object.entries(entries))
-  return {
-    getItem: (key: string) => memory.get(key) ?? null,
-    setItem: (key: string, value: string) => void memory.set(key, value),
-    removeItem: (key: string) => void memory.delete(key),
-  }
-}
 
 function Probe() {
   const auth = useAuth()
@@ -34,7 +26,7 @@ describe('useAuth and useWallet', () => {
       serverUrl: 'http://127.0.0.1:1',
       appId: 'test',
       chains: [],
-      storage: memoryStorage(),
+      storage: createMemoryStorage(),
       fetch: async (url) => {
         requests.push(url)
         throw new Error('no server in this test')
@@ -57,7 +49,7 @@ describe('useAuth and useWallet', () => {
       serverUrl: 'http://127.0.0.1:1',
       appId: 'test',
       chains: [],
-      storage: memoryStorage({ 'portico.signedIn': '1' }),
+      storage: createMemoryStorage({ 'portico.signedIn': '1' }),
       fetch: async () =>
         Response.json({
           user: { id: 'u1', address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' },

@@ -1,5 +1,5 @@
 import { createContext, createElement, useContext, type ReactNode } from 'react'
-import type { Portico } from '@portico/sdk/portico/create-portico'
+import type { Portico } from '@portico/sdk/portico'
 
 const PorticoContext = createContext<Portico | null>(null)
 

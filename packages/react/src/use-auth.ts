@@ -1,5 +1,5 @@
 import { useMemo, useSyncExternalStore } from 'react'
-import { authFlags, initialAuthState, type AuthState } from '@portico/sdk/portico/auth-machine'
+import { authFlags, initialAuthState, type AuthState } from '@portico/sdk/portico'
 import { usePortico } from './portico-provider.ts'
 
 /**

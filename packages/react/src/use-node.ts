@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { connectNode } from '@portico/sdk/rpc/connect-node'
+import { connectNode } from '@portico/sdk/rpc'
 import { usePortico } from './portico-provider.ts'
 
 export interface NodeReading {

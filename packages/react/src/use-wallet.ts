@@ -1,5 +1,5 @@
 import { useMemo, useSyncExternalStore } from 'react'
-import { initialWalletState } from '@portico/sdk/wallet/types'
+import { initialWalletState } from '@portico/sdk/wallet'
 import { usePortico } from './portico-provider.ts'
 
 /**

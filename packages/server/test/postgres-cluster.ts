@@ -10,7 +10,7 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { freePort } from '../../sdk/test/ports.ts'
+import { freePort } from '@portico/test-kit/ports'
 
 export default async function setup(): Promise<() => void> {
   if (process.env.PORTICO_TEST_DATABASE_URL) return () => {}

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { createBackendClient } from '@portico/sdk/backend/client'
+import { createBackendClient } from '@portico/sdk/backend'
 import { cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Router } from 'wouter'

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import type { BackendClient } from '@portico/sdk/backend/client'
+import type { BackendClient } from '@portico/sdk/backend'
 import { useConnectDialog } from '../wallet/connect-dialog-provider.tsx'
 import { RangePicker, SubdomainFilter } from './controls.tsx'
 import { EventsChart } from './events-chart.tsx'

@@ -1,4 +1,4 @@
-import { createBackendClient } from '@portico/sdk/backend/client'
+import { createBackendClient } from '@portico/sdk/backend'
 import { describe, expect, it } from 'vitest'
 import { describeSeries } from './format.ts'
 import {

@@ -1,4 +1,4 @@
-import type { BackendClient } from '@portico/sdk/backend/client'
+import type { BackendClient } from '@portico/sdk/backend'
 
 // Data shaping of the events dashboard (issue 7): which window and bucket size a range means,
 // checking the server's answer (GET /api/events/stats, CONTRACT.md), and filling the buckets

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import type { BackendClient } from '@portico/sdk/backend/client'
+import type { BackendClient } from '@portico/sdk/backend'
 import { shortMessageOf } from '../backend/error-message.ts'
 import { fetchStats, type EventStats, type StatsQuery } from './stats.ts'
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
-import { usePortico } from '@portico/react/portico-provider'
-import type { BackendClient } from '@portico/sdk/backend/client'
+import { usePortico } from '@portico/react'
+import type { BackendClient } from '@portico/sdk/backend'
 
 /**
  * The app's one backend client (the Portico client's, whose code loads on first use); undefined

@@ -1,4 +1,4 @@
-import { sdkVersion } from '@portico/sdk/version/sdk-version'
+import { sdkVersion } from '@portico/sdk/version'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { checkForNotice, sendEvent } from './beacon.ts'
 

@@ -1,5 +1,4 @@
-import { sdkVersion } from '@portico/sdk/version/sdk-version'
-import { compareVersions } from '@portico/sdk/version/check-version'
+import { sdkVersion, compareVersions } from '@portico/sdk/version'
 import type { VersionNotice } from '../version/version.ts'
 
 // What every page does in the background, loaded when the browser is first idle: page views and

@@ -1,11 +1,8 @@
 import { useCallback, useEffect, useState } from 'react'
 import { formatEther } from 'viem'
-import { useAuth } from '@portico/react/use-auth'
-import { useNode } from '@portico/react/use-node'
-import { useWallet } from '@portico/react/use-wallet'
-import { usePortico } from '@portico/react/portico-provider'
+import { useAuth, useNode, useWallet, usePortico } from '@portico/react'
 import { ProfileSection } from '../profile/profile-section.tsx'
-import type { SessionInfo } from '@portico/sdk/portico/session-api'
+import type { SessionInfo } from '@portico/sdk/portico'
 
 /**
  * Account (signed-in users only; the page table's `auth: 'required'` asks others to sign in):

@@ -1,4 +1,4 @@
-import { useAuth } from '@portico/react/use-auth'
+import { useAuth } from '@portico/react'
 import { Dashboard, SignedOut } from '../analytics/dashboard.tsx'
 import { useBackendClient } from '../backend/use-backend-client.ts'
 import { PageLoading } from '../shell/page-loading.tsx'

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { createBackendClient } from '@portico/sdk/backend/client'
+import { createBackendClient } from '@portico/sdk/backend'
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { UploadFile } from './avatar-field.tsx'

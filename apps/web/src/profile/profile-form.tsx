@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react'
-import type { BackendClient } from '@portico/sdk/backend/client'
+import type { BackendClient } from '@portico/sdk/backend'
 import { shortMessageOf } from '../backend/error-message.ts'
 import { AvatarField, type UploadFile } from './avatar-field.tsx'
 import { emptyProfile, fileUrl, loadProfile, saveProfile, type Profile } from './profile-store.ts'

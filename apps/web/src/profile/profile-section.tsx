@@ -1,5 +1,5 @@
 import { useId, useMemo } from 'react'
-import { createBackendClient } from '@portico/sdk/backend/client'
+import { createBackendClient } from '@portico/sdk/backend'
 import { useBackendClient } from '../backend/use-backend-client.ts'
 import type { UploadFile } from './avatar-field.tsx'
 import { createProgressFetch } from './progress-fetch.ts'

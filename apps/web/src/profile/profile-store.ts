@@ -1,7 +1,12 @@
-import type { BackendClient } from '@portico/sdk/backend/client'
-import { saveFile } from '@portico/sdk/backend/files'
-import { queryObjects, saveObject, type SavedObject } from '@portico/sdk/backend/objects'
-import { createFile, PorticoFile } from '@portico/sdk/backend/values'
+import {
+  type BackendClient,
+  saveFile,
+  queryObjects,
+  saveObject,
+  type SavedObject,
+  createFile,
+  PorticoFile,
+} from '@portico/sdk/backend'
 
 // The profile as an object of class `Profile` (issue 7), one per user, through the SDK: found
 // by a query on its owner, created on the first save, changed in place afterwards. Private (the

@@ -1,4 +1,4 @@
-import type { BackendFetch } from '@portico/sdk/backend/client'
+import type { BackendFetch } from '@portico/sdk/backend'
 
 /** The part of `XMLHttpRequest` used here (injectable for tests). */
 export type XhrConstructor = new () => Pick<

@@ -8,8 +8,9 @@ import { RevealProvider } from '../reveal/reveal-provider.tsx'
 import type { RevealController } from '../reveal/reveal.ts'
 import { ThemeProvider } from '../theme/theme-provider.tsx'
 import { createStaticThemeStore } from '../theme/theme-store.ts'
-import { PorticoProvider } from '@portico/react/portico-provider'
-import { createPortico } from '@portico/sdk/portico/create-portico'
+import { PorticoProvider } from '@portico/react'
+import { createPortico } from '@portico/sdk/portico'
+import { createMemoryStorage } from '@portico/test-kit/memory-storage'
 import { AppWrapper } from './app-wrapper.tsx'
 import type { PageDefinition } from './page-table.ts'
 
@@ -62,16 +63,11 @@ function renderAt(path: string) {
   const location = memoryLocation({ path })
   const reveal: RevealController = { scan: vi.fn(), disconnect: vi.fn() }
   // Never started: the authentication state stays "undefined" unless a test drives it.
-  const memory = new Map<string, string>()
   const portico = createPortico({
     serverUrl: 'http://localhost',
     appId: 'test',
     chains: [],
-    storage: {
-      getItem: (key) => memory.get(key) ?? null,
-      setItem: (key, value) => void memory.set(key, value),
-      removeItem: (key) => void memory.delete(key),
-    },
+    storage: createMemoryStorage(),
   })
   render(
     <ThemeProvider store={createStaticThemeStore()}>

@@ -1,4 +1,4 @@
-import { browserTrackingAllowed } from '@portico/sdk/events/privacy'
+import { browserTrackingAllowed } from '@portico/sdk/events'
 
 /** Sends one event to the server (the SDK's trackEvent, loaded when first needed). */
 export type EventSender = (event: string, options: Record<string, unknown>) => Promise<unknown>

@@ -1,5 +1,5 @@
 import { Link } from 'wouter'
-import { useAuth } from '@portico/react/use-auth'
+import { useAuth } from '@portico/react'
 import { shortAddress } from './config.ts'
 import { useConnectDialog } from './connect-dialog-provider.tsx'
 

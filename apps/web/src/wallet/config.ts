@@ -1,4 +1,4 @@
-import type { PorticoConfig } from '@portico/sdk/portico/create-portico'
+import type { PorticoConfig } from '@portico/sdk/portico'
 
 /** The build-time settings the app reads (Vite exposes only `VITE_`-prefixed variables). */
 export type AppEnv = Record<string, string | boolean | undefined>

@@ -1,6 +1,5 @@
 import { useEffect, useId, useRef, type KeyboardEvent } from 'react'
-import { useAuth } from '@portico/react/use-auth'
-import { useWallet } from '@portico/react/use-wallet'
+import { useAuth, useWallet } from '@portico/react'
 import { errorAdvice } from './error-advice.ts'
 import { WalletOptions } from './wallet-options.tsx'
 import { WalletQr } from './wallet-qr.tsx'

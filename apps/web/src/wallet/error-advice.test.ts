@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { UserRejectedRequestError } from 'viem'
-import { BackendError } from '@portico/sdk/errors/backend'
-import { NoBrowserWalletError, WalletConnectError, Web3AuthError } from '@portico/sdk/errors/wallet'
+import {
+  BackendError,
+  NoBrowserWalletError,
+  WalletConnectError,
+  Web3AuthError,
+} from '@portico/sdk/errors'
 import { errorAdvice } from './error-advice.ts'
 
 describe('errorAdvice', () => {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { useAuth } from '@portico/react/use-auth'
+import { useAuth } from '@portico/react'
 import { PageLoading } from '../shell/page-loading.tsx'
 import { useConnectDialog } from './connect-dialog-provider.tsx'
 

@@ -1,6 +1,6 @@
 import { useState } from 'react'
-import type { useWallet } from '@portico/react/use-wallet'
-import type { WalletConnectorInfo } from '@portico/sdk/wallet/types'
+import type { useWallet } from '@portico/react'
+import type { WalletConnectorInfo } from '@portico/sdk/wallet'
 
 type Wallet = ReturnType<typeof useWallet>
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { startFlakyServer, type FlakyServer } from '../../test/flaky-server.ts'
+import { startFlakyServer, type FlakyServer } from '@portico/test-kit/flaky-server'
 import { BackendError } from '../errors/backend.ts'
 import { sdkVersion } from '../version/sdk-version.ts'
 import { createBackendClient, type BackendClientConfig } from './client.ts'

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { startFlakyServer, type FlakyServer } from '../../test/flaky-server.ts'
+import { startFlakyServer, type FlakyServer } from '@portico/test-kit/flaky-server'
 import { BackendError, BatchError } from '../errors/backend.ts'
 import { createBackendClient } from './client.ts'
 import { saveAll, saveObject } from './objects.ts'

@@ -11,7 +11,7 @@ export interface BaseErrorParameters {
 
 /**
  * The base of every Portico SDK error, shaped like viem's: a stable `name` that code branches on,
- * a `shortMessage` in the words of the error catalogue (design.md section 6) that the UI shows,
+ * a `shortMessage` in the words of the error catalogue (docs/errors.md) that the UI shows,
  * optional `details`, and the original `cause`.
  */
 export class BaseError extends Error {
@@ -42,13 +42,24 @@ export class BaseError extends Error {
 
   /** Follows the `cause` chain; returns the first error `fn` accepts, or the innermost one. */
   walk(fn?: (error: unknown) => boolean): unknown {
-    return walkCauses(this, fn)
+    return walk(this, fn)
   }
 }
 
-function walkCauses(error: unknown, fn?: (error: unknown) => boolean): unknown {
-  if (fn?.(error)) return error
-  const next = (error as { cause?: unknown } | null)?.cause
-  if (next === undefined || next === null) return fn ? null : error
-  return walkCauses(next, fn)
+/** The longest cause chain followed; a longer (or circular) chain stops there. */
+const MAX_DEPTH = 32
+
+/**
+ * Follows `error`'s `cause` chain (any error, not only the SDK's): returns the first error `fn`
+ * accepts (null when none does), or without `fn` the innermost cause.
+ */
+export function walk(error: unknown, fn?: (error: unknown) => boolean): unknown {
+  let current = error
+  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+    if (fn?.(current)) return current
+    const next = (current as { cause?: unknown } | null | undefined)?.cause
+    if (next === undefined || next === null) return fn ? null : current
+    current = next
+  }
+  return fn ? null : current
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { createMemoryStorage } from '@portico/test-kit/memory-storage'
 import { createPortico } from './create-portico.ts'
 
 // The effects around the pure reducer (design.md section 3): session restore, sign-out that
@@ -13,17 +14,14 @@ const error = (status: number, code: string) =>
   Response.json({ error: { code, message: code } }, { status })
 
 function setup(routes: Record<string, () => Response | Promise<Response>>, hint = true) {
-  const memory = new Map<string, string>(hint ? [['portico.signedIn', '1']] : [])
+  const storage = createMemoryStorage(hint ? { 'portico.signedIn': '1' } : {})
+  const memory = storage.values
   const calls: string[] = []
   const portico = createPortico({
     serverUrl: 'http://127.0.0.1:1',
     appId: 'test',
     chains: [],
-    storage: {
-      getItem: (key) => memory.get(key) ?? null,
-      setItem: (key, value) => void memory.set(key, value),
-      removeItem: (key) => void memory.delete(key),
-    },
+    storage,
     fetch: async (url, init) => {
       const key = `${init.method} ${new URL(url).pathname}`
       calls.push(key)

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseEther, parseGwei } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { ChainUrlMissingError, NodeConfigMissingError } from '../errors/rpc.ts'
-import { anvilAccount, anvilChainId, startAnvil, type Anvil } from '../../test/anvil.ts'
+import { anvilAccount, anvilChainId, startAnvil, type Anvil } from '@portico/test-kit/anvil'
 import { connectNode } from './connect-node.ts'
 
 let anvil: Anvil

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { startMisbehavingNode, type MisbehavingNode } from '../../test/misbehaving-node.ts'
+import { startMisbehavingNode, type MisbehavingNode } from '@portico/test-kit/misbehaving-node'
 import { connectNode } from './connect-node.ts'
 
 let gateway: MisbehavingNode

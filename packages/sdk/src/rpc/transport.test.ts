@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { BaseError as ViemBaseError, ExecutionRevertedError, TimeoutError } from 'viem'
 import { ErrorResponseError, NoResponseError, UnexpectedRpcResponseError } from '../errors/rpc.ts'
-import { startAnvil, type Anvil } from '../../test/anvil.ts'
+import { startAnvil, type Anvil } from '@portico/test-kit/anvil'
 import {
   startMisbehavingNode,
   type Behaviour,
   type MisbehavingNode,
-} from '../../test/misbehaving-node.ts'
+} from '@portico/test-kit/misbehaving-node'
 import { connectNode, type ConnectNodeParameters } from './connect-node.ts'
 import { throttleDelay } from './fetch.ts'
 

@@ -13,6 +13,7 @@ import {
   UnexpectedRpcResponseError,
   type NodeTransportError,
 } from '../errors/rpc.ts'
+import { walk } from '../errors/base.ts'
 import { createNodeFetch, type FetchFn } from './fetch.ts'
 
 export interface NodeTransportOptions {
@@ -30,21 +31,20 @@ export interface NodeTransportOptions {
 }
 
 /**
- * Maps what viem throws when a node itself failed to the catalogue error (design.md section 6),
+ * Maps what viem throws when a node itself failed to the catalogue error,
  * keeping viem's error as `cause`. Returns undefined for JSON-RPC application errors, which
  * must reach the caller as viem's typed errors and must not trigger failover.
  */
 export function toNodeTransportError(error: unknown): NodeTransportError | undefined {
-  const chain: unknown[] = []
-  for (let e = error; e && chain.length < 16; e = (e as { cause?: unknown }).cause) chain.push(e)
-  const known = chain.find(isNodeTransportError)
+  const known = walk(error, isNodeTransportError) as NodeTransportError | null
   if (known) return known
-  if (chain.some((e) => e instanceof TimeoutError)) {
+  const has = (type: abstract new (...args: never[]) => Error) =>
+    walk(error, (e) => e instanceof type) !== null
+  if (has(TimeoutError)) {
     return new NoResponseError({ cause: error, details: 'The request timed out.' })
   }
-  if (chain.some((e) => e instanceof ResponseBodyTooLargeError))
-    return new UnexpectedRpcResponseError({ cause: error })
-  if (chain.some((e) => e instanceof HttpRequestError)) return new NoResponseError({ cause: error })
+  if (has(ResponseBodyTooLargeError)) return new UnexpectedRpcResponseError({ cause: error })
+  if (has(HttpRequestError)) return new NoResponseError({ cause: error })
   return undefined
 }
 

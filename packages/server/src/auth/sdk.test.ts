@@ -1,18 +1,23 @@
 import type { FastifyInstance } from 'fastify'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createBackendClient } from '@portico/sdk/backend/client'
-import { getNonce } from '@portico/sdk/auth/nonce'
-import { createSignInMessage } from '@portico/sdk/auth/message'
-import { verifySignIn } from '@portico/sdk/auth/verify'
-import { getSession, listSessions, revokeSession, signOut } from '@portico/sdk/auth/session'
-import { trackEvent } from '@portico/sdk/events/track-event'
-import { checkVersion, getVersion } from '@portico/sdk/version/check-version'
+import { createBackendClient } from '@portico/sdk/backend'
 import {
+  getNonce,
+  createSignInMessage,
+  verifySignIn,
+  getSession,
+  listSessions,
+  revokeSession,
+  signOut,
+} from '@portico/sdk/auth'
+import { trackEvent } from '@portico/sdk/events'
+import {
+  checkVersion,
+  getVersion,
   getApiDescription,
   supportsOperation,
-} from '@portico/sdk/apiDescription/get-api-description'
-import { BackendError } from '@portico/sdk/errors/backend'
-import { SdkVersionUnsupportedError } from '@portico/sdk/errors/version'
+} from '@portico/sdk/version'
+import { BackendError, SdkVersionUnsupportedError } from '@portico/sdk/errors'
 import { databaseKinds, signedIn, testApp, testConfig } from '../../test/helpers.ts'
 import { newAccount } from '../../test/siwe.ts'
 import { events } from '../db/schema.ts'

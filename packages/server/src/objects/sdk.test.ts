@@ -1,19 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'drizzle-orm'
-import { createBackendClient, type BackendClient } from '@portico/sdk/backend/client'
-import { saveFile } from '@portico/sdk/backend/files'
 import {
+  createBackendClient,
+  type BackendClient,
+  saveFile,
   destroyAll,
   fetchObject,
   queryObjects,
   saveAll,
   saveObject,
-} from '@portico/sdk/backend/objects'
-import { createFile, PorticoFile } from '@portico/sdk/backend/values'
-import { BackendError, BatchError } from '@portico/sdk/errors/backend'
+  createFile,
+  PorticoFile,
+} from '@portico/sdk/backend'
+import { BackendError, BatchError } from '@portico/sdk/errors'
 import { databaseKinds, signedIn, testApp } from '../../test/helpers.ts'
-import { startFlakyProxy, type FlakyProxy, type ProxyFault } from '../../test/flaky-proxy.ts'
+import { startFlakyProxy, type FlakyProxy, type ProxyFault } from '@portico/test-kit/flaky-proxy'
 
 // The SDK against the real server (listening on 127.0.0.1) through a proxy that fails the first
 // requests before or after they reach the server: a retried write is applied once.

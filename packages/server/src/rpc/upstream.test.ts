@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startMisbehavingNode, type MisbehavingNode } from '../../../sdk/test/misbehaving-node.ts'
+import { startMisbehavingNode, type MisbehavingNode } from '@portico/test-kit/misbehaving-node'
 import { UpstreamPool, UpstreamUnavailableError } from './upstream.ts'
 
 let node: MisbehavingNode

@@ -1,8 +1,8 @@
-import http from 'node:http'
-import type net from 'node:net'
+import type http from 'node:http'
+import { sendJson, startTestServer } from './http-server.ts'
 
 // A tiny JSON-RPC "node" on 127.0.0.1 whose behaviour a test switches, to drive every failure
-// of the catalogue through a real HTTP exchange (fake at the network boundary, examples.md 10).
+// of the catalogue through a real HTTP exchange (faked at the network boundary).
 
 export type Behaviour =
   | 'ok' // valid answers: eth_chainId 0x7a69, eth_blockNumber 0x2a, anything else null
@@ -36,7 +36,6 @@ function answerFor(call: { id?: unknown; method?: string }): unknown {
 }
 
 export async function startMisbehavingNode(behaviour: Behaviour = 'ok'): Promise<MisbehavingNode> {
-  const sockets = new Set<net.Socket>()
   let throttled = 0
   const node: MisbehavingNode = {
     url: '',
@@ -45,25 +44,14 @@ export async function startMisbehavingNode(behaviour: Behaviour = 'ok'): Promise
     throttleTimes: Number.POSITIVE_INFINITY,
     requests: [],
     seen: [],
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy()
-        server.close(() => resolve())
-      }),
+    close: async () => {},
   }
-  const server = http.createServer(async (req, res) => {
-    let text = ''
-    for await (const chunk of req) text += chunk
-    const body = JSON.parse(text) as
+  const server = await startTestServer(({ req, res, body: bytes }) => {
+    const body = JSON.parse(bytes.toString()) as
       { id?: unknown; method?: string } | { id?: unknown; method?: string }[]
     node.requests.push(body)
     node.seen.push({ path: req.url ?? '', headers: req.headers })
-    const json = (status: number, value: unknown, statusText?: string) => {
-      res.writeHead(status, statusText ?? http.STATUS_CODES[status], {
-        'content-type': 'application/json',
-      })
-      res.end(JSON.stringify(value))
-    }
+    const json = (status: number, value: unknown) => sendJson(res, status, value)
     const first = Array.isArray(body) ? body[0]! : body
     switch (node.behaviour) {
       case 'no-answer':
@@ -101,11 +89,7 @@ export async function startMisbehavingNode(behaviour: Behaviour = 'ok'): Promise
     }
     json(200, Array.isArray(body) ? body.map(answerFor) : answerFor(body))
   })
-  server.on('connection', (socket) => {
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  node.url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`
+  node.url = server.url
+  node.close = server.close
   return node
 }

@@ -1,5 +1,4 @@
-import http from 'node:http'
-import type net from 'node:net'
+import { startTestServer } from './http-server.ts'
 
 // An HTTP proxy on 127.0.0.1 in front of a real server that misbehaves on its first requests,
 // as a flaky network or load balancer would: the failure can happen before the request reaches
@@ -31,21 +30,8 @@ export async function startFlakyProxy(
   target: string,
   faults: ProxyFault[] = [],
 ): Promise<FlakyProxy> {
-  const sockets = new Set<net.Socket>()
-  const proxy: FlakyProxy = {
-    url: '',
-    faults,
-    seen: [],
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy()
-        server.close(() => resolve())
-      }),
-  }
-  const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    const body = Buffer.concat(chunks)
+  const proxy: FlakyProxy = { url: '', faults, seen: [], close: async () => {} }
+  const server = await startTestServer(async ({ req, res, body }) => {
     proxy.seen.push({ method: req.method ?? '', path: req.url ?? '', body: body.toString() })
     const fault = proxy.faults[proxy.seen.length - 1]
     if (fault === 'drop-before') return void req.socket.destroy()
@@ -60,7 +46,7 @@ export async function startFlakyProxy(
     const answer = await fetch(`${target}${req.url}`, {
       method: req.method,
       headers,
-      ...(body.length ? { body } : {}),
+      ...(body.length ? { body: new Uint8Array(body) } : {}),
     })
     const bytes = Buffer.from(await answer.arrayBuffer())
     if (fault === 'drop-after') return void req.socket.destroy()
@@ -72,11 +58,7 @@ export async function startFlakyProxy(
     res.writeHead(answer.status, type ? { 'content-type': type } : {})
     res.end(bytes)
   })
-  server.on('connection', (socket) => {
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  proxy.url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`
+  proxy.url = server.url
+  proxy.close = server.close
   return proxy
 }

@@ -1,0 +1,36 @@
+// Entry point `@portico/sdk/backend`: the backend client, objects, files and their wire values.
+export {
+  createBackendClient,
+  type BackendClient,
+  type BackendClientConfig,
+  type BackendFetch,
+  type HttpMethod,
+  type RequestOptions,
+} from './client.ts'
+export { decode, encode, type DecodeErrorType, type EncodeErrorType } from './encode.ts'
+export { createFile, Pointer, pointerTo, PorticoFile, type FileContent } from './values.ts'
+export {
+  destroyAll,
+  destroyObject,
+  fetchObject,
+  queryObjects,
+  saveAll,
+  saveObject,
+  type ObjectData,
+  type ObjectRef,
+  type PorticoObject,
+  type QueryObjectsParameters,
+  type QueryObjectsReturnType,
+  type SavedObject,
+  type SaveObjectErrorType,
+  type SaveObjectReturnType,
+} from './objects.ts'
+export { saveFile, type SaveFileErrorType } from './files.ts'
+export {
+  BackendError,
+  BatchError,
+  InvalidDateError,
+  InvalidWireValueError,
+  UnsavedFileError,
+  type BackendErrorParameters,
+} from '../errors/backend.ts'
