@@ -15,7 +15,8 @@ import { eventRoutes } from './routes/events.ts'
 import { healthRoutes } from './routes/health.ts'
 import { metaRoutes } from './routes/meta.ts'
 import { securityHeaders } from './http/security-headers.ts'
-import { idempotencyPlugin } from './http/idempotency.ts'
+import { idempotencyPlugin } from './idempotency/plugin.ts'
+import { currentUserPlugin } from './auth/sessions.ts'
 import { objectRoutes } from './routes/objects.ts'
 import { batchRoutes } from './routes/batch.ts'
 import { fileRoutes } from './routes/files.ts'
@@ -80,6 +81,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     ...(database.kind === 'postgres' ? { store: databaseRateLimitStore(database.db) } : {}),
   })
 
+  await app.register(currentUserPlugin)
   await app.register(idempotencyPlugin)
 
   await app.register(healthRoutes)

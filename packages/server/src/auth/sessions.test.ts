@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { databaseKinds, signedIn, testApp } from '../../test/helpers.ts'
 import { sessions } from '../db/schema.ts'
-import {
-  createSession,
-  currentUser,
-  findSession,
-  hashToken,
-  revokeSession,
-  upsertUser,
-} from './sessions.ts'
+import { createSession, findSession, hashToken, revokeSession, upsertUser } from './sessions.ts'
 
 describe.each(databaseKinds())('session store on %s', (kind) => {
   it('stores only the hash of the token and finds the session by the token', async () => {
@@ -50,7 +43,7 @@ describe.each(databaseKinds())('session store on %s', (kind) => {
   it('resolves the current user from a bearer token or the cookie', async () => {
     const { app } = await testApp(kind, {}, (app) =>
       app.get('/probe', async (request) => {
-        const current = await currentUser(request)
+        const current = await request.currentUser()
         return { address: current?.user.address ?? null, via: current?.via ?? null }
       }),
     )

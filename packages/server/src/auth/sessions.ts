@@ -1,10 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { and, eq, gt, inArray, isNull } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
 import type { Database } from '../db/client.ts'
 import { sessions, users } from '../db/schema.ts'
 import { createCoalescer } from '../db/coalesce.ts'
-import { unauthorized } from '../http/errors.ts'
+import { unauthorized } from '../errors.ts'
 
 /** Name of the HttpOnly session cookie the browser carries. */
 export const SESSION_COOKIE = 'portico_session'
@@ -109,27 +110,39 @@ export async function revokeSession(
   return rows.length > 0
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The signed-in user, from `Authorization: Bearer <token>` or the session cookie; null when
+     * there is none or it is expired or revoked. Looked up at most once per request.
+     */
+    currentUser(): Promise<CurrentUser | null>
+    /** Like `currentUser()`, but refuses with 401 when nobody is signed in. */
+    requireUser(): Promise<CurrentUser>
+  }
+}
+
 const resolved = new WeakMap<FastifyRequest, Promise<CurrentUser | null>>()
 
-/**
- * The signed-in user of a request, from `Authorization: Bearer <token>` or the session cookie;
- * null when there is none or it is expired or revoked. Looked up once per request.
- */
-export function currentUser(request: FastifyRequest): Promise<CurrentUser | null> {
-  let pending = resolved.get(request)
-  if (!pending) {
-    pending = lookUp(request)
-    resolved.set(request, pending)
-  }
-  return pending
-}
-
-/** Like `currentUser`, but answers 401 when nobody is signed in. */
-export async function requireUser(request: FastifyRequest): Promise<CurrentUser> {
-  const current = await currentUser(request)
-  if (!current) throw unauthorized('Sign in with your wallet first.')
-  return current
-}
+/** Gives every request `currentUser()` and `requireUser()`. */
+export const currentUserPlugin = fp(
+  async (app) => {
+    app.decorateRequest('currentUser', function (this: FastifyRequest) {
+      let pending = resolved.get(this)
+      if (!pending) {
+        pending = lookUp(this)
+        resolved.set(this, pending)
+      }
+      return pending
+    })
+    app.decorateRequest('requireUser', async function (this: FastifyRequest) {
+      const current = await this.currentUser()
+      if (!current) throw unauthorized('Sign in with your wallet first.')
+      return current
+    })
+  },
+  { name: 'portico-current-user' },
+)
 
 async function lookUp(request: FastifyRequest): Promise<CurrentUser | null> {
   const header = request.headers.authorization

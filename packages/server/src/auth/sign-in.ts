@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { createCoalescer } from '../db/coalesce.ts'
 import { nonces, sessions, users } from '../db/schema.ts'
+import { HttpError } from '../errors.ts'
 import { hashToken } from './sessions.ts'
 
 export interface CompleteSignInParameters {
@@ -17,14 +18,23 @@ export interface CompleteSignInParameters {
   ttlMs: number
 }
 
-export type CompleteSignInResult =
-  | {
-      ok: true
-      user: { id: string; address: string }
-      session: { id: string; expiresAt: Date }
-      token: string
-    }
-  | { ok: false; reason: 'unknown' | 'expired' | 'used' | 'predates' }
+export interface CompleteSignInResult {
+  user: { id: string; address: string }
+  session: { id: string; expiresAt: Date }
+  token: string
+}
+
+/** Why a nonce could not be consumed, in the words the client sees (each refusal its own code). */
+const nonceRefusals = {
+  unknown: ['nonce_unknown', 'This nonce was not issued by this server. Fetch a new one.'],
+  expired: ['nonce_expired', 'This nonce has expired. Fetch a new one and sign again.'],
+  used: ['nonce_used', 'This nonce was already used. Fetch a new one and sign again.'],
+  // The message must have been written after its nonce was issued, not reused from before.
+  predates: ['siwe_issued_at_not_fresh', 'The message predates its nonce.'],
+} as const
+
+const refuse = (reason: keyof typeof nonceRefusals) =>
+  new HttpError(401, nonceRefusals[reason][0], nonceRefusals[reason][1])
 
 /**
  * Consumes the nonce, creates or refreshes the user and starts a session, all in ONE statement,
@@ -36,7 +46,7 @@ export type CompleteSignInResult =
 async function signInStatement(
   db: Database,
   p: CompleteSignInParameters,
-): Promise<Extract<CompleteSignInResult, { ok: true }> | null> {
+): Promise<CompleteSignInResult | null> {
   const token = randomBytes(32).toString('base64url')
   const sessionId = randomUUID()
   const expiresAt = new Date(Date.now() + p.ttlMs)
@@ -62,7 +72,7 @@ async function signInStatement(
     )
     select s.id, s.address from signed_in s join started on started.user_id = s.id`)
   const [row] = (result as unknown as { rows: { id: string; address: string }[] }).rows
-  return row ? { ok: true, user: row, session: { id: sessionId, expiresAt }, token } : null
+  return row ? { user: row, session: { id: sessionId, expiresAt }, token } : null
 }
 
 const groups = new WeakMap<
@@ -95,8 +105,8 @@ export async function completeSignIn(
   const done = await run(p)
   if (done) return done
   const [existing] = await db.select().from(nonces).where(eq(nonces.nonce, p.nonce)).limit(1)
-  if (!existing) return { ok: false, reason: 'unknown' }
-  if (existing.consumedAt) return { ok: false, reason: 'used' }
-  if (existing.expiresAt.getTime() <= Date.now()) return { ok: false, reason: 'expired' }
-  return { ok: false, reason: 'predates' }
+  if (!existing) throw refuse('unknown')
+  if (existing.consumedAt) throw refuse('used')
+  if (existing.expiresAt.getTime() <= Date.now()) throw refuse('expired')
+  throw refuse('predates')
 }

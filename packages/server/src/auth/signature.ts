@@ -8,7 +8,7 @@ import {
   type PublicClient,
 } from 'viem'
 import { verifyMessage } from 'viem/actions'
-import { HttpError } from '../http/errors.ts'
+import { HttpError } from '../errors.ts'
 
 /** Thrown by the placeholder transport of a chain without a configured node. */
 class NoNodeError extends Error {

@@ -1,7 +1,7 @@
 import { getAddress, isAddress, type Address } from 'viem'
 import { parseSiweMessage } from 'viem/siwe'
 import type { AppConfig } from '../app-config.ts'
-import { HttpError } from '../http/errors.ts'
+import { HttpError } from '../errors.ts'
 
 /** The fields of a sign-in message that passed every check except nonce and signature. */
 export interface CheckedSignInMessage {

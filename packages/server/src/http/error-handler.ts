@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
-import { HttpError } from './errors.ts'
+import { HttpError } from '../errors.ts'
 
 /**
  * Maps every error to the `{ error: { code, message } }` shape. Client mistakes keep their 4xx

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { SESSION_COOKIE } from '../auth/sessions.ts'
-import { HttpError } from './errors.ts'
+import { HttpError } from '../errors.ts'
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
 

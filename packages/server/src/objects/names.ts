@@ -1,4 +1,4 @@
-import { badRequest } from '../http/errors.ts'
+import { badRequest } from '../errors.ts'
 
 // Class and field names reach SQL only as bound parameters, but they are still validated so
 // that stored documents stay addressable and error messages stay clear (issue 5).

@@ -15,7 +15,7 @@ import {
 } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import { objects } from '../db/schema.ts'
-import { badRequest } from '../http/errors.ts'
+import { badRequest } from '../errors.ts'
 import { assertFieldName } from './names.ts'
 import { isDateValue, normaliseValue } from './wire.ts'
 

@@ -1,9 +1,10 @@
 import { and, count, eq, or, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { objects } from '../db/schema.ts'
+import { forbidden, notFound } from '../errors.ts'
 import type { Document } from './wire.ts'
 
-// The object store with its access rule (issue 5): an object belongs to the user who created
+// The object store with its access rule: an object belongs to the user who created
 // it; it is private unless the owner sets `publicRead`; only the owner changes or deletes it.
 // The rule is part of every statement's WHERE clause, so no read-then-write race can bypass it.
 
@@ -57,15 +58,16 @@ export async function getObject(
   return row ? toWire(row) : null
 }
 
-/**
- * Why a change was refused: `not_found` when the caller cannot even read the object (its
- * existence is not revealed), `forbidden` when they can read it but do not own it.
- */
-export type Refusal = 'not_found' | 'forbidden'
+/** The refusal for an object the caller cannot read: its existence is not revealed. */
+export const unreadable = () => notFound('No such object, or it is not yours to read.')
 
+/**
+ * Why a change was refused: 404 when the caller cannot even read the object, 403 when they can
+ * read it but do not own it.
+ */
 async function refusal(db: Database, className: string, objectId: string, userId: string) {
   const readable = await getObject(db, className, objectId, userId)
-  return readable ? 'forbidden' : 'not_found'
+  return readable ? forbidden('Only the owner can change or delete this object.') : unreadable()
 }
 
 /** Merges `data` into the owner's object (top-level fields) and/or sets `publicRead`. */
@@ -78,7 +80,7 @@ export async function updateObject(
     data?: Document
     publicRead?: boolean
   },
-): Promise<WireObject | Refusal> {
+): Promise<WireObject> {
   const [row] = await db
     .update(objects)
     .set({
@@ -88,18 +90,19 @@ export async function updateObject(
     })
     .where(and(byId(input.className, input.objectId), eq(objects.ownerId, input.userId)))
     .returning()
-  return row ? toWire(row) : refusal(db, input.className, input.objectId, input.userId)
+  if (!row) throw await refusal(db, input.className, input.objectId, input.userId)
+  return toWire(row)
 }
 
 export async function deleteObject(
   db: Database,
   input: { className: string; objectId: string; userId: string },
-): Promise<true | Refusal> {
+): Promise<void> {
   const rows = await db
     .delete(objects)
     .where(and(byId(input.className, input.objectId), eq(objects.ownerId, input.userId)))
     .returning({ id: objects.id })
-  return rows.length ? true : refusal(db, input.className, input.objectId, input.userId)
+  if (!rows.length) throw await refusal(db, input.className, input.objectId, input.userId)
 }
 
 export interface QueryInput {

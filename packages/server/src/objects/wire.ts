@@ -1,4 +1,4 @@
-import { badRequest } from '../http/errors.ts'
+import { badRequest } from '../errors.ts'
 import { assertFieldName, isValidName } from './names.ts'
 
 // Checks and normalises a document before it is stored. Values use the wire forms of

@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { createCoalescer } from '../db/coalesce.ts'
-import { idempotency, objects } from '../db/schema.ts'
-import { expiredOrAbandoned } from '../http/idempotency.ts'
+import { objects } from '../db/schema.ts'
+import { claimStatement, type IdempotencyClaim } from '../idempotency/store.ts'
 import { toWire, type WireObject } from './store.ts'
 import type { Document } from './wire.ts'
 
-// Group commit of object creates (design.md section 9). Creates that arrive while a group is
+// Group commit of object creates (docs/decisions.md, "Group commit"). Creates that arrive while a group is
 // being written go together into the next transaction: one multi-row INSERT of their
 // idempotency records (with the final answer, known before the insert because ids and times
 // are made here) and one of the objects. A create is answered only after its transaction
@@ -19,7 +19,7 @@ export interface CreateRequest {
   ownerId: string
   data: Document
   publicRead: boolean
-  idempotency?: { scope: string; key: string; requestHash: string } | undefined
+  idempotency?: IdempotencyClaim | undefined
 }
 
 /** `created`, or `taken` when the key already has a record (answer from that record instead). */
@@ -60,14 +60,9 @@ async function writeGroup(db: Database, requests: CreateRequest[]): Promise<Crea
   const result = await db.execute(sql`
     with input (scope, key, hash, answer, class_name, id, owner_id, public_read, data, at, keyed)
       as (values ${sql.join(input, sql`, `)}),
-    claimed as (
-      insert into ${idempotency} (scope, key, request_hash, status, body, created_at)
-      select scope, key, hash, 201, answer, at from input where key is not null
-      on conflict (scope, key) do update set request_hash = excluded.request_hash,
-        status = excluded.status, body = excluded.body, created_at = excluded.created_at
-        where ${expiredOrAbandoned()}
-      returning scope, key
-    )
+    claimed as (${claimStatement(
+      sql`(select scope, key, hash, 201 as status, answer, at from input where key is not null)`,
+    )})
     insert into ${objects} (class_name, id, owner_id, public_read, data, created_at, updated_at)
     select class_name, id, owner_id, public_read, data, at, at from input i
     where not i.keyed or exists (select 1 from claimed c where c.scope = i.scope and c.key = i.key)

@@ -1,4 +1,4 @@
-import { errorBodySchema } from '../http/errors.ts'
+import { errorBodySchema } from '../errors.ts'
 
 // JSON schemas of the sign-in and session routes: Fastify validates with them and the OpenAPI
 // document is generated from them.

@@ -3,20 +3,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { Hex } from 'viem'
 import { issueNonce, pruneNonces } from '../auth/nonces.ts'
 import { completeSignIn } from '../auth/sign-in.ts'
-import { currentUser, requireUser, revokeSession, SESSION_COOKIE } from '../auth/sessions.ts'
+import { revokeSession, SESSION_COOKIE } from '../auth/sessions.ts'
 import { verifySignInSignature, type ChainClients } from '../auth/signature.ts'
 import { checkSignInMessage } from '../auth/siwe.ts'
 import { sessions } from '../db/schema.ts'
-import { HttpError, notFound } from '../http/errors.ts'
+import { notFound } from '../errors.ts'
 import { authSchemas as s } from './auth-schemas.ts'
-
-const nonceRefusals = {
-  unknown: ['nonce_unknown', 'This nonce was not issued by this server. Fetch a new one.'],
-  expired: ['nonce_expired', 'This nonce has expired. Fetch a new one and sign again.'],
-  used: ['nonce_used', 'This nonce was already used. Fetch a new one and sign again.'],
-  // The message must have been written after its nonce was issued, not reused from before.
-  predates: ['siwe_issued_at_not_fresh', 'The message predates its nonce.'],
-} as const
 
 /**
  * Sign-in with a wallet (EIP-4361) and the session endpoints (issue 4, design.md section 3).
@@ -67,7 +59,7 @@ export async function authRoutes(
         address: checked.address,
         chainId: checked.chainId,
       })
-      const outcome = await completeSignIn(app.db, {
+      const { user, session, token } = await completeSignIn(app.db, {
         nonce: checked.nonce,
         address: checked.address,
         chainId: checked.chainId,
@@ -76,11 +68,6 @@ export async function authRoutes(
         userAgent: request.headers['user-agent'],
         ttlMs: config.sessionTtlMs,
       })
-      if (!outcome.ok) {
-        const [code, text] = nonceRefusals[outcome.reason]
-        throw new HttpError(401, code, text)
-      }
-      const { user, session, token } = outcome
       const body = {
         user: { id: user.id, address: user.address },
         session: { id: session.id, expiresAt: session.expiresAt.toISOString() },
@@ -95,7 +82,7 @@ export async function authRoutes(
   )
 
   app.get('/api/auth/session', { schema: s.session }, async (request) => {
-    const { user, session } = await requireUser(request)
+    const { user, session } = await request.requireUser()
     // Keep "last seen" roughly current for the sessions list without a write per request.
     if (Date.now() - session.lastSeenAt.getTime() > 60_000) {
       await app.db
@@ -121,14 +108,14 @@ export async function authRoutes(
   })
 
   app.post('/api/auth/logout', { schema: s.logout }, async (request, reply) => {
-    const current = await currentUser(request)
+    const current = await request.currentUser()
     if (current) await revokeSession(app.db, current.user.id, current.session.id)
     clearCookie(reply)
     return reply.status(204).send()
   })
 
   app.get('/api/auth/sessions', { schema: s.sessions }, async (request) => {
-    const current = await requireUser(request)
+    const current = await request.requireUser()
     const rows = await app.db
       .select()
       .from(sessions)
@@ -158,7 +145,7 @@ export async function authRoutes(
     '/api/auth/sessions/:id',
     { schema: s.revoke },
     async (request, reply) => {
-      const current = await requireUser(request)
+      const current = await request.requireUser()
       const revoked = await revokeSession(app.db, current.user.id, request.params.id)
       if (!revoked) throw notFound('You have no active session with this id.', 'session_not_found')
       if (request.params.id === current.session.id && current.via === 'cookie') clearCookie(reply)

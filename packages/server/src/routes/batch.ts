@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify'
-import { errorBodySchema } from '../http/errors.ts'
+import { errorBodySchema } from '../errors.ts'
+import { subRequestKey } from '../idempotency/store.ts'
 
-// `POST /api/batch` (issue 5, design.md 4): up to `batchMaxRequests` object sub-requests, run
+// `POST /api/batch`: up to `batchMaxRequests` object sub-requests, run
 // in order. Each one goes through the same route, validation and access check as if it had
 // been sent alone (an in-process `inject` with the caller's credentials), and gets its own
 // result: one failing sub-request does not stop the others.
@@ -30,7 +31,7 @@ export async function batchRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Body: { requests: SubRequest[] } }>(
     '/api/batch',
     {
-      config: { idempotent: true },
+      config: { idempotent: 'claim' },
       schema: {
         tags: ['objects'],
         summary: `Run up to ${max} object requests, each authorized on its own`,
@@ -89,10 +90,8 @@ export async function batchRoutes(app: FastifyInstance): Promise<void> {
           url: sub.path,
           headers: {
             ...headers,
-            // Each write gets its own derived key, so a batch retried after a 5xx in the middle
-            // does not apply its earlier sub-requests twice.
             ...(typeof key === 'string' && sub.method !== 'GET'
-              ? { 'idempotency-key': `${key.slice(0, 180)}:${index}` }
+              ? { 'idempotency-key': subRequestKey(key, index) }
               : {}),
             ...(sub.body === undefined ? {} : { 'content-type': 'application/json' }),
           },

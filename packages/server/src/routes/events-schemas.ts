@@ -1,4 +1,4 @@
-import { errorBodySchema } from '../http/errors.ts'
+import { errorBodySchema } from '../errors.ts'
 
 const tags = ['events']
 const countOf = (key: string) =>

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify'
-import { currentUser, requireUser } from '../auth/sessions.ts'
+
 import { createEventWriter } from '../events/writer.ts'
 import { bucketStart, eventStats, maxBuckets } from '../events/stats.ts'
 import { createVisitorHasher } from '../events/visitor.ts'
-import { badRequest, forbidden } from '../http/errors.ts'
+import { badRequest, forbidden } from '../errors.ts'
 import { eventSchemas } from './events-schemas.ts'
 
 /** Largest `options` object accepted, as JSON text. */
@@ -47,7 +47,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
         )
       }
       const hasCredentials = Boolean(request.headers.authorization || request.headers.cookie)
-      const user = hasCredentials ? await currentUser(request) : null
+      const user = hasCredentials ? await request.currentUser() : null
       await writer.write({
         subdomain: subdomain.toLowerCase(),
         event,
@@ -63,7 +63,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     '/api/events/stats',
     { schema: eventSchemas.stats },
     async (request) => {
-      const { user } = await requireUser(request)
+      const { user } = await request.requireUser()
       if (!config.adminAddresses.includes(user.address)) {
         throw forbidden('Event statistics are for admins (ADMIN_ADDRESSES).', 'admin_only')
       }

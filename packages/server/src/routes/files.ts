@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
-import { requireUser } from '../auth/sessions.ts'
+
 import { files } from '../db/schema.ts'
-import { badRequest, errorBodySchema, HttpError, notFound } from '../http/errors.ts'
+import { badRequest, errorBodySchema, HttpError, notFound } from '../errors.ts'
 
 // Files (issue 5): raw uploads of an allow-listed type up to `fileMaxBytes`, stored in the
 // database and served so that nothing uploaded can run in the site's origin: `nosniff`, a CSP
@@ -59,7 +59,7 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
     '/api/files/:name',
     {
       bodyLimit: maxBytes,
-      config: { idempotent: true },
+      config: { idempotent: 'claim' },
       schema: {
         tags: ['files'],
         summary: `Upload a file (raw body, at most ${maxBytes} bytes, allow-listed types)`,
@@ -82,7 +82,7 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const { user } = await requireUser(request)
+      const { user } = await request.requireUser()
       const body = request.body
       if (!Buffer.isBuffer(body) || body.length === 0)
         throw badRequest('The file is empty.', 'empty_file')

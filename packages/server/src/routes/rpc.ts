@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
 import rateLimit from '@fastify/rate-limit'
-import { currentUser } from '../auth/sessions.ts'
-import { HttpError, unauthorized } from '../http/errors.ts'
+
+import { HttpError, unauthorized } from '../errors.ts'
 import { ApiKeyVerifier } from '../rpc/api-keys.ts'
 import { rpcErrorHandler } from '../rpc/error-handler.ts'
 import { RpcGateway } from '../rpc/gateway.ts'
@@ -80,7 +80,7 @@ export async function rpcRoutes(app: FastifyInstance): Promise<void> {
     }
     // A signed-in browser needs no key; the app-wide origin guard keeps other sites from riding
     // on its session cookie.
-    const signedIn = await currentUser(request)
+    const signedIn = await request.currentUser()
     if (signedIn) {
       request.rpcCaller = `user:${signedIn.user.id}`
       return

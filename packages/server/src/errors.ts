@@ -1,6 +1,8 @@
 /**
- * The one error type of the HTTP layer: a stable `code` that clients branch on, the HTTP status,
- * and a message that says what to do. Anything else thrown in a route becomes a 500 without details.
+ * The server's one way to refuse: domain code and routes alike throw an `HttpError` with a stable
+ * `code` that clients branch on, the status it answers with, and a message that says what to do.
+ * Domain functions never return refusals as values; the error handler (http/error-handler.ts) is
+ * the only place that turns a refusal into an answer. Anything else thrown becomes a bare 500.
  */
 export class HttpError extends Error {
   override name = 'HttpError'

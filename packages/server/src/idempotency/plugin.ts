@@ -1,0 +1,68 @@
+import fp from 'fastify-plugin'
+import {
+  claim,
+  claimOf,
+  expireNowAndThen,
+  record,
+  release,
+  replay,
+  type IdempotencyClaim,
+} from './store.ts'
+
+// Every write route declares how it honours `Idempotency-Key`, in its route config:
+//   idempotent: 'claim'  the key is claimed before the handler runs and the answer recorded
+//                        before it is sent (a 5xx frees the key, so the client's retry runs);
+//   idempotent: 'within' the handler writes the record itself, in the same transaction as its
+//                        data (group-committed creates): it gets the claim as
+//                        `request.idempotency` and calls `replay()` when the key was taken.
+// A repeat of a recorded request gets the recorded answer; see ./store.ts.
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** How this write route honours `Idempotency-Key` (see idempotency/plugin.ts). */
+    idempotent?: 'claim' | 'within'
+  }
+  interface FastifyRequest {
+    /** The key's claim, when the request carries `Idempotency-Key` on an idempotent route. */
+    idempotency?: (IdempotencyClaim & { recordOnSend: boolean }) | undefined
+  }
+}
+
+export const idempotencyPlugin = fp(
+  async (app) => {
+    app.addHook('preHandler', async (request, reply) => {
+      const mode = request.routeOptions.config.idempotent
+      if (!mode) return
+      const c = await claimOf(request)
+      if (!c) return
+      if (mode === 'within') {
+        request.idempotency = { ...c, recordOnSend: false }
+        return
+      }
+      if (!(await claim(app.db, c))) return replay(app.db, c, reply)
+      request.idempotency = { ...c, recordOnSend: true }
+      expireNowAndThen(app.db, request.log)
+    })
+
+    app.addHook('onSend', async (request, reply, payload) => {
+      const claimed = request.idempotency
+      if (!claimed?.recordOnSend) return payload
+      request.idempotency = undefined
+      if (reply.statusCode >= 500) {
+        await release(app.db, claimed)
+        return payload
+      }
+      let body: unknown = null
+      if (typeof payload === 'string' && payload !== '') {
+        try {
+          body = JSON.parse(payload)
+        } catch {
+          body = null
+        }
+      }
+      await record(app.db, claimed, reply.statusCode, body)
+      return payload
+    })
+  },
+  { name: 'portico-idempotency', dependencies: ['portico-current-user'] },
+)
