@@ -18,7 +18,11 @@ describe('errorAdvice', () => {
 
   it('finds a wallet rejection anywhere in the cause chain', () => {
     const rejected = new UserRejectedRequestError(new Error('denied'))
-    const wrapped = new WalletConnectError({ reason: 'denied', cause: rejected })
+    const wrapped = new WalletConnectError({
+      failure: 'connection failed',
+      reason: 'denied',
+      cause: rejected,
+    })
     expect(errorAdvice(wrapped).advice).toMatch(/Nothing was signed/)
   })
 
@@ -28,8 +32,12 @@ describe('errorAdvice', () => {
       advice: expect.stringContaining('Install a browser wallet extension'),
     })
     expect(
-      errorAdvice(new WalletConnectError({ reason: 'the relay server could not be reached' }))
-        .advice,
+      errorAdvice(
+        new WalletConnectError({
+          failure: 'connection failed',
+          reason: 'the relay server could not be reached',
+        }),
+      ).advice,
     ).toMatch(/internet connection/)
   })
 

@@ -8,7 +8,7 @@ interface ErrorLike {
   name?: string
   shortMessage?: string
   message?: string
-  reason?: string
+  failure?: string
   code?: number | string
   cause?: unknown
   metaMessages?: string[]
@@ -52,7 +52,7 @@ export function errorAdvice(error: unknown): ErrorAdvice {
       return {
         message,
         advice:
-          top.reason === 'project id missing'
+          top.failure === 'project id missing'
             ? notConfigured('WalletConnect', 'VITE_WALLETCONNECT_PROJECT_ID')
             : 'Check your internet connection and try again, or use another way to connect.',
       }
@@ -60,7 +60,7 @@ export function errorAdvice(error: unknown): ErrorAdvice {
       return {
         message,
         advice:
-          top.reason === 'client id missing'
+          top.failure === 'client id missing'
             ? notConfigured('social login', 'VITE_WEB3AUTH_CLIENT_ID')
             : 'Try again, or use another way to connect.',
       }
@@ -68,7 +68,7 @@ export function errorAdvice(error: unknown): ErrorAdvice {
       return {
         message,
         advice:
-          top.reason === 'API key missing'
+          top.failure === 'API key missing'
             ? notConfigured('email sign-in', 'VITE_MAGIC_API_KEY')
             : 'Check the email address and try again.',
       }

@@ -1,6 +1,6 @@
 import { BaseError, type BaseErrorParameters } from './base.ts'
 
-// Errors of the backend client (design.md section 4). Code branches on `name` and `code`.
+// Errors of the backend client. Code branches on `name` and `code`.
 
 export interface BackendErrorParameters extends BaseErrorParameters {
   /** HTTP status of the last answer; `undefined` when the server never answered. */
@@ -47,6 +47,7 @@ export class BackendError extends BaseError {
     this.attempts = attempts
   }
 }
+export type BackendErrorType = BackendError & { name: 'BackendError' }
 
 /** `encode()` met a file that has not been saved yet (it has no URL to point to). */
 export class UnsavedFileError extends BaseError {
@@ -59,6 +60,7 @@ export class UnsavedFileError extends BaseError {
     })
   }
 }
+export type UnsavedFileErrorType = UnsavedFileError & { name: 'UnsavedFileError' }
 
 /** `encode()` met a `Date` whose time is NaN. */
 export class InvalidDateError extends BaseError {
@@ -67,6 +69,7 @@ export class InvalidDateError extends BaseError {
     super('Tried to encode an invalid date')
   }
 }
+export type InvalidDateErrorType = InvalidDateError & { name: 'InvalidDateError' }
 
 /** A value read from the server is not a valid wire form (e.g. a Date with an unparseable `iso`). */
 export class InvalidWireValueError extends BaseError {
@@ -75,6 +78,7 @@ export class InvalidWireValueError extends BaseError {
     super('Received an invalid value from the server', { details })
   }
 }
+export type InvalidWireValueErrorType = InvalidWireValueError & { name: 'InvalidWireValueError' }
 
 /**
  * Some operations of `saveAll`/`destroyAll` failed. `results` lines up with the input: each

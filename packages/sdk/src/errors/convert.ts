@@ -7,6 +7,9 @@ export class InvalidConversionInputError extends BaseError {
     super('The input provided should be a number or a string', { details: `Received ${received}.` })
   }
 }
+export type InvalidConversionInputErrorType = InvalidConversionInputError & {
+  name: 'InvalidConversionInputError'
+}
 
 /** The input has the right type but is not a non-negative whole number in the expected notation. */
 export class InvalidNumberError extends BaseError {
@@ -15,3 +18,4 @@ export class InvalidNumberError extends BaseError {
     super(`Cannot convert ${value}: ${reason}`)
   }
 }
+export type InvalidNumberErrorType = InvalidNumberError & { name: 'InvalidNumberError' }

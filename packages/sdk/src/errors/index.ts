@@ -8,8 +8,18 @@ export {
   NodeConfigMissingError,
   UnexpectedRpcResponseError,
   type NodeTransportError,
+  type NoResponseErrorType,
+  type ErrorResponseErrorType,
+  type UnexpectedRpcResponseErrorType,
+  type NodeConfigMissingErrorType,
+  type ChainUrlMissingErrorType,
 } from './rpc.ts'
-export { InvalidConversionInputError, InvalidNumberError } from './convert.ts'
+export {
+  InvalidConversionInputError,
+  InvalidNumberError,
+  type InvalidConversionInputErrorType,
+  type InvalidNumberErrorType,
+} from './convert.ts'
 export {
   BackendError,
   BatchError,
@@ -17,6 +27,10 @@ export {
   InvalidWireValueError,
   UnsavedFileError,
   type BackendErrorParameters,
+  type BackendErrorType,
+  type UnsavedFileErrorType,
+  type InvalidDateErrorType,
+  type InvalidWireValueErrorType,
 } from './backend.ts'
 export {
   ChainNotAllowedError,
@@ -27,5 +41,14 @@ export {
   WalletNotConnectedError,
   Web3AuthError,
   type Web3AuthFailure,
+  type WalletConnectFailure,
+  type MagicLinkFailure,
+  type WalletConnectErrorType,
+  type Web3AuthErrorType,
+  type MagicLinkErrorType,
+  type NoBrowserWalletErrorType,
+  type ConnectorNotFoundErrorType,
+  type WalletNotConnectedErrorType,
+  type ChainNotAllowedErrorType,
 } from './wallet.ts'
-export { SdkVersionUnsupportedError } from './version.ts'
+export { SdkVersionUnsupportedError, type SdkVersionUnsupportedErrorType } from './version.ts'

@@ -1,6 +1,6 @@
 import { BaseError, type BaseErrorParameters } from './base.ts'
 
-// Errors of the JSON-RPC path to blockchain nodes (design.md sections 5 and 6). The short
+// Errors of the JSON-RPC path to blockchain nodes (docs/errors.md). The short
 // messages are the spec's wording; code branches on `name`.
 
 /** The node gave no answer: network failure, refused or reset connection, or time-out. */
@@ -10,6 +10,7 @@ export class NoResponseError extends BaseError {
     super('No response', parameters)
   }
 }
+export type NoResponseErrorType = NoResponseError & { name: 'NoResponseError' }
 
 /** The node answered with an HTTP error status (after any throttle retries). */
 export class ErrorResponseError extends BaseError {
@@ -30,6 +31,7 @@ export class ErrorResponseError extends BaseError {
     this.headers = headers
   }
 }
+export type ErrorResponseErrorType = ErrorResponseError & { name: 'ErrorResponseError' }
 
 /** The answer is not a JSON-RPC 2.0 object with the request's id and exactly one of result/error. */
 export class UnexpectedRpcResponseError extends BaseError {
@@ -37,6 +39,9 @@ export class UnexpectedRpcResponseError extends BaseError {
   constructor(parameters: BaseErrorParameters = {}) {
     super('Received unexpected JSON-RPC response', parameters)
   }
+}
+export type UnexpectedRpcResponseErrorType = UnexpectedRpcResponseError & {
+  name: 'UnexpectedRpcResponseError'
 }
 
 /** `connectNode` got neither `urls` nor `speedyNodeApiKey`. */
@@ -46,6 +51,7 @@ export class NodeConfigMissingError extends BaseError {
     super('Cannot connect to rpc: No urls or speedyNodeApiKey provided')
   }
 }
+export type NodeConfigMissingErrorType = NodeConfigMissingError & { name: 'NodeConfigMissingError' }
 
 /** No node URL (and no gateway key) for the requested chain. */
 export class ChainUrlMissingError extends BaseError {
@@ -56,6 +62,7 @@ export class ChainUrlMissingError extends BaseError {
     this.chainId = chainId
   }
 }
+export type ChainUrlMissingErrorType = ChainUrlMissingError & { name: 'ChainUrlMissingError' }
 
 /** The errors after which the next node URL is tried: the node itself failed, not the request. */
 export type NodeTransportError = NoResponseError | ErrorResponseError | UnexpectedRpcResponseError

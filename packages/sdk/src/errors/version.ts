@@ -13,3 +13,6 @@ export class SdkVersionUnsupportedError extends BaseError {
     this.minimum = minimum
   }
 }
+export type SdkVersionUnsupportedErrorType = SdkVersionUnsupportedError & {
+  name: 'SdkVersionUnsupportedError'
+}

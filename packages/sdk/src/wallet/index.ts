@@ -20,4 +20,13 @@ export {
   WalletNotConnectedError,
   Web3AuthError,
   type Web3AuthFailure,
+  type WalletConnectFailure,
+  type MagicLinkFailure,
+  type WalletConnectErrorType,
+  type Web3AuthErrorType,
+  type MagicLinkErrorType,
+  type NoBrowserWalletErrorType,
+  type ConnectorNotFoundErrorType,
+  type WalletNotConnectedErrorType,
+  type ChainNotAllowedErrorType,
 } from '../errors/wallet.ts'

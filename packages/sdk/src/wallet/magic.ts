@@ -20,8 +20,8 @@ export function magicLink(parameters: MagicLinkParameters) {
     name: 'Email link',
     type: 'magic',
     async start({ isReconnecting, email }): Promise<VendorSession> {
-      if (!parameters.apiKey) throw new MagicLinkError({ reason: 'API key missing' })
-      if (!isReconnecting && !email) throw new MagicLinkError({ reason: 'email address missing' })
+      if (!parameters.apiKey) throw new MagicLinkError({ failure: 'API key missing' })
+      if (!isReconnecting && !email) throw new MagicLinkError({ failure: 'email address missing' })
       try {
         const { Magic } = await import('./vendors/magic-sdk.ts')
         const magic = new Magic(parameters.apiKey, {
@@ -37,7 +37,11 @@ export function magicLink(parameters: MagicLinkParameters) {
           logout: async () => void (await magic.user.logout()),
         }
       } catch (error) {
-        throw new MagicLinkError({ reason: causeText(error), cause: error })
+        throw new MagicLinkError({
+          failure: 'sign-in failed',
+          reason: causeText(error),
+          cause: error,
+        })
       }
     },
   })

@@ -46,7 +46,7 @@ export function walletConnect(parameters: WalletConnectParameters) {
     name: 'WalletConnect',
     type: 'walletConnect',
     async start({ isReconnecting }): Promise<VendorSession> {
-      if (!parameters.projectId) throw new WalletConnectError({ reason: 'project id missing' })
+      if (!parameters.projectId) throw new WalletConnectError({ failure: 'project id missing' })
       try {
         const { EthereumProvider } = await import('./vendors/wallet-connect-sdk.ts')
         const [first, ...rest] = parameters.chainIds
@@ -89,7 +89,11 @@ export function walletConnect(parameters: WalletConnectParameters) {
           logout: () => provider.disconnect(),
         }
       } catch (error) {
-        throw new WalletConnectError({ reason: causeText(error), cause: error })
+        throw new WalletConnectError({
+          failure: 'connection failed',
+          reason: causeText(error),
+          cause: error,
+        })
       }
     },
   })
