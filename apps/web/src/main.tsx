@@ -2,11 +2,10 @@ import { StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { App, type AppServices } from './app.tsx'
 import { createRevealController } from './reveal/reveal.ts'
-import { createSafeStorage } from './theme/storage.ts'
+import { createSafeStorage } from './storage/safe-storage.ts'
 import { createThemeStore } from './theme/theme-store.ts'
 import { createPortico } from '@portico/sdk/portico'
 import { porticoConfigFromEnv } from './wallet/config.ts'
-import { safeLocalStorage } from './wallet/browser-storage.ts'
 import './styles.css'
 
 /** Browser entry: builds the services once, then hydrates the pre-rendered page or renders. */
@@ -15,9 +14,10 @@ function start() {
   // Tells the inline script's fallback that the app started, so it leaves reveal hiding on.
   html.setAttribute('data-app', 'live')
 
+  const storage = createSafeStorage(() => window.localStorage)
   const services: AppServices = {
     theme: createThemeStore({
-      storage: createSafeStorage(() => window.localStorage),
+      storage,
       matchMedia:
         typeof window.matchMedia === 'function' ? window.matchMedia.bind(window) : undefined,
       events: window,
@@ -30,7 +30,7 @@ function start() {
     }),
     portico: createPortico({
       ...porticoConfigFromEnv(import.meta.env, window.location.origin),
-      storage: safeLocalStorage(() => window.localStorage),
+      storage,
       window,
     }),
   }

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it, vi } from 'vitest'
-import { createSafeStorage } from './storage.ts'
+import { createSafeStorage } from '../storage/safe-storage.ts'
 import { createThemeStore } from './theme-store.ts'
 
 /** A controllable `matchMedia` for one query, like the OS switching colour scheme. */

@@ -1,4 +1,4 @@
-import type { KeyValueStore } from './storage.ts'
+import type { KeyValueStore } from '../storage/safe-storage.ts'
 import {
   DARK_SCHEME_QUERY,
   DEFAULT_THEME,
@@ -49,7 +49,7 @@ export const SERVER_THEME_SNAPSHOT: ThemeSnapshot = Object.freeze({
 export function createThemeStore(env: ThemeStoreEnvironment): ThemeStore {
   const listeners = new Set<() => void>()
   const media = env.matchMedia?.(DARK_SCHEME_QUERY)
-  let theme = parseTheme(env.storage.get(THEME_STORAGE_KEY))
+  let theme = parseTheme(env.storage.getItem(THEME_STORAGE_KEY))
   let snapshot = compute()
   apply()
 
@@ -90,7 +90,7 @@ export function createThemeStore(env: ThemeStoreEnvironment): ThemeStore {
     },
     setTheme(next) {
       theme = parseTheme(next)
-      env.storage.set(THEME_STORAGE_KEY, theme)
+      env.storage.setItem(THEME_STORAGE_KEY, theme)
       update()
     },
     destroy() {

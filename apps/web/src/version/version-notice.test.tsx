@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createSafeStorage } from '../theme/storage.ts'
+import { createSafeStorage } from '../storage/safe-storage.ts'
 import { DISMISSED_KEY } from './version.ts'
 import { VersionNotice } from './version-notice.tsx'
 
@@ -21,7 +21,7 @@ describe('VersionNotice', () => {
     expect((await screen.findByRole('status')).textContent).toContain('A newer Portico SDK (1.6.0)')
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }))
     expect(screen.queryByRole('status')).toBeNull()
-    expect(storage.get(DISMISSED_KEY)).toBe('1.6.0')
+    expect(storage.getItem(DISMISSED_KEY)).toBe('1.6.0')
 
     cleanup()
     render(<VersionNotice check={load} storage={storage} schedule={now} />)

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { createSafeStorage, type KeyValueStore } from '../theme/storage.ts'
+import { createSafeStorage, type KeyValueStore } from '../storage/safe-storage.ts'
 import { whenIdle } from '../tracking/tracker.ts'
 import { DISMISSED_KEY, type VersionNotice as Notice } from './version.ts'
 
@@ -36,7 +36,7 @@ export function VersionNotice({
   useEffect(() => {
     let cancelled = false
     schedule(() => {
-      check(store.get(DISMISSED_KEY)).then(
+      check(store.getItem(DISMISSED_KEY)).then(
         (next) => !cancelled && setNotice(next),
         (error: unknown) => console.debug('Portico: the version check failed', error),
       )
@@ -48,7 +48,7 @@ export function VersionNotice({
 
   if (!notice) return null
   const dismiss = () => {
-    store.set(DISMISSED_KEY, notice.latest)
+    store.setItem(DISMISSED_KEY, notice.latest)
     setNotice(null)
   }
   return <NoticeView notice={notice} onDismiss={dismiss} />

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { createPortico } from '@portico/sdk/portico'
 import { porticoConfigFromEnv, shortAddress } from './config.ts'
 
 describe('porticoConfigFromEnv', () => {
@@ -7,10 +8,10 @@ describe('porticoConfigFromEnv', () => {
     expect(config.walletConnectProjectId).toBeUndefined()
     expect(config.magicApiKey).toBeUndefined()
     expect(config.web3AuthClientId).toBeUndefined()
-    expect(config.chains).toEqual([
-      { id: 1, rpcUrl: 'http://127.0.0.1:3000/api/rpc/1' },
-      { id: 31337, rpcUrl: 'http://127.0.0.1:3000/api/rpc/31337' },
-    ])
+    expect(config.chains.map((chain) => chain.id)).toEqual([1, 31337])
+    const portico = createPortico(config)
+    expect(portico.nodeUrl(1)).toBe('http://127.0.0.1:3000/api/rpc/1')
+    expect(portico.nodeUrl(31337)).toBe('http://127.0.0.1:3000/api/rpc/31337')
   })
 
   it('takes vendor ids, chains and public node URLs from VITE_ variables; blank means unset', () => {
@@ -25,10 +26,10 @@ describe('porticoConfigFromEnv', () => {
     )
     expect(config.walletConnectProjectId).toBe('wc-project')
     expect(config.web3AuthClientId).toBeUndefined()
-    expect(config.chains).toEqual([
-      { id: 10, rpcUrl: 'https://optimism.example' },
-      { id: 8453, rpcUrl: 'https://app.example/api/rpc/8453' },
-    ])
+    expect(config.chains.map((chain) => chain.id)).toEqual([10, 8453])
+    const portico = createPortico(config)
+    expect(portico.nodeUrl(10)).toBe('https://optimism.example')
+    expect(portico.nodeUrl(8453)).toBe('https://app.example/api/rpc/8453')
   })
 })
 

@@ -27,7 +27,7 @@ export function porticoConfigFromEnv(
     appId: text('VITE_APP_ID') ?? 'portico',
     chains: chainIds.map((id) => ({
       id,
-      rpcUrl: text(`VITE_RPC_URL_${id}`) ?? `${origin}/api/rpc/${id}`,
+      rpcUrl: text(`VITE_RPC_URL_${id}`),
     })),
     walletConnectProjectId: text('VITE_WALLETCONNECT_PROJECT_ID'),
     magicApiKey: text('VITE_MAGIC_API_KEY'),

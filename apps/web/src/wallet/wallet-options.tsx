@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import type { useWallet } from '@portico/react'
 import type { WalletConnectorInfo } from '@portico/sdk/wallet'
 
@@ -67,8 +67,7 @@ export function WalletOptions({
       </section>
 
       {walletConnect && (
-        <section aria-labelledby="wc-heading">
-          <h3 id="wc-heading">Phone wallet</h3>
+        <VendorOption id="wc-heading" title="Phone wallet" connector={walletConnect}>
           <button
             type="button"
             className="wallet-button"
@@ -77,13 +76,11 @@ export function WalletOptions({
           >
             WalletConnect (QR code)
           </button>
-          {!walletConnect.configured && <NotConfigured />}
-        </section>
+        </VendorOption>
       )}
 
       {magic && (
-        <section aria-labelledby="email-heading">
-          <h3 id="email-heading">Email link</h3>
+        <VendorOption id="email-heading" title="Email link" connector={magic}>
           <form
             className="email-form"
             onSubmit={(event) => {
@@ -105,13 +102,11 @@ export function WalletOptions({
               Email me a sign-in link
             </button>
           </form>
-          {!magic.configured && <NotConfigured />}
-        </section>
+        </VendorOption>
       )}
 
       {social && (
-        <section aria-labelledby="social-heading">
-          <h3 id="social-heading">Social login</h3>
+        <VendorOption id="social-heading" title="Social login" connector={social}>
           <button
             type="button"
             className="wallet-button"
@@ -120,13 +115,29 @@ export function WalletOptions({
           >
             Continue with Google, Apple, X…
           </button>
-          {!social.configured && <NotConfigured />}
-        </section>
+        </VendorOption>
       )}
     </div>
   )
 }
 
-function NotConfigured() {
-  return <p className="muted small">Not configured on this site.</p>
+/** A hosted vendor's way to connect: its heading, its control, and whether the site set it up. */
+function VendorOption({
+  id,
+  title,
+  connector,
+  children,
+}: {
+  id: string
+  title: string
+  connector: WalletConnectorInfo
+  children: ReactNode
+}) {
+  return (
+    <section aria-labelledby={id}>
+      <h3 id={id}>{title}</h3>
+      {children}
+      {!connector.configured && <p className="muted small">Not configured on this site.</p>}
+    </section>
+  )
 }

@@ -1,8 +1,8 @@
-import type { BackendClient, BackendFetch } from '../backend/client.ts'
-import { createStore, type Store } from '../store/store.ts'
-import type { CreateWalletParameters, Wallet } from '../wallet/create-wallet.ts'
-import type { InjectedWindow } from '../wallet/detect-injected.ts'
-import { initialWalletState, type WalletState, type WalletVendorConfig } from '../wallet/types.ts'
+import type { BackendClient } from '../backend/client.ts'
+import { gatewayChainUrl, nodeDefaults } from '../rpc/defaults.ts'
+import { createStore } from '../store/store.ts'
+import type { Wallet } from '../wallet/create-wallet.ts'
+import { initialWalletState, type WalletState } from '../wallet/types.ts'
 import {
   authReducer,
   initialAuthState,
@@ -11,63 +11,13 @@ import {
   type SessionLostReason,
 } from './auth-machine.ts'
 import type * as SessionApi from './session-api.ts'
-import type { SessionInfo } from './session-api.ts'
+import { endSessionOnWalletChange, rememberSignedIn, SESSION_HINT } from './session-rules.ts'
 import type { SignInStep } from './sign-in-flow.ts'
+import type { Portico, PorticoConfig, SignInParameters } from './types.ts'
 
-const SESSION_HINT = 'portico.signedIn'
+export type { Portico, PorticoConfig, SignInParameters } from './types.ts'
 
 type Api = typeof SessionApi & { client: BackendClient }
-
-export interface PorticoConfig extends WalletVendorConfig {
-  /** Origin of the Portico server (the page's own origin in the app). */
-  serverUrl: string
-  appId: string
-  /** Chains the wallet may use, first = default, with the node URL for each. */
-  chains: CreateWalletParameters['chains']
-  fetch?: BackendFetch | undefined
-  /** Remembers the last wallet for reconnecting after a reload (localStorage in a browser). */
-  storage?: CreateWalletParameters['storage']
-  /** The page's window; without it (SSR, Node) browser wallets are not looked for. */
-  window?: InjectedWindow | undefined
-  injectedWaitMs?: number | undefined
-  metadata?: CreateWalletParameters['metadata']
-  /** Sent with tracked events; the server's host name by default. */
-  subdomain?: string | undefined
-}
-
-export interface SignInParameters {
-  /** Connector to use; the connected wallet (or the one of the last attempt) when omitted. */
-  connectorId?: string | undefined
-  email?: string | undefined
-}
-
-/** Wallet + authentication + backend client, created once and shared (wagmi's createConfig idea). */
-export interface Portico {
-  /** The backend client (its code loads on first use, keeping the first page load small). */
-  backend(): Promise<BackendClient>
-  readonly auth: Pick<Store<AuthState>, 'get' | 'subscribe'>
-  readonly wallet: Pick<Store<WalletState>, 'get' | 'subscribe'>
-  /** Where a running sign-in is: connecting, waiting for the signature, verifying. */
-  readonly signInStep: Pick<Store<SignInStep | null>, 'get' | 'subscribe'>
-  /** Restores the server session and reconnects the last wallet; safe to call more than once. */
-  start(): Promise<void>
-  /** Loads the wallet code (wagmi, connectors); vendor SDKs still load only when chosen. */
-  loadWallet(): Promise<Wallet>
-  connect(connectorId: string, options?: { email?: string }): Promise<void>
-  disconnect(): Promise<void>
-  /** Runs the whole sign-in; failures end in the `error` state, never as a rejection. */
-  signIn(parameters?: SignInParameters): Promise<void>
-  /** From `error`: tries the last sign-in again. */
-  retry(): Promise<void>
-  /** From `error`: back to `unauthenticated`. */
-  dismiss(): void
-  /** `logging_out` → `unauthenticated`, even if the server cannot be reached (then reported). */
-  signOut(): Promise<void>
-  listSessions(): Promise<SessionInfo[]>
-  revokeSession(id: string): Promise<void>
-  /** Node URL for a chain: the configured one, else the server's RPC gateway (session auth). */
-  nodeUrl(chainId: number): string
-}
 
 /**
  * Creates the Portico client once, outside React. Nothing happens until `start()`; the wallet
@@ -94,6 +44,9 @@ export function createPortico(config: PorticoConfig): Portico {
     return apiPromise
   }
   const serverUrl = config.serverUrl.replace(/\/+$/, '')
+  const gatewayUrl = (chainId: number) =>
+    gatewayChainUrl(`${serverUrl}${nodeDefaults.gatewayUrl}`, chainId)
+  const chains = config.chains.map(({ id, rpcUrl }) => ({ id, rpcUrl: rpcUrl ?? gatewayUrl(id) }))
   const auth = createStore<AuthState>(initialAuthState)
   const wallet = createStore<WalletState>(initialWalletState)
   const signInStep = createStore<SignInStep | null>(null)
@@ -107,7 +60,7 @@ export function createPortico(config: PorticoConfig): Portico {
     walletPromise ??= (async () => {
       wallet.set((s) => ({ ...s, status: 'loading' }))
       const { createWallet } = await import('../wallet/create-wallet.ts')
-      return createWallet({ ...config, store: wallet })
+      return createWallet({ ...config, chains, store: wallet })
     })()
     walletPromise.catch(() => {
       walletPromise = undefined
@@ -127,29 +80,8 @@ export function createPortico(config: PorticoConfig): Portico {
     }
   }
 
-  // A hint (not the session: the cookie is HttpOnly) that this browser signed in, so anonymous
-  // visitors' first load makes no session request at all.
-  auth.subscribe((state) => {
-    if (state.status === 'authenticated') config.storage?.setItem(SESSION_HINT, '1')
-    if (state.status === 'unauthenticated') config.storage?.removeItem(SESSION_HINT)
-  })
-
-  // Account or chain changes and disconnects end an authenticated session (design.md section 3).
-  wallet.subscribe((next, previous) => {
-    const state = auth.get()
-    if (state.status !== 'authenticated') return
-    const { user } = state
-    if (previous.status === 'connected' && next.status === 'disconnected') {
-      return loseSession('wallet_disconnected')
-    }
-    if (next.status !== 'connected' || !next.address) return
-    if (next.address.toLowerCase() !== user.address.toLowerCase()) {
-      return loseSession('account_changed')
-    }
-    if (user.chainId !== undefined && next.chainId !== undefined && next.chainId !== user.chainId) {
-      loseSession('chain_changed')
-    }
-  })
+  rememberSignedIn(auth, config.storage)
+  endSessionOnWalletChange(wallet, auth, loseSession)
 
   async function reconnectIfRemembered(): Promise<void> {
     if (!config.storage?.getItem('portico.wallet.recentConnectorId')) return
@@ -230,8 +162,7 @@ export function createPortico(config: PorticoConfig): Portico {
     },
 
     nodeUrl: (chainId) =>
-      config.chains.find((chain) => chain.id === chainId)?.rpcUrl ??
-      `${serverUrl}/api/rpc/${chainId}`,
+      chains.find((chain) => chain.id === chainId)?.rpcUrl ?? gatewayUrl(chainId),
     signIn,
     retry: () => signIn(lastAttempt),
     dismiss: () => dispatch({ type: 'DISMISS' }),

@@ -8,7 +8,7 @@ import {
 import { ChainUrlMissingError, NodeConfigMissingError } from '../errors/rpc.ts'
 import { warnIfKeyInBrowser } from './browser-key-warning.ts'
 import { sdkVersion } from '../version/sdk-version.ts'
-import { nodeDefaults } from './defaults.ts'
+import { gatewayChainUrl, nodeDefaults } from './defaults.ts'
 import type { FetchFn } from './fetch.ts'
 import { nodeTransport, type NodeTransportOptions } from './transport.ts'
 
@@ -88,7 +88,7 @@ export function connectNode(parameters: ConnectNodeParameters): NodeClient {
   const apiKey = parameters.speedyNodeApiKey || undefined
   if (!urlsByChain.size && !apiKey) throw new NodeConfigMissingError()
   if (apiKey) warnIfKeyInBrowser(parameters.onWarning)
-  const gatewayUrl = (parameters.gatewayUrl ?? nodeDefaults.gatewayUrl).replace(/\/+$/, '')
+  const gatewayUrl = parameters.gatewayUrl ?? nodeDefaults.gatewayUrl
   const clients = new Map<number, NodeClient>()
 
   const clientFor = (chainIdInput: ChainIdInput): NodeClient => {
@@ -97,7 +97,7 @@ export function connectNode(parameters: ConnectNodeParameters): NodeClient {
     if (cached) return cached
     const direct = urlsByChain.get(chainId)
     if (!direct && !apiKey) throw new ChainUrlMissingError({ chainId })
-    const urls = direct ?? [`${gatewayUrl}/${chainId}`]
+    const urls = direct ?? [gatewayChainUrl(gatewayUrl, chainId)]
     const transport = nodeTransport(urls, {
       timeout: parameters.timeout ?? nodeDefaults.timeout,
       throttleRetryCount: parameters.retryCount ?? nodeDefaults.retryCount,

@@ -1,4 +1,4 @@
-/** Defaults of the node connection (design.md section 7); each is overridable in `connectNode`. */
+/** Defaults of the node connection (docs/architecture.md, "Constants"); each is overridable in `connectNode`. */
 export const nodeDefaults = {
   /** Web request time-out (ms). */
   timeout: 120_000,
@@ -15,3 +15,11 @@ export const nodeDefaults = {
   /** Calls per batch when `batch: true` goes through the gateway (the server's default cap). */
   gatewayBatchSize: 100,
 } as const
+
+/**
+ * The gateway URL for one chain. `base` is a gateway's base URL (`nodeDefaults.gatewayUrl` on the
+ * same origin, or `https://site/api/rpc`), with or without a trailing slash.
+ */
+export function gatewayChainUrl(base: string, chainId: number): string {
+  return `${base.replace(/\/+$/, '')}/${chainId}`
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createSafeStorage } from './storage.ts'
+import { createSafeStorage } from './safe-storage.ts'
 
 /** A minimal Storage backed by a Map, with switches to make it fail. */
 function fakeStorage(options: { failGet?: boolean; failSet?: boolean } = {}): Storage {
@@ -20,9 +20,9 @@ describe('createSafeStorage', () => {
   it('reads and writes the real storage when it works', () => {
     const backing = fakeStorage()
     const storage = createSafeStorage(() => backing)
-    storage.set('theme', 'dark')
+    storage.setItem('theme', 'dark')
     expect(backing.getItem('theme')).toBe('dark')
-    expect(storage.get('theme')).toBe('dark')
+    expect(storage.getItem('theme')).toBe('dark')
     expect(storage.inMemory).toBe(false)
   })
 
@@ -30,17 +30,17 @@ describe('createSafeStorage', () => {
     const storage = createSafeStorage(() => {
       throw new DOMException('denied', 'SecurityError')
     })
-    expect(storage.get('theme')).toBeNull()
-    storage.set('theme', 'dark')
-    expect(storage.get('theme')).toBe('dark')
+    expect(storage.getItem('theme')).toBeNull()
+    storage.setItem('theme', 'dark')
+    expect(storage.getItem('theme')).toBe('dark')
     expect(storage.inMemory).toBe(true)
   })
 
   it('falls back to memory when reads throw', () => {
     const storage = createSafeStorage(() => fakeStorage({ failGet: true }))
-    expect(storage.get('theme')).toBeNull()
-    storage.set('theme', 'system')
-    expect(storage.get('theme')).toBe('system')
+    expect(storage.getItem('theme')).toBeNull()
+    storage.setItem('theme', 'system')
+    expect(storage.getItem('theme')).toBe('system')
   })
 
   it('keeps reads consistent with writes after a write fails (quota)', () => {
@@ -49,16 +49,16 @@ describe('createSafeStorage', () => {
     const failing = fakeStorage({ failSet: true })
     failing.getItem = backing.getItem
     const storage = createSafeStorage(() => failing)
-    expect(storage.get('theme')).toBe('light')
-    storage.set('theme', 'dark')
+    expect(storage.getItem('theme')).toBe('light')
+    storage.setItem('theme', 'dark')
     expect(storage.inMemory).toBe(true)
-    expect(storage.get('theme')).toBe('dark')
+    expect(storage.getItem('theme')).toBe('dark')
   })
 
   it('treats a missing storage as memory', () => {
     const storage = createSafeStorage(() => undefined)
-    storage.set('theme', 'dark')
-    expect(storage.get('theme')).toBe('dark')
+    storage.setItem('theme', 'dark')
+    expect(storage.getItem('theme')).toBe('dark')
     expect(storage.inMemory).toBe(true)
   })
 })

@@ -1,0 +1,46 @@
+import type { Store } from '../store/store.ts'
+import type { WalletState } from '../wallet/types.ts'
+import type { AuthState, SessionLostReason } from './auth-machine.ts'
+import type { PorticoConfig } from './types.ts'
+
+// Rules that tie the sign-in state to the rest of the page, kept apart from the client's wiring.
+
+/** localStorage key of the hint that this browser has signed in. */
+export const SESSION_HINT = 'portico.signedIn'
+
+/**
+ * Keeps a hint (not the session: the cookie is HttpOnly) that this browser signed in, so that
+ * anonymous visitors' first load makes no session request at all (docs/decisions.md).
+ */
+export function rememberSignedIn(
+  auth: Pick<Store<AuthState>, 'subscribe'>,
+  storage: PorticoConfig['storage'],
+): void {
+  auth.subscribe((state) => {
+    if (state.status === 'authenticated') storage?.setItem(SESSION_HINT, '1')
+    if (state.status === 'unauthenticated') storage?.removeItem(SESSION_HINT)
+  })
+}
+
+/** An account or chain change, or a disconnect, ends an authenticated session. */
+export function endSessionOnWalletChange(
+  wallet: Pick<Store<WalletState>, 'subscribe'>,
+  auth: Pick<Store<AuthState>, 'get'>,
+  loseSession: (reason: SessionLostReason) => void,
+): void {
+  wallet.subscribe((next, previous) => {
+    const state = auth.get()
+    if (state.status !== 'authenticated') return
+    const { user } = state
+    if (previous.status === 'connected' && next.status === 'disconnected') {
+      return loseSession('wallet_disconnected')
+    }
+    if (next.status !== 'connected' || !next.address) return
+    if (next.address.toLowerCase() !== user.address.toLowerCase()) {
+      return loseSession('account_changed')
+    }
+    if (user.chainId !== undefined && next.chainId !== undefined && next.chainId !== user.chainId) {
+      loseSession('chain_changed')
+    }
+  })
+}
