@@ -1,4 +1,4 @@
-// RPC gateway benchmark (design.md section 9): eth_blockNumber straight to an anvil node versus
+// RPC gateway benchmark: eth_blockNumber straight to an anvil node versus
 // through Portico's gateway (POST /api/rpc/:chainId) to the same node, in the same run.
 // Prints requests/s and median latency of both, the throughput ratio (target ≥ 0.7) and the
 // added median latency (target < 1 ms). Only 127.0.0.1; bounded in count and time; stops itself.

@@ -5,7 +5,8 @@
 //   node --import tsx bench/server-target.mjs <dataDir>          serve
 //   node --import tsx bench/server-target.mjs <dataDir> count     print object count and exit
 import { buildServer } from '../packages/server/src/app.ts'
-import { createSession, upsertUser } from '../packages/server/src/auth/sessions.ts'
+import { issueNonce } from '../packages/server/src/auth/nonces.ts'
+import { completeSignIn } from '../packages/server/src/auth/sign-in.ts'
 import { loadConfig } from '../packages/server/src/config.ts'
 import { openDatabase } from '../packages/server/src/db/client.ts'
 import { sql } from 'drizzle-orm'
@@ -41,10 +42,13 @@ const app = await buildServer({ config, database, logger: false })
 // The baseline: a bare Fastify route with a JSON body, in the same process and framework.
 app.post('/bench/bare', async (request) => ({ ok: true, echo: request.body }))
 app.get('/bench/bare', async () => ({ ok: true }))
-const user = await upsertUser(database.db, '0x000000000000000000000000000000000000bEEF')
-const { token } = await createSession(database.db, {
-  userId: user.id,
+// A signed-in user, through the real sign-in statement.
+const { token } = await completeSignIn(database.db, {
+  nonce: (await issueNonce(database.db, 60_000)).nonce,
+  address: '0x000000000000000000000000000000000000bEEF',
   chainId: 1,
+  issuedAt: new Date(),
+  skewMs: 60_000,
   ttlMs: 3_600_000,
 })
 const url = await app.listen({ host: '127.0.0.1', port: 0 })

@@ -1,4 +1,4 @@
-// Server throughput (design.md section 9), every figure a ratio to a bare Fastify route measured
+// Server throughput, every figure a ratio to a bare Fastify route measured
 // in the same run on the same server process. Sections are independent functions that get the
 // running target and the baseline; add yours to `sections` below.
 //   npm run bench:server         (PGlite under a temp dir; DATABASE_URL=postgres://… for PostgreSQL)
@@ -117,7 +117,7 @@ function countStored() {
 /** @typedef {{ name: string, perSecond: number, ratio: number, target?: number }} Row */
 
 /**
- * Objects (issue 5): creates/s with an Idempotency-Key each, as the SDK sends them, and
+ * Objects: creates/s with an Idempotency-Key each, as the SDK sends them, and
  * queries/s of a filtered, ordered page. Target: creates ≥ 0.15 × bare.
  * @param {Target} target
  * @returns {Promise<{ rows: Row[], acknowledged: Record<string, number> }>}
@@ -193,7 +193,7 @@ function postJson(url, body) {
 }
 
 /**
- * Sign-in (issue 4): POST /api/auth/verify of messages signed beforehand (each with its own
+ * Sign-in: POST /api/auth/verify of messages signed beforehand (each with its own
  * nonce), against raw viem `verifySiweMessage` calls on the same messages in this process (no
  * HTTP, no database; the same EOA-first mode the server uses). Target: ≥ 0.6 × raw.
  * @param {Target} target
@@ -259,7 +259,7 @@ async function signInSection({ url, concurrency }) {
 }
 
 /**
- * Events (issue 4): POST /api/events, each answered after its group commit. Target ≥ 0.3 × bare.
+ * Events: POST /api/events, each answered after its group commit. Target ≥ 0.3 × bare.
  * @param {Target} target
  * @returns {Promise<{ rows: Row[], acknowledged: Record<string, number> }>}
  */

@@ -1,4 +1,4 @@
-// First-load JavaScript budget of `/` (design.md §9, issue 2): starts the built server on a free
+// First-load JavaScript budget of `/`: starts the built server on a free
 // port, loads `/` in Chromium with no interaction until the network is idle, and prints the gzip
 // size of every script the page fetched plus its inline scripts, the total, and the ratio to the
 // 80 KB budget. Exits 1 when over budget or when the page contacted any host but the server.

@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
 import { appStarted, seedStorage } from './helpers.ts'
 
-// design.md §11: every page passes axe-core with no serious or critical violation, in light and
+// every page passes axe-core with no serious or critical violation, in light and
 // dark. Reduced motion makes every reveal target visible, so colour contrast is checked on all.
 test.use({ reducedMotion: 'reduce' })
 

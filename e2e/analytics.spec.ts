@@ -3,7 +3,7 @@ import { appStarted } from './helpers.ts'
 import { expectNoSeriousAxeViolations } from './support/axe.ts'
 import { eventAccepted, navigate, signInWithTestWallet } from './support/sign-in.ts'
 
-// The events dashboard and first-party tracking (issue 7), against the real server: the e2e
+// The events dashboard and first-party tracking, against the real server: the e2e
 // server's ADMIN_ADDRESSES is the test wallet's first anvil account (playwright.config.ts).
 
 // Every reveal target shows at once, so screenshots and contrast checks see the whole page.

@@ -1,4 +1,4 @@
-// Debian's Chromium, as every browser test and benchmark launches it (design.md §10): never a
+// Debian's Chromium, as every browser test and benchmark launches it: never a
 // downloaded browser. Shared by e2e/playwright.config.ts and bench/.
 import fs from 'node:fs'
 

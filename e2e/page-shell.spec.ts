@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { appStarted } from './helpers.ts'
 
-// Issue 2, "Page shell": one route (the app wrapper) resolving pages from the page table, each
+// "Page shell": one route (the app wrapper) resolving pages from the page table, each
 // with its own title and body class; Home pre-rendered and hydrated, other paths rendered.
 
 test('navigation swaps the body class: the old page class goes, foreign classes stay', async ({

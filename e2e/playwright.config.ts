@@ -54,7 +54,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      // A real local chain (design.md section 2) for the wallet tests: the test wallet reads from
+      // A real local chain for the wallet tests: the test wallet reads from
       // it and the server's RPC gateway forwards chain 31337 to it.
       command: `node_modules/.bin/anvil --host 127.0.0.1 --port ${anvilPort} --silent`,
       cwd: repoRoot,

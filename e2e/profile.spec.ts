@@ -3,7 +3,7 @@ import { expectNoSeriousAxeViolations } from './support/axe.ts'
 import { signInWithTestWallet } from './support/sign-in.ts'
 import { authStatus } from './wallet/journey.ts'
 
-// The profile on the Account page (issue 7): an object of class Profile with an uploaded avatar
+// The profile on the Account page: an object of class Profile with an uploaded avatar
 // and a birthday, through the SDK against the real server.
 
 test.use({ reducedMotion: 'reduce' })

@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { appStarted, settleFrames } from './helpers.ts'
 
-// Issue 2, "Scroll reveal": revealed at 10 % visible (threshold 0.1), once per element, rescanned
+// "Scroll reveal": revealed at 10 % visible (threshold 0.1), once per element, rescanned
 // after every route change; reduced motion shows everything; no JS hides nothing.
 
 const BELOW_THE_FOLD = '#get-started'

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { appStarted } from './helpers.ts'
 
-// Issue 4 hardening: the app is served with a strict content security policy (no 'unsafe-inline'
+// the app is served with a strict content security policy (no 'unsafe-inline'
 // for scripts; the inline theme script is allowed by its hash) and works under it.
 
 for (const path of ['/', '/account', '/analytics', '/no-such-page']) {

@@ -8,7 +8,7 @@ import {
   seedStorage,
 } from './helpers.ts'
 
-// Issue 2, "Theme": light/dark/system kept in localStorage["theme"], default light, applied
+// "Theme": light/dark/system kept in localStorage["theme"], default light, applied
 // before first paint, followed live and across tabs.
 
 test('a fresh profile is light, and the chosen theme survives a reload under "theme"', async ({

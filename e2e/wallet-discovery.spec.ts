@@ -5,7 +5,7 @@ import { anvilUrl } from './ports.ts'
 import { installTestWallet, TEST_WALLET } from './wallet/test-wallet.ts'
 import { authStatus, openConnectDialog } from './wallet/journey.ts'
 
-// Finding browser wallets (issue 6): EIP-6963 announcements, a legacy window.ethereum that shows
+// Finding browser wallets: EIP-6963 announcements, a legacy window.ethereum that shows
 // up late, and none at all; and the dialog's keyboard behaviour.
 
 test('a legacy window.ethereum appearing 1 s after load is found and signs in', async ({

@@ -4,7 +4,7 @@ import { anvilUrl } from './ports.ts'
 import { installTestWallet, TEST_WALLET } from './wallet/test-wallet.ts'
 import { authStatus, openConnectDialog, recordRequests } from './wallet/journey.ts'
 
-// Sign-in with a browser wallet (issue 6): a real key signs, a real anvil chain answers reads,
+// Sign-in with a browser wallet: a real key signs, a real anvil chain answers reads,
 // the real server verifies and keeps the session.
 
 const shortAddress = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`

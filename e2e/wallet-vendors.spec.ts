@@ -3,7 +3,7 @@ import { anvilUrl } from './ports.ts'
 import { installTestWallet } from './wallet/test-wallet.ts'
 import { authStatus, openConnectDialog, recordRequests } from './wallet/journey.ts'
 
-// The hosted vendor connectors (issue 6): their SDKs load only when chosen, they fail with the
+// The hosted vendor connectors: their SDKs load only when chosen, they fail with the
 // catalogue's words, and the vendors' hosts are stubbed at the network boundary so no request
 // leaves 127.0.0.1. The e2e build sets a WalletConnect project id (package.json test:e2e) and no
 // Web3Auth client id or Magic key.

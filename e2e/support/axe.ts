@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page } from '@playwright/test'
 
-/** design.md §11: no serious or critical axe-core violation on what the page shows now. */
+/** no serious or critical axe-core violation on what the page shows now. */
 export async function expectNoSeriousAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze()
   const blocking = results.violations

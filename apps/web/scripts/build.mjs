@@ -1,4 +1,4 @@
-// Builds the web app into dist/ and pre-renders Home into dist/index.html (issue 2: Home shows
+// Builds the web app into dist/ and pre-renders Home into dist/index.html (Home shows
 // without JavaScript and paints fast; the browser then hydrates it).
 //   1. client build (vite build) → dist/
 //   2. SSR build of src/entry-server.tsx → a throwaway directory

@@ -3,7 +3,7 @@ import { authFlags, initialAuthState, type AuthState } from '@portico/sdk/portic
 import { usePortico } from './portico-provider.ts'
 
 /**
- * Authentication: the state of design.md section 3, the user, the error, derived booleans and
+ * Authentication: the state of the sign-in state machine (docs/architecture.md), the user, the error, derived booleans and
  * the actions. Re-renders only when the state changes.
  *
  * @example

@@ -1,7 +1,7 @@
 import { InvalidConversionInputError, InvalidNumberError } from './errors/convert.ts'
 
-// Hex/decimal conversion accepts only number or string (spec section 5); bigint too, because
-// chain quantities outgrow JavaScript numbers. Precision is never lost silently (design.md 1).
+// Hex/decimal conversion accepts only number or string; bigint too, because
+// chain quantities outgrow JavaScript numbers. Precision is never lost silently.
 
 function describe(value: unknown): string {
   if (value === null) return 'null'

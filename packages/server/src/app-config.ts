@@ -3,7 +3,7 @@ import sdkPackage from '../../sdk/package.json' with { type: 'json' }
 import { positiveInt, type Env } from './config-values.ts'
 
 /**
- * The application's identity and the rules of sign-in, sessions and events (issue 4), read from
+ * The application's identity and the rules of sign-in, sessions and events, read from
  * the environment by `loadConfig`. Every field has a local default so `npm start` needs nothing.
  */
 export interface AppConfig {

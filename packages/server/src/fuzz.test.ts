@@ -5,7 +5,7 @@ import { databaseKinds, signedIn, testConfig, testDatabase } from '../test/helpe
 import { signIn } from '../test/siwe.ts'
 import type { DatabaseHandle, DatabaseKind } from './db/client.ts'
 
-// Issue 4: at least 1,000 malformed or odd requests across every route: no 5xx, no stack
+// at least 1,000 malformed or odd requests across every route: no 5xx, no stack
 // trace, and the server keeps answering normal requests afterwards. Deterministic (seeded).
 
 function prng(seed: number) {

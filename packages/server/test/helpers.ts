@@ -5,9 +5,15 @@ import pg from 'pg'
 import { afterAll } from 'vitest'
 import { getAddress } from 'viem'
 import { buildServer } from '../src/app.ts'
-import { createSession, upsertUser, type User } from '../src/auth/sessions.ts'
+import { issueNonce } from '../src/auth/nonces.ts'
+import { completeSignIn, type CompleteSignInResult } from '../src/auth/sign-in.ts'
 import { loadConfig, type ServerConfig } from '../src/config.ts'
-import { openDatabase, type DatabaseHandle, type DatabaseKind } from '../src/db/client.ts'
+import {
+  openDatabase,
+  type Database,
+  type DatabaseHandle,
+  type DatabaseKind,
+} from '../src/db/client.ts'
 
 /** The database kinds this run can test: PGlite always, PostgreSQL when the harness started one. */
 export function databaseKinds(): DatabaseKind[] {
@@ -105,18 +111,40 @@ async function adminQuery(url: string, sql: string): Promise<void> {
 }
 
 /**
- * Signs a user in without a wallet, straight through the session store: for suites that test what
- * a signed-in user can do, not how they sign in. Returns bearer headers for `app.inject`.
+ * Starts a session without a wallet, through the real sign-in statement (a nonce issued and
+ * consumed, the user upserted, the session created): what a verified signature leads to.
+ */
+export async function startSession(
+  db: Database,
+  {
+    address,
+    chainId = 31337,
+    ttlMs = 3_600_000,
+  }: { address: string; chainId?: number; ttlMs?: number },
+): Promise<CompleteSignInResult> {
+  const { nonce } = await issueNonce(db, 60_000)
+  return completeSignIn(db, {
+    nonce,
+    address: getAddress(address),
+    chainId,
+    issuedAt: new Date(),
+    skewMs: 60_000,
+    ttlMs,
+  })
+}
+
+/**
+ * Signs a user in without a wallet, for suites that test what a signed-in user can do, not how
+ * they sign in. Returns bearer headers for `app.inject`.
  */
 export async function signedIn(
   app: FastifyInstance,
   address = `0x${randomBytes(20).toString('hex')}`,
-): Promise<{ user: User; token: string; headers: { authorization: string } }> {
-  const user = await upsertUser(app.db, getAddress(address))
-  const { token } = await createSession(app.db, {
-    userId: user.id,
-    chainId: 31337,
-    ttlMs: 3_600_000,
-  })
+): Promise<{
+  user: CompleteSignInResult['user']
+  token: string
+  headers: { authorization: string }
+}> {
+  const { user, token } = await startSession(app.db, { address })
   return { user, token, headers: { authorization: `Bearer ${token}` } }
 }

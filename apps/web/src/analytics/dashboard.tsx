@@ -9,7 +9,7 @@ import { eventRows, RankedTable, SeriesTable, subdomainRows } from './stats-tabl
 import { useStats, type StatsState } from './use-stats.ts'
 
 /**
- * The events dashboard (issue 7): admins see events over time, top events and subdomains for a
+ * The events dashboard: admins see events over time, top events and subdomains for a
  * range and subdomain they pick; everyone else is told why they see nothing.
  */
 const currentTime = () => new Date()

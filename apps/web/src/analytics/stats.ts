@@ -1,7 +1,7 @@
 import type { BackendClient } from '@portico/sdk/backend'
 
-// Data shaping of the events dashboard (issue 7): which window and bucket size a range means,
-// checking the server's answer (GET /api/events/stats, CONTRACT.md), and filling the buckets
+// Data shaping of the events dashboard: which window and bucket size a range means,
+// checking the server's answer (GET /api/events/stats, described in /api/openapi.json), and filling the buckets
 // the server leaves out (no events → no row) so the chart and table show every hour or day.
 
 /** The time ranges the picker offers. */

@@ -1,5 +1,5 @@
 /**
- * The text to show for a failed call: an SDK error's `shortMessage` (design.md §6: UI shows
+ * The text to show for a failed call: an SDK error's `shortMessage` (docs/errors.md: UI shows
  * `shortMessage`), else a plain error's message.
  */
 export function shortMessageOf(error: unknown): string {

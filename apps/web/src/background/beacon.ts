@@ -3,8 +3,8 @@ import type { VersionNotice } from '../version/version.ts'
 
 // What every page does in the background, loaded when the browser is first idle: page views and
 // the SDK version check. These run for every visitor on every page, so this is a tiny fetch-based
-// module rather than the SDK's backend client (the first load of `/` has an 80 KB budget, design.md
-// §9): the wire formats are the SDK's (`trackEvent`, `getVersion`), with its client header.
+// module rather than the SDK's backend client (the first load of `/` has an 80 KB budget, see
+// docs/architecture.md): the wire formats are the SDK's (`trackEvent`, `getVersion`), with its client header.
 
 const clientHeader = { 'x-portico-client': `sdk/${sdkVersion}` }
 
@@ -20,7 +20,7 @@ async function call(path: string, init: RequestInit = {}): Promise<Response> {
 
 /**
  * Records an event like the SDK's `trackEvent` (`POST /api/events { subdomain, event, options }`,
- * spec §7), the page's host as subdomain. `keepalive` lets it finish when the page is left. No
+ * the spec), the page's host as subdomain. `keepalive` lets it finish when the page is left. No
  * retries: a lost page view is not worth a retry loop on every page.
  */
 export async function sendEvent(event: string, options: Record<string, unknown>): Promise<void> {

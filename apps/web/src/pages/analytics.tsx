@@ -6,7 +6,7 @@ import '../analytics/analytics.css'
 
 /**
  * Analytics dashboard: page views and sign-ins recorded first-party by this site's server
- * (issue 7). Admins only (the server answers 403 to anyone else); signed-out visitors are asked
+ *. Admins only (the server answers 403 to anyone else); signed-out visitors are asked
  * to sign in without a request being made. The chart library loads with this page alone.
  */
 export default function Analytics() {

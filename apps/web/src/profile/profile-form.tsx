@@ -15,7 +15,7 @@ type Saving =
   | { status: 'failed'; message: string }
 
 /**
- * The signed-in user's profile (issue 7): display name, avatar and birthday, stored as their
+ * The signed-in user's profile: display name, avatar and birthday, stored as their
  * `Profile` object. Invalid input is refused next to its field; a failed save keeps everything
  * typed so the user can simply try again.
  */

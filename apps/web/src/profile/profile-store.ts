@@ -8,7 +8,7 @@ import {
   PorticoFile,
 } from '@portico/sdk/backend'
 
-// The profile as an object of class `Profile` (issue 7), one per user, through the SDK: found
+// The profile as an object of class `Profile`, one per user, through the SDK: found
 // by a query on its owner, created on the first save, changed in place afterwards. Private (the
 // default), so only its owner reads it.
 

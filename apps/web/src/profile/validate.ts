@@ -1,4 +1,4 @@
-// Client-side checks of the profile form (issue 7). Each returns the message shown next to the
+// Client-side checks of the profile form. Each returns the message shown next to the
 // field, or null when the value is fine. The server checks again; these give a clear message
 // before anything is sent.
 

@@ -1,5 +1,5 @@
 /**
- * Scroll reveal (spec §1, design.md §1): elements marked `data-reveal` get `data-revealed` the first
+ * Scroll reveal: elements marked `data-reveal` get `data-revealed` the first
  * time at least 10 % of them is visible, then are never watched again. One IntersectionObserver
  * serves the whole app; `scan()` is called after every route change to pick up new elements.
  *
@@ -11,7 +11,7 @@
 export const REVEAL_ATTRIBUTE = 'data-reveal'
 /** Attribute set once an element has been revealed. */
 export const REVEALED_ATTRIBUTE = 'data-revealed'
-/** Spec §9: revealed when 10 % is visible. */
+/** Revealed when 10 % of the element is visible. */
 export const REVEAL_THRESHOLD = 0.1
 
 export interface RevealController {

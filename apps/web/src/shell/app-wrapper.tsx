@@ -8,7 +8,7 @@ import { resolvePage, syncBodyClass, type PageDefinition } from './page-table.ts
 import { SignInRequired } from '../wallet/sign-in-required.tsx'
 
 /**
- * The one component the router knows (spec §2): it resolves the current page from the page table,
+ * The one component the router knows: it resolves the current page from the page table,
  * sets the document title and the body class, and renders the page with a loading state and an
  * error boundary.
  */

@@ -6,7 +6,7 @@ interface State {
 
 /**
  * A page that throws (or whose code fails to load) shows a friendly message with a way back
- * instead of a blank screen (design.md §11). Keyed by location in the wrapper, so navigating
+ * instead of a blank screen. Keyed by location in the wrapper, so navigating
  * elsewhere clears it.
  */
 export class ErrorBoundary extends Component<{ children: ReactNode }, State> {

@@ -1,12 +1,12 @@
 import type { ComponentType, LazyExoticComponent } from 'react'
 
-/** One row of the page table (design.md §1: the wrapper, not the router, knows the pages). */
+/** One row of the page table (the wrapper, not the router, knows the pages). */
 export interface PageDefinition {
   /** Exact path (`/account`), or `*` for the page shown when nothing else matches. */
   path: string
   /** Full document title. */
   title: string
-  /** Class put on `<body>` while this page is shown (spec §1). */
+  /** Class put on `<body>` while this page is shown. */
   bodyClass: string
   /** Loaded on first visit; the loading state shows meanwhile. */
   component: LazyExoticComponent<ComponentType>
@@ -42,7 +42,7 @@ export function resolvePage(pages: readonly PageDefinition[], pathname: string):
 
 /**
  * Puts the current page's class on `<body>` and removes every other page's class, leaving classes
- * that do not belong to any page alone (design.md §1). Removing all page classes rather than only
+ * that do not belong to any page alone. Removing all page classes rather than only
  * "the previous one" also clears the class the pre-rendered HTML starts with.
  */
 export function syncBodyClass(

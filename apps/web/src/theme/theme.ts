@@ -1,5 +1,5 @@
 /**
- * Theme values and how they resolve (spec §4 "Theme", design.md §1 and §7).
+ * Theme values and how they resolve.
  * Pure functions: no DOM or storage access here, so they run anywhere, including the SSR build.
  */
 
@@ -10,10 +10,10 @@ export type Theme = (typeof THEMES)[number]
 /** What is actually painted. */
 export type ResolvedTheme = 'light' | 'dark'
 
-/** localStorage key (spec §9). The inline script in index.html reads the same key. */
+/** localStorage key. The inline script in index.html reads the same key. */
 export const THEME_STORAGE_KEY = 'theme'
 
-/** Spec §9: the default theme is light. */
+/** The default theme is light. */
 export const DEFAULT_THEME: Theme = 'light'
 
 /** Media query that `system` follows. */

@@ -14,7 +14,7 @@ export function AppPageViews() {
 }
 
 /**
- * Tracks a `page_view` on the first render and on every route change (issue 7). Renders
+ * Tracks a `page_view` on the first render and on every route change. Renders
  * nothing. Only the path is sent: the query string and hash may hold personal data.
  */
 export function PageViews({ tracker }: { tracker: Tracker }) {

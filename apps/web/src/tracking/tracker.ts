@@ -28,7 +28,7 @@ export function whenIdle(run: () => void): void {
 }
 
 /**
- * First-party event tracking (issue 7): events are queued and sent in the background, never
+ * First-party event tracking: events are queued and sent in the background, never
  * when the browser asks not to be tracked (Do-Not-Track, Global Privacy Control).
  *
  * @example

@@ -17,7 +17,7 @@ export function AppVersionNotice() {
 }
 
 /**
- * A small notice when the app's SDK is older than the latest release (issue 7), checked once on
+ * A small notice when the app's SDK is older than the latest release, checked once on
  * start when the browser is idle. Dismissing it hides it for that release; a newer release
  * shows it again. A failed check shows nothing (the app works either way).
  */

@@ -1,4 +1,4 @@
-// The version notice (issue 7): shown when the app's SDK is older than the latest release the
+// The version notice: shown when the app's SDK is older than the latest release the
 // server knows of, until dismissed for that release.
 
 export interface VersionNotice {

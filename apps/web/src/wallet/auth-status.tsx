@@ -4,7 +4,7 @@ import { shortAddress } from './config.ts'
 import { useConnectDialog } from './connect-dialog-provider.tsx'
 
 /**
- * The header's view of authentication (issue 6): Connect button, signing in, signed in as
+ * The header's view of authentication: Connect button, signing in, signed in as
  * 0x12…ab, signing out, or the error with a retry. `data-auth-state` carries the raw state.
  */
 export function AuthStatus() {
@@ -20,7 +20,7 @@ export function AuthStatus() {
             Connect wallet
           </button>
           {auth.error !== undefined && (
-            // design.md section 3: signed out locally even when the server call failed; say so.
+            // signed out locally even when the server call failed; say so.
             <span className="auth-note" role="alert">
               Signed out on this device, but the server could not be reached to end the session.
             </span>

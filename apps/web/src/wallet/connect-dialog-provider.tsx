@@ -11,7 +11,7 @@ import {
 } from 'react'
 
 // The dialog's code (and through it the wallet stack) loads on the first click of a Connect
-// button, never on the first load of a page (design.md section 9).
+// button, never on the first load of a page.
 const ConnectDialog = lazy(() => import('./connect-dialog.tsx'))
 
 interface ConnectDialogControl {

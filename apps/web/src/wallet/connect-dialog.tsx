@@ -5,7 +5,7 @@ import { WalletOptions } from './wallet-options.tsx'
 import { WalletQr } from './wallet-qr.tsx'
 
 /**
- * The connect dialog (issue 6): a native modal <dialog>, so the page behind is inert (focus stays
+ * The connect dialog: a native modal <dialog>, so the page behind is inert (focus stays
  * inside), Escape closes it, and it is labelled by its heading; the provider returns focus to the
  * opener. Lists the ways to connect, then shows the sign-in's progress or its error.
  */

@@ -29,7 +29,7 @@ const notConfigured = (what: string, variable: string) =>
 
 /**
  * Maps an error to words for the user. Branches on `name` and `code`, never on message text
- * (examples.md 1); the message shown is the error's `shortMessage`, the catalogue's wording.
+ *; the message shown is the error's `shortMessage`, the catalogue's wording.
  */
 export function errorAdvice(error: unknown): ErrorAdvice {
   const top = (error ?? {}) as ErrorLike

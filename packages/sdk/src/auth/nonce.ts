@@ -22,7 +22,7 @@ export interface SignInNonce {
 export type GetNonceReturnType = SignInNonce
 
 /**
- * Asks the server for a sign-in nonce (step 1 of sign-in, design.md section 3).
+ * Asks the server for a sign-in nonce (step 1 of sign-in).
  *
  * @example
  * const nonce = await getNonce(client)

@@ -35,7 +35,7 @@ export async function getSession(client: BackendClient): Promise<GetSessionRetur
 /**
  * Ends the session on the server (the cookie is cleared, the session revoked) and forgets the
  * bearer token. The token is forgotten even when the server cannot be reached; the error is
- * still thrown so the caller can report it (design.md section 3, `logging_out`).
+ * still thrown so the caller can report it (the `logging_out` state).
  */
 export async function signOut(client: BackendClient): Promise<void> {
   try {

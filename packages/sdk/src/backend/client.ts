@@ -13,9 +13,9 @@ export interface BackendClientConfig {
   fetch?: BackendFetch | undefined
   /** Bearer token (non-browser clients), or a function read on every request. */
   token?: string | (() => string | undefined) | undefined
-  /** Attempts per request on network errors and 5xx (design.md section 7: 5). */
+  /** Attempts per request on network errors and 5xx (default 5). */
   attempts?: number | undefined
-  /** Objects per `POST /api/batch` in `saveAll`/`destroyAll` (design.md section 7: 20). */
+  /** Objects per `POST /api/batch` in `saveAll`/`destroyAll` (default 20). */
   batchSize?: number | undefined
   /** First backoff step in ms; doubles per attempt, jittered. */
   retryDelay?: number | undefined
@@ -54,7 +54,7 @@ export interface BackendClient {
   readonly appId: string
   readonly attempts: number
   readonly batchSize: number
-  /** Sends one request with the retry policy of design.md section 4; resolves to the parsed JSON (or `undefined` for 204). */
+  /** Sends one request with the retry policy (5 attempts, jittered backoff, one Idempotency-Key per write); resolves to the parsed JSON (or `undefined` for 204). */
   request<T = unknown>(method: HttpMethod, path: string, options?: RequestOptions): Promise<T>
   /** Absolute URL of a server path (e.g. a file URL). */
   url(path: string): string

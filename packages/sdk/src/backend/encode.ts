@@ -1,7 +1,7 @@
 import { InvalidDateError, InvalidWireValueError, UnsavedFileError } from '../errors/backend.ts'
 import { Pointer, PorticoFile } from './values.ts'
 
-// Wire forms of design.md section 4:
+// Wire forms of the values objects hold besides JSON:
 //   Date    { __type: "Date", iso }
 //   File    { __type: "File", name, url }
 //   Pointer { __type: "Pointer", className, objectId }

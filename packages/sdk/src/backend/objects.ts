@@ -2,7 +2,7 @@ import { BackendError, BatchError } from '../errors/backend.ts'
 import type { BackendClient } from './client.ts'
 import { decode, encode } from './encode.ts'
 
-// Objects (design.md section 4, issue 5): JSON documents in named classes, owned by the
+// Objects: JSON documents in named classes, owned by the
 // signed-in user, private unless `publicRead`. Every function takes the client first.
 
 export type ObjectData = Record<string, unknown>

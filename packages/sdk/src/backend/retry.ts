@@ -1,4 +1,4 @@
-// Retry helpers of the backend client (design.md section 4).
+// Retry helpers of the backend client.
 
 /**
  * Wait before attempt `attempt + 1`: exponential (base × 2^(attempt-1), capped), with "equal

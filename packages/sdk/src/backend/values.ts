@@ -1,4 +1,4 @@
-// The value types an object's fields can hold besides JSON (design.md section 4). `encode()`
+// The value types an object's fields can hold besides JSON. `encode()`
 // turns them into their wire forms; `decode()` turns wire forms back into these classes.
 
 /** Local content of a file that has not been uploaded yet. */

@@ -1,5 +1,5 @@
 /**
- * The browser's privacy signals honoured before tracking anything (issue 7): the legacy
+ * The browser's privacy signals honoured before tracking anything: the legacy
  * Do-Not-Track header setting (`navigator.doNotTrack`, `'1'` when on; some browsers put it on
  * `window` or use `'yes'`) and Global Privacy Control (`navigator.globalPrivacyControl`).
  */

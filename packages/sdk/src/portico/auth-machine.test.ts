@@ -33,7 +33,7 @@ const events: Record<AuthEvent['type'], AuthEvent> = {
   SESSION_LOST: { type: 'SESSION_LOST', reason: 'account_changed' },
 }
 
-// Every allowed transition of design.md section 3; every other (state, event) pair must leave
+// Every allowed transition of the state machine (docs/architecture.md); every other (state, event) pair must leave
 // the state untouched. The table below is checked against all 6 × 9 combinations.
 const allowed: Partial<Record<AuthStatus, Partial<Record<AuthEvent['type'], AuthState>>>> = {
   undefined: {

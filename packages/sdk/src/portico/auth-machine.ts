@@ -1,4 +1,4 @@
-// The authentication state machine of design.md section 3, as a pure reducer: no I/O, no time,
+// The authentication state machine (docs/architecture.md), as a pure reducer: no I/O, no time,
 // no randomness. The effects (server calls, wallet prompts) live in createPortico and dispatch
 // the events below; a transition that the diagram does not allow leaves the state unchanged.
 

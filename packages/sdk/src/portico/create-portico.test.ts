@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createMemoryStorage } from '@portico/test-kit/memory-storage'
 import { createPortico } from './create-portico.ts'
 
-// The effects around the pure reducer (design.md section 3): session restore, sign-out that
+// The effects around the pure reducer: session restore, sign-out that
 // cannot reach the server, revoking the current session. The server is answered at the HTTP
 // boundary here; the whole journey against the real server runs in e2e/wallet-sign-in.spec.ts.
 

@@ -22,7 +22,7 @@ export interface SignInWithWalletParameters {
 }
 
 /**
- * Sign-In with Ethereum against the Portico server (design.md section 3): nonce → EIP-4361
+ * Sign-In with Ethereum against the Portico server: nonce → EIP-4361
  * message (issuedAt = server time, requestId = app id) → wallet signature → verify. Tracks a
  * `sign_in` event afterwards (unless the browser asks not to be tracked) without letting a
  * tracking failure undo the sign-in.

@@ -75,7 +75,7 @@ function minimalChain(id: number, urls: string[]): Chain {
 
 /**
  * Connects to blockchain nodes: direct node URLs per chain, or the Portico gateway with
- * `speedyNodeApiKey` (design.md section 5). Several URLs fail over in order; answers are checked
+ * `speedyNodeApiKey`. Several URLs fail over in order; answers are checked
  * strictly; node failures surface as the catalogue errors, JSON-RPC errors as viem's.
  *
  * @example

@@ -1,6 +1,6 @@
 import { UnexpectedRpcResponseError } from '../errors/rpc.ts'
 
-/** The JSON-RPC 2.0 request shape viem sends (design.md section 1: `{ jsonrpc, id, method, params }`). */
+/** The JSON-RPC 2.0 request shape viem sends (`{ jsonrpc, id, method, params }`). */
 export interface JsonRpcRequest {
   jsonrpc: '2.0'
   id: number | string

@@ -8,7 +8,7 @@ export interface InjectedWindow {
   dispatchEvent(event: Event): boolean
 }
 
-/** Default wait for a browser wallet to appear (design.md section 7). */
+/** Default wait for a browser wallet to appear. */
 export const injectedWaitMs = 3000
 
 /**

@@ -38,7 +38,7 @@ export function causeText(error: unknown): string {
 /**
  * WalletConnect v2 (`@walletconnect/ethereum-provider`, imported on first use). The pairing QR
  * is handed to `onDisplayUri` for the app to render. Any failure becomes
- * `Could not connect via WalletConnect, <cause>` (design.md section 6).
+ * `Could not connect via WalletConnect, <cause>`.
  */
 export function walletConnect(parameters: WalletConnectParameters) {
   return vendorConnector({

@@ -1,7 +1,7 @@
 import { Web3AuthError, type Web3AuthFailure } from '../errors/wallet.ts'
 import { vendorConnector, type VendorSession } from './vendor-connector.ts'
 
-/** Web3Auth's default chain (design.md section 7). */
+/** Web3Auth's default chain. */
 export const web3AuthDefaultChainId = '0x1'
 
 export interface Web3AuthParameters {

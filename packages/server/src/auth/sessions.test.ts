@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { databaseKinds, signedIn, testApp } from '../../test/helpers.ts'
-import { sessions } from '../db/schema.ts'
-import { createSession, findSession, hashToken, revokeSession, upsertUser } from './sessions.ts'
+import { databaseKinds, signedIn, startSession, testApp } from '../../test/helpers.ts'
+import { sessions, users } from '../db/schema.ts'
+import { findSession, hashToken, revokeSession } from './sessions.ts'
 
 describe.each(databaseKinds())('session store on %s', (kind) => {
   it('stores only the hash of the token and finds the session by the token', async () => {
     const { app } = await testApp(kind)
-    const user = await upsertUser(app.db, '0x00000000000000000000000000000000000000A1')
-    const { token, session } = await createSession(app.db, {
-      userId: user.id,
-      chainId: 1,
+    const { token, session } = await startSession(app.db, {
+      address: '0x00000000000000000000000000000000000000A1',
       ttlMs: 60_000,
     })
     const rows = await app.db.select().from(sessions)
@@ -21,18 +19,21 @@ describe.each(databaseKinds())('session store on %s', (kind) => {
 
   it('keeps one user per address and refreshes the last sign-in', async () => {
     const { app } = await testApp(kind)
-    const first = await upsertUser(app.db, '0x00000000000000000000000000000000000000B2')
-    const again = await upsertUser(app.db, '0x00000000000000000000000000000000000000B2')
-    expect(again.id).toBe(first.id)
-    expect(again.lastSignInAt.getTime()).toBeGreaterThanOrEqual(first.lastSignInAt.getTime())
+    const address = '0x00000000000000000000000000000000000000B2'
+    const first = await startSession(app.db, { address })
+    const again = await startSession(app.db, { address })
+    expect(again.user.id).toBe(first.user.id)
+    const [row] = await app.db.select().from(users)
+    expect(row!.lastSignInAt.getTime()).toBeGreaterThanOrEqual(row!.firstSignInAt.getTime())
   })
 
   it('refuses expired and revoked sessions, and only the owner can revoke', async () => {
     const { app } = await testApp(kind)
-    const user = await upsertUser(app.db, '0x00000000000000000000000000000000000000C3')
-    const expired = await createSession(app.db, { userId: user.id, chainId: 1, ttlMs: -1 })
+    const address = '0x00000000000000000000000000000000000000C3'
+    const expired = await startSession(app.db, { address, ttlMs: -1 })
     expect(await findSession(app.db, expired.token)).toBeNull()
-    const live = await createSession(app.db, { userId: user.id, chainId: 1, ttlMs: 60_000 })
+    const live = await startSession(app.db, { address, ttlMs: 60_000 })
+    const { user } = live
     expect(await revokeSession(app.db, 'someone-else', live.session.id)).toBe(false)
     expect(await findSession(app.db, live.token)).not.toBeNull()
     expect(await revokeSession(app.db, user.id, live.session.id)).toBe(true)

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { and, eq, gt, inArray, isNull } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
@@ -25,44 +25,6 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex')
 }
 
-/** The user with this (checksummed) address, created on first sign-in; `lastSignInAt` refreshed. */
-export async function upsertUser(db: Database, address: string): Promise<User> {
-  const now = new Date()
-  const [user] = await db
-    .insert(users)
-    .values({ id: randomUUID(), address, firstSignInAt: now, lastSignInAt: now })
-    .onConflictDoUpdate({ target: users.address, set: { lastSignInAt: now } })
-    .returning()
-  return user!
-}
-
-export interface CreateSessionParameters {
-  userId: string
-  chainId: number
-  userAgent?: string | undefined
-  ttlMs: number
-}
-
-/** Creates a session and returns its opaque token, which is shown to the client once. */
-export async function createSession(
-  db: Database,
-  { userId, chainId, userAgent, ttlMs }: CreateSessionParameters,
-): Promise<{ session: Session; token: string }> {
-  const token = randomBytes(32).toString('base64url')
-  const [session] = await db
-    .insert(sessions)
-    .values({
-      id: randomUUID(),
-      tokenHash: hashToken(token),
-      userId,
-      chainId,
-      userAgent: userAgent?.slice(0, 300),
-      expiresAt: new Date(Date.now() + ttlMs),
-    })
-    .returning()
-  return { session: session!, token }
-}
-
 type Found = { user: User; session: Session }
 
 /** The live sessions among these token hashes, with their users, in one query. */
@@ -82,7 +44,7 @@ async function findSessions(db: Database, hashes: string[]): Promise<(Found | nu
   return hashes.map((hash) => byHash.get(hash) ?? null)
 }
 
-// Under load, the session lookups of concurrent requests share one query (issue 5 benchmark:
+// Under load, the session lookups of concurrent requests share one query (measured with bench:server:
 // object writes are dominated by per-request statements on the single-connection PGlite).
 const lookups = new WeakMap<Database, (hash: string) => Promise<Found | null>>()
 

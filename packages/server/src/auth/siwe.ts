@@ -36,7 +36,7 @@ function readDate(message: string, label: string): Date | 'invalid' | undefined 
 }
 
 /**
- * Checks an EIP-4361 message against this server's rules (issue 4), each failure its own code:
+ * Checks an EIP-4361 message against this server's rules, each failure its own code:
  * format, domain and URI (the configured origins, never the Host header), chain, app id (Request
  * ID), dates (unreadable → refused, issuedAt fresh, expiration present and bounded, notBefore).
  * Nonce and signature are checked afterwards by the caller.

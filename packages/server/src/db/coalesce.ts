@@ -1,6 +1,6 @@
 /**
- * Group commit / request coalescing (design.md section 9: "speed may come from batching/group
- * commit, never from answering before the data is stored"). Items that arrive while a batch is
+ * Group commit / request coalescing (docs/decisions.md, "Group commit": speed comes from batching,
+ * never from answering before the data is stored). Items that arrive while a batch is
  * running wait together and go into the next one; when idle an item runs at once, so a lone
  * request never waits. Each caller is resolved with its own result only after its batch
  * finished; if the batch fails, every caller in it gets the error.

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto'
 
 /**
- * A visitor id that counts unique visitors per day without storing who they are (issue 4: no raw
+ * A visitor id that counts unique visitors per day without storing who they are (no raw
  * IP address stored). It is an HMAC of the UTC day, the IP address and the user agent under a
  * secret: the same visitor gets a new id every day, and without the secret an id cannot be traced
  * back to an address. Without a configured secret the process makes one up, so ids also change

@@ -12,7 +12,7 @@ export interface EventWriter {
 }
 
 /**
- * Group commit for events (design.md section 9, db/coalesce.ts): events that arrive while an
+ * Group commit for events (db/coalesce.ts, docs/decisions.md): events that arrive while an
  * insert is running go together into the next multi-row INSERT, one commit for the group. Each
  * request is answered only after its group committed, so an acknowledged event is durable; speed
  * comes from fewer commits, not from answering early.

@@ -7,7 +7,7 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
  * Refuses cookie-authenticated requests that change state when a browser says they come from
- * another site (issue 4: cross-site request forgery). One hook for the whole app, so routes added
+ * another site (cross-site request forgery). One hook for the whole app, so routes added
  * later (objects, files, batch) are covered without doing anything.
  *
  * A request is "cookie-authenticated" when it carries the session cookie and no bearer token

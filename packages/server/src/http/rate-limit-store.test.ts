@@ -3,7 +3,7 @@ import { buildServer } from '../app.ts'
 import { openDatabase } from '../db/client.ts'
 import { databaseKinds, testConfig, testDatabase } from '../../test/helpers.ts'
 
-// design.md section 8: with PostgreSQL, several server processes share the rate-limit state.
+// with PostgreSQL, several server processes share the rate-limit state.
 describe.skipIf(!databaseKinds().includes('postgres'))(
   'rate limits shared through PostgreSQL',
   () => {

@@ -13,8 +13,8 @@ const inMemoryRoutes = (url: string) => url.startsWith('/api/events')
 
 /**
  * A store for @fastify/rate-limit that keeps fixed-window counters in the `rate_limits` table, so
- * every server process on one PostgreSQL shares the limits of the sign-in endpoints (design.md
- * section 8). One upsert per request: `count = count + 1 … RETURNING count`, atomic across
+ * every server process on one PostgreSQL shares the limits of the sign-in endpoints (docs/decisions.md,
+ * "Rate limits"). One upsert per request: `count = count + 1 … RETURNING count`, atomic across
  * processes. Event ingestion keeps per-process counters in memory (see `inMemoryRoutes`): its
  * limit is a flood guard, and a shared counter would cost a write per event.
  */

@@ -44,7 +44,7 @@ export function contentSecurityPolicy(scriptHashes: string[]): string {
 }
 
 /**
- * Security headers on every answer (issue 4 hardening). HTML gets the full CSP; everything else
+ * Security headers on every answer. HTML gets the full CSP; everything else
  * (JSON, static files) gets a CSP that forbids running anything, so a reflected or served document
  * cannot become a page. No `sandbox` there: same-origin files such as the favicon keep their
  * origin (tests and tools open them to reach localStorage).

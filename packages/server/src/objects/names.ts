@@ -1,7 +1,7 @@
 import { badRequest } from '../errors.ts'
 
 // Class and field names reach SQL only as bound parameters, but they are still validated so
-// that stored documents stay addressable and error messages stay clear (issue 5).
+// that stored documents stay addressable and error messages stay clear.
 
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/
 

@@ -2,7 +2,7 @@ import { badRequest } from '../errors.ts'
 import { assertFieldName, isValidName } from './names.ts'
 
 // Checks and normalises a document before it is stored. Values use the wire forms of
-// design.md section 4: Date `{ __type: "Date", iso }`, File `{ __type: "File", name, url }`,
+// Date `{ __type: "Date", iso }`, File `{ __type: "File", name, url }`,
 // Pointer `{ __type: "Pointer", className, objectId }`. Dates are rewritten to the canonical
 // `toISOString()` form so that range queries can compare them as text.
 

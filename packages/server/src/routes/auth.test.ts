@@ -126,7 +126,7 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
     expect(fake.statusCode).toBe(401)
   })
 
-  // One test per rejection reason of issue 4. Each names the code the client branches on.
+  // One test per rejection reason of a sign-in. Each names the code the client branches on.
   const rejections: [string, string, number, Parameters<typeof signIn>[1]][] = [
     ['another domain', 'siwe_domain_mismatch', 401, { overrides: { domain: 'evil.example' } }],
     [

@@ -11,7 +11,7 @@ import { notFound } from '../errors.ts'
 import { authSchemas as s } from './auth-schemas.ts'
 
 /**
- * Sign-in with a wallet (EIP-4361) and the session endpoints (issue 4, design.md section 3).
+ * Sign-in with a wallet (EIP-4361) and the session endpoints.
  * `clientFor` gives the chain connection used to check contract-wallet signatures.
  */
 export async function authRoutes(

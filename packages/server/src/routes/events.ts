@@ -23,7 +23,7 @@ interface StatsQuerystring {
   event?: string
 }
 
-/** First-party event tracking (issue 4): `POST /api/events` and admin statistics. */
+/** First-party event tracking: `POST /api/events` and admin statistics. */
 export async function eventRoutes(app: FastifyInstance): Promise<void> {
   const config = app.config.app
   const writer = createEventWriter(app.db)

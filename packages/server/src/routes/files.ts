@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { files } from '../db/schema.ts'
 import { badRequest, errorBodySchema, HttpError, notFound } from '../errors.ts'
 
-// Files (issue 5): raw uploads of an allow-listed type up to `fileMaxBytes`, stored in the
+// Files: raw uploads of an allow-listed type up to `fileMaxBytes`, stored in the
 // database and served so that nothing uploaded can run in the site's origin: `nosniff`, a CSP
 // of `default-src 'none'; sandbox`, and `Content-Disposition: attachment` for everything but
 // inert raster images. HTML is refused outright; SVG (which can carry script) is only ever a

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { renderDocsPage } from '../http/docs-page.ts'
 import { serverVersion } from '../version.ts'
 
-/** `GET /api/version`, the OpenAPI document and its docs page (issue 4). */
+/** `GET /api/version`, the OpenAPI document and its docs page. */
 export async function metaRoutes(app: FastifyInstance): Promise<void> {
   const { sdkLatest, sdkMinimum } = app.config.app
   app.get(

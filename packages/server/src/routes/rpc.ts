@@ -39,7 +39,7 @@ function limiter(check: RateCheck, who: string) {
 }
 
 /**
- * `POST /api/rpc/:chainId`: the JSON-RPC gateway (design.md section 5). Upstream node URLs stay
+ * `POST /api/rpc/:chainId`: the JSON-RPC gateway. Upstream node URLs stay
  * on the server; callers authenticate with an API key (`x-api-key`) or a session; each caller IP
  * and each key or user is rate-limited.
  */

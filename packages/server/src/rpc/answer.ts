@@ -1,6 +1,6 @@
 // The JSON-RPC 2.0 shapes the gateway speaks, and the strict check of upstream answers:
 // an answer counts only if it is a JSON-RPC 2.0 object with the id that was sent and exactly
-// one of `result` / `error` (the same rule as the SDK's, design.md section 6).
+// one of `result` / `error` (the same rule as the SDK's).
 
 export type JsonRpcId = string | number | null
 

@@ -1,5 +1,5 @@
 import { positiveInt, type Env } from '../config-values.ts'
-/** RPC gateway settings (design.md section 5), read from the environment by `loadConfig`. */
+/** RPC gateway settings, read from the environment by `loadConfig`. */
 export interface RpcGatewayConfig {
   /** Upstream node URLs per chain id, tried in order. Never sent to clients or logged. */
   upstreams: Map<number, string[]>

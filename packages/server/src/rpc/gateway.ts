@@ -40,7 +40,7 @@ const isId = (id: unknown): id is JsonRpcId =>
 /**
  * The RPC gateway without HTTP: checks each call, answers from the cache what never changes,
  * forwards the rest to the chain's upstreams in one request, and returns valid JSON-RPC in every
- * case (design.md section 5).
+ * case.
  */
 export class RpcGateway {
   readonly #pools = new Map<number, UpstreamPool>()

@@ -1,4 +1,4 @@
-// Which JSON-RPC methods the gateway serves (design.md section 5): reads and
+// Which JSON-RPC methods the gateway serves: reads and
 // eth_sendRawTransaction. Not served: signing and account methods (the gateway holds no keys),
 // filters and subscriptions (state on one upstream does not survive failover), node admin,
 // debug and anvil_/hardhat_ test methods.
