@@ -101,7 +101,7 @@ test('a page whose code fails to load shows a friendly error with a way back', a
   await page.goto('/')
   await appStarted(page)
   // Analytics: Account's code only loads for signed-in users.
-  await page.route('**/assets/Analytics-*.js', (route) => route.abort())
+  await page.route('**/assets/analytics-*.js', (route) => route.abort())
   await page
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link', { name: 'Analytics' })

@@ -8,7 +8,7 @@ import { authStatus, openConnectDialog, recordRequests } from './wallet/journey.
 // leaves 127.0.0.1. The e2e build sets a WalletConnect project id (package.json test:e2e) and no
 // Web3Auth client id or Magic key.
 
-const vendorChunk = /\/assets\/(walletConnectSdk|magicSdk|web3AuthSdk)-[^/]+\.js$/
+const vendorChunk = /\/assets\/(wallet-connect-sdk|magic-sdk|web3-auth-sdk)-[^/]+\.js$/
 
 /**
  * Answers every request for a host other than 127.0.0.1 from a failing local stub (HTTP 503, and
@@ -60,7 +60,7 @@ test('WalletConnect with its relay unreachable shows the catalogue error; its SD
   const dialog = await openConnectDialog(page)
   await expect(dialog.getByRole('button', { name: 'WalletConnect (QR code)' })).toBeVisible()
   // The wallet stack is loaded (the dialog lists wallets), the vendor SDKs are not.
-  expect(requests.scripts().some((path) => /createWallet/.test(path))).toBe(true)
+  expect(requests.scripts().some((path) => /create-wallet/.test(path))).toBe(true)
   expect(requests.scripts().filter((path) => vendorChunk.test(path))).toEqual([])
   expect(requests.foreign()).toEqual([])
 
