@@ -75,8 +75,8 @@ test('WalletConnect with its relay unreachable shows the catalogue error; its SD
   await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'error')
 
   const vendorScripts = requests.scripts().filter((path) => vendorChunk.test(path))
-  expect(vendorScripts.some((path) => path.includes('walletConnectSdk'))).toBe(true)
-  expect(vendorScripts.filter((path) => !path.includes('walletConnectSdk'))).toEqual([])
+  expect(vendorScripts.some((path) => path.includes('wallet-connect-sdk'))).toBe(true)
+  expect(vendorScripts.filter((path) => !path.includes('wallet-connect-sdk'))).toEqual([])
   // Every request for another host was answered by the local stub: none reached the network.
   expect(requests.foreign().filter((url) => !stopped.includes(url))).toEqual([])
 })
