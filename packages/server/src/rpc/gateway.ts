@@ -125,7 +125,9 @@ export class RpcGateway {
         answers[index] = rpcError(
           id,
           rpcCodes.methodNotFound,
-          `Method not found: ${call.method.slice(0, 64)} is not served by this gateway.`,
+          // geth's wording: clients (ethers) recognise it and fall back, e.g. from filters to
+          // polling with eth_getLogs.
+          `the method ${call.method.slice(0, 64)} does not exist/is not available`,
         )
         return
       }
