@@ -7,6 +7,7 @@ import { createChainClients } from './auth/signature.ts'
 import type { ServerConfig } from './config.ts'
 import type { Database, DatabaseKind } from './db/client.ts'
 import { installErrorHandler } from './http/error-handler.ts'
+import { installJsonBodyParser } from './http/json-body.ts'
 import { originGuard } from './http/origin-guard.ts'
 import { databaseRateLimitStore } from './http/rate-limit-store.ts'
 import { webRoutes } from './http/web.ts'
@@ -63,6 +64,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   app.decorate('dbKind', database.kind)
   app.decorate('config', config)
   installErrorHandler(app)
+  installJsonBodyParser(app)
 
   await app.register(swagger, {
     openapi: {

@@ -41,4 +41,23 @@ describe('createCoalescer', () => {
     fail = false
     expect(await run(3)).toBe(3)
   })
+
+  it("runs a failed group's members one by one, so only the offender is refused", async () => {
+    const batches: number[][] = []
+    const run = createCoalescer(async (items: number[]) => {
+      batches.push(items)
+      if (items.includes(13)) throw new Error('cannot store 13')
+      return items.map((n) => n * 10)
+    })
+    const first = run(1)
+    await new Promise((resolve) => setImmediate(resolve))
+    const results = await Promise.allSettled([first, ...[2, 13, 4].map(run)])
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : 'refused'))).toEqual([
+      10,
+      20,
+      'refused',
+      40,
+    ])
+    expect(batches).toEqual([[1], [2, 13, 4], [2], [13], [4]])
+  })
 })

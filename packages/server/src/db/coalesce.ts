@@ -3,7 +3,8 @@
  * never from answering before the data is stored). Items that arrive while a batch is
  * running wait together and go into the next one; when idle an item runs at once, so a lone
  * request never waits. Each caller is resolved with its own result only after its batch
- * finished; if the batch fails, every caller in it gets the error.
+ * finished; if the batch fails, its items are run again one by one, so only the items that
+ * fail alone get an error.
  *
  * @param run Runs one batch; must answer one result per item, in order.
  */
@@ -23,7 +24,20 @@ export function createCoalescer<I, O>(
         const results = await run(group.map((entry) => entry.item))
         group.forEach((entry, index) => entry.resolve(results[index] as O))
       } catch (error) {
-        for (const entry of group) entry.reject(error)
+        if (group.length === 1) {
+          group[0]!.reject(error)
+          continue
+        }
+        // One member's bad value must not fail the others: run each alone, so only the
+        // offender gets the error and every other write is still stored and acknowledged.
+        for (const entry of group) {
+          try {
+            const [result] = await run([entry.item])
+            entry.resolve(result as O)
+          } catch (alone) {
+            entry.reject(alone)
+          }
+        }
       }
     }
     running = false

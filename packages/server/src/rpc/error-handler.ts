@@ -16,6 +16,8 @@ export function rpcErrorHandler(
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'invalid_json':
+    case 'json_too_deep':
       return reply
         .status(400)
         .send(rpcError(null, rpcCodes.parseError, 'Parse error: the body is not valid JSON.'))
