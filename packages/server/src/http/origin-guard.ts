@@ -10,18 +10,20 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
  * another site (cross-site request forgery). One hook for the whole app, so routes added
  * later (objects, files, batch) are covered without doing anything.
  *
- * A request is "cookie-authenticated" when it carries the session cookie and no bearer token
- * (bearer tokens are never sent by a browser on its own). Browsers send `Origin` on every
- * cross-origin POST/PUT/DELETE and `Sec-Fetch-Site` on every request; when either says the
- * request is not from one of the configured origins, it is refused. Clients that send neither
- * (curl, servers) are not browsers and cannot be tricked into sending someone's cookie.
+ * A request is "cookie-authenticated" when it carries the session cookie and no valid bearer
+ * token (a browser never sends a bearer token on its own; any other `Authorization` header, or a
+ * bearer token that is not a live session, leaves the cookie rules in force). Browsers send
+ * `Origin` on every cross-origin POST/PUT/DELETE and `Sec-Fetch-Site` on every request; when
+ * either, or a `Referer` sent without them, says the request is not from one of the configured
+ * origins, it is refused. Clients that send none (curl, servers) are not browsers and cannot be
+ * tricked into sending someone's cookie.
  */
 export const originGuard = fp(async function originGuard(app: FastifyInstance) {
   const allowed = new Set(app.config.app.publicOrigins)
   app.addHook('onRequest', async (request) => {
     if (safeMethods.has(request.method)) return
     if (!carriesSessionCookie(request) && !request.url.startsWith('/api/auth/')) return
-    if (typeof request.headers.authorization === 'string') return
+    if (await hasValidBearer(request)) return
     const origin = request.headers.origin
     if (typeof origin === 'string' && origin !== '') {
       if (!allowed.has(origin)) throw crossSite(`Origin ${origin.slice(0, 100)} is not this app.`)
@@ -31,8 +33,26 @@ export const originGuard = fp(async function originGuard(app: FastifyInstance) {
     if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') {
       throw crossSite(`A ${site} request may not use your session.`)
     }
+    const referer = request.headers.referer
+    if (typeof referer === 'string' && referer !== '' && !allowed.has(originOf(referer))) {
+      throw crossSite('The page that sent it is not this app.')
+    }
   })
 })
+
+async function hasValidBearer(request: FastifyRequest): Promise<boolean> {
+  const header = request.headers.authorization
+  if (typeof header !== 'string' || !/^Bearer\s+\S+$/i.test(header)) return false
+  return (await request.currentUser())?.via === 'bearer'
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin
+  } catch {
+    return 'null'
+  }
+}
 
 function carriesSessionCookie(request: FastifyRequest): boolean {
   const header = request.headers.cookie
