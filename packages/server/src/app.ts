@@ -53,7 +53,11 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    // Off unless TRUST_PROXY names the proxies: otherwise anyone could claim any address.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     // Strict JSON: reject prototype-poisoning keys instead of silently stripping them.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',

@@ -22,6 +22,11 @@ export interface ServerConfig {
   batchMaxRequests: number
   /** RPC gateway: upstream nodes per chain, batch cap, rate limits (`RPC_*` variables). */
   rpc: RpcGatewayConfig
+  /**
+   * Which peers may name the client's address in `X-Forwarded-For` (TRUST_PROXY): false (off,
+   * the default), a hop count, or the proxies' addresses and CIDR ranges.
+   */
+  trustProxy: false | number | string[]
 }
 
 export class ConfigError extends Error {
@@ -66,9 +71,35 @@ export function loadConfig(
       problems,
     ),
     rpc: defaults.rpc ?? loadRpcConfig(env, problems),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY, defaults.trustProxy ?? false, problems),
   }
   if (problems.length) throw new ConfigError(problems)
   return config
+}
+
+const CIDR_V4 = /^(\d{1,3})(\.\d{1,3}){3}(\/(3[0-2]|[12]?\d))?$/
+const CIDR_V6 = /^[0-9a-fA-F:.]+(\/(12[0-8]|1[01]\d|\d{1,2}))?$/
+
+/** `TRUST_PROXY`: empty or `false` → off; a whole number → hops; else addresses/CIDRs. */
+function parseTrustProxy(
+  raw: string | undefined,
+  fallback: ServerConfig['trustProxy'],
+  problems: string[],
+): ServerConfig['trustProxy'] {
+  if (raw === undefined || raw.trim() === '') return fallback
+  if (raw.trim() === 'false') return false
+  if (/^\d+$/.test(raw.trim())) return Number(raw.trim())
+  const entries = raw.split(',').map((entry) => entry.trim())
+  const bad = entries.filter(
+    (entry) => !CIDR_V4.test(entry) && !(entry.includes(':') && CIDR_V6.test(entry)),
+  )
+  if (bad.length) {
+    problems.push(
+      `TRUST_PROXY must be a hop count or proxy addresses/CIDRs, comma-separated (not ${bad.map((b) => `"${b}"`).join(', ')})`,
+    )
+    return fallback
+  }
+  return entries
 }
 
 function parsePort(raw: string | undefined, fallback: number, problems: string[]): number {
