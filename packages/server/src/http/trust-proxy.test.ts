@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { testApp } from '../../test/helpers.ts'
 import { ConfigError, loadConfig } from '../config.ts'
@@ -5,7 +6,7 @@ import { ConfigError, loadConfig } from '../config.ts'
 // Behind a reverse proxy every connection comes from the proxy; TRUST_PROXY says which peers may
 // name the real client in X-Forwarded-For. Anyone else's X-Forwarded-For is ignored.
 
-const probe = (app: import('fastify').FastifyInstance) =>
+const probe = (app: FastifyInstance) =>
   app.get('/probe/ip', async (request) => ({ ip: request.ip }))
 
 describe('TRUST_PROXY', () => {
