@@ -3,7 +3,7 @@ import { AnswerCache } from './cache.ts'
 
 describe('AnswerCache', () => {
   it('stays within its byte bound however large the answers, dropping the least recent', () => {
-    const cache = new AnswerCache(10_000, 4_000)
+    const cache = new AnswerCache(10_000, 10_000, 4_000)
     const answer = (n: number) => ({ result: 'x'.repeat(n) })
     for (let i = 0; i < 100; i++) {
       cache.set(`k${i}`, answer(3_000))
@@ -15,7 +15,7 @@ describe('AnswerCache', () => {
   })
 
   it('does not cache an answer over the entry limit, and replacing a key keeps the count right', () => {
-    const cache = new AnswerCache(10_000, 4_000)
+    const cache = new AnswerCache(10_000, 10_000, 4_000)
     cache.set('big', { result: 'x'.repeat(5_000) })
     expect(cache.get('big')).toBeUndefined()
     expect(cache.bytes).toBe(0)
@@ -26,7 +26,7 @@ describe('AnswerCache', () => {
   })
 
   it('keeps a recently read entry over an older one', () => {
-    const cache = new AnswerCache(700, 400)
+    const cache = new AnswerCache(10_000, 700, 400)
     cache.set('a', 'x'.repeat(300))
     cache.set('b', 'x'.repeat(300))
     cache.get('a')

@@ -10,9 +10,9 @@ export class AnswerCache {
   #bytes = 0
 
   constructor(
+    readonly maxEntries = 10_000,
     readonly maxBytes = 64 * 1024 * 1024,
     readonly maxEntryBytes = 1024 * 1024,
-    readonly maxEntries = 10_000,
   ) {}
 
   get(key: string): unknown {
