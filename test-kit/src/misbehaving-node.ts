@@ -8,6 +8,7 @@ export type Behaviour =
   | 'ok' // valid answers: eth_chainId 0x7a69, eth_blockNumber 0x2a, anything else null
   | 'no-answer' // reads the request and never answers
   | 'destroy' // closes the socket without an answer
+  | 'trickle' // starts a valid answer, then sends one byte every 200 ms, never finishing
   | 'status-500' // 500 with the status text "Node Overloaded"
   | 'throttle' // 429 with Retry-After (see `retryAfter`), then `ok` after `throttleTimes` answers
   | 'non-json'
@@ -58,6 +59,13 @@ export async function startMisbehavingNode(behaviour: Behaviour = 'ok'): Promise
         return
       case 'destroy':
         return req.socket.destroy()
+      case 'trickle': {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.write('{"jsonrpc":"2.0","id":0,"result":"0x')
+        const timer = setInterval(() => res.write('0'), 200)
+        res.on('close', () => clearInterval(timer))
+        return
+      }
       case 'status-500':
         res.writeHead(500, 'Node Overloaded', { 'content-type': 'text/plain' })
         return res.end('overloaded')

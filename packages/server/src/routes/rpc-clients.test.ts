@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
 import { Contract, FetchRequest, JsonRpcProvider, Wallet, id as eventTopic } from 'ethers'
+import { createPublicClient, http } from 'viem'
 import { anvilAccount, anvilChainId, startAnvil, type Anvil } from '@portico/test-kit/anvil'
 import { testApp } from '../../test/helpers.ts'
 import { rpcTestConfig } from '../../test/rpc.ts'
@@ -88,5 +89,41 @@ describe('ethers v6 through the gateway', () => {
     const body = (await response.json()) as { error: { code: number; message: string } }
     expect(body.error.code).toBe(-32601)
     expect(body.error.message).toMatch(/the method eth_newFilter does not exist/i)
+  })
+})
+
+describe('batches of 1,000 calls through the gateway', () => {
+  const addresses = Array.from(
+    { length: 1_000 },
+    (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}` as `0x${string}`,
+  )
+
+  it('viem http({ batch: true }) with 1,000 calls in flight', async () => {
+    const client = createPublicClient({
+      transport: http(gateway, { batch: true, fetchOptions: { headers: { 'x-api-key': apiKey } } }),
+    })
+    const balances = await Promise.all(addresses.map((address) => client.getBalance({ address })))
+    expect(balances).toHaveLength(1_000)
+    expect(balances.every((balance) => balance === 0n)).toBe(true)
+    const funded = await client.getBalance({ address: anvilAccount.address })
+    expect(funded).toBeGreaterThan(0n)
+  })
+
+  it('ethers JsonRpcProvider with batchMaxCount 1,000', async () => {
+    const request = new FetchRequest(gateway)
+    request.setHeader('x-api-key', apiKey)
+    const provider = new JsonRpcProvider(request, anvilChainId, {
+      staticNetwork: true,
+      batchMaxCount: 1_000,
+    })
+    try {
+      const balances = await Promise.all(
+        [...addresses, anvilAccount.address].map((address) => provider.getBalance(address)),
+      )
+      expect(balances.slice(0, 1_000).every((balance) => balance === 0n)).toBe(true)
+      expect(balances[1_000]).toBeGreaterThan(0n)
+    } finally {
+      provider.destroy()
+    }
   })
 })

@@ -269,3 +269,40 @@ describe.each(databaseKinds())('RPC gateway on %s', (kind) => {
     expect(second.body).toEqual({ ...first.body, id: 'again' })
   })
 })
+
+describe.each(databaseKinds())('RPC gateway batches and call limits on %s', (kind) => {
+  let app: FastifyInstance
+  let key: string
+  beforeAll(async () => {
+    ;({ app } = await testApp(kind, {
+      rpc: rpcTestConfig({ 7: [counting.url] }, { upstreamBatch: 20, rateLimitPerKey: 150 }),
+    }))
+    ;({ key } = await createApiKey(app.db, 'batches'))
+  })
+  const send = (body: unknown) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/rpc/7',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      payload: JSON.stringify(body),
+    })
+
+  it('sends a client batch upstream in batches of RPC_UPSTREAM_BATCH, and counts every call', async () => {
+    const before = counting.requests.length
+    const batch = Array.from({ length: 100 }, (_, i) => call('eth_blockNumber', [], i))
+    const first = await send(batch)
+    expect(first.statusCode).toBe(200)
+    expect(first.json().map((a: { id: number; result: string }) => [a.id, a.result])).toEqual(
+      batch.map((c) => [c.id, '0x2a']),
+    )
+    const upstream = counting.requests.slice(before)
+    expect(upstream.map((r) => (Array.isArray(r) ? r.length : 1))).toEqual([20, 20, 20, 20, 20])
+
+    // 100 calls of the 150 allowed per minute are spent: another batch of 100 is refused.
+    const second = await send(batch)
+    expect(second.statusCode).toBe(429)
+    expect(second.json().error.message).toMatch(/150 calls per minute/)
+    expect(Number(second.headers['retry-after'])).toBeGreaterThan(0)
+    expect(counting.requests.length - before).toBe(5)
+  })
+})

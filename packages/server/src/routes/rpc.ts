@@ -1,9 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
-import rateLimit from '@fastify/rate-limit'
 
 import { HttpError, unauthorized } from '../errors.ts'
+import {
+  databaseWindowCounter,
+  memoryWindowCounter,
+  type WindowCounter,
+} from '../http/window-counter.ts'
 import { ApiKeyVerifier } from '../rpc/api-keys.ts'
 import { rpcErrorHandler } from '../rpc/error-handler.ts'
 import { RpcGateway } from '../rpc/gateway.ts'
@@ -24,16 +28,24 @@ const jsonRpcObject = {
 const gzip = promisify(zlib.gzip)
 const gzipAbove = 16 * 1024
 
-type RateCheck = ReturnType<FastifyInstance['createRateLimit']>
+/** Calls in a request body: each call of a batch counts against the limits. */
+const callsIn = (body: unknown) => (Array.isArray(body) ? Math.max(body.length, 1) : 1)
 
-// Two limits apply to one request (per address, then per key or user); the plugin's own hook
-// runs once per request, so the checks use `createRateLimit` and answer 429 here.
-function limiter(check: RateCheck, who: string) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const result = await check(request)
-    if (result.isAllowed || !result.isExceeded) return
-    reply.header('retry-after', String(result.ttlInSeconds))
-    const message = `${who} may send ${result.max} requests per minute; retry in ${result.ttlInSeconds} s.`
+// Two limits apply (per address, then per key or user), counted in calls rather than requests:
+// a batch of 100 calls costs 100. The address is charged one call before authentication (a
+// cheap flood guard) and the rest once the body is read.
+function callLimit(
+  counter: WindowCounter,
+  max: number,
+  who: string,
+  keyOf: (r: FastifyRequest) => string,
+) {
+  return async (request: FastifyRequest, reply: FastifyReply, calls: number): Promise<void> => {
+    const { count, ttlMs } = await counter.add(`rpc|${keyOf(request)}`, calls, 60_000)
+    if (count <= max) return
+    const seconds = Math.max(1, Math.ceil(ttlMs / 1000))
+    reply.header('retry-after', String(seconds))
+    const message = `${who} may send ${max} calls per minute; retry in ${seconds} s.`
     throw new HttpError(429, 'rate_limited', message)
   }
 }
@@ -52,22 +64,14 @@ export async function rpcRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onClose', async () => gateway.close())
   app.setErrorHandler(rpcErrorHandler)
   app.decorateRequest('rpcCaller', '')
-  if (!app.hasDecorator('createRateLimit')) await app.register(rateLimit, { global: false })
-  const perIp = limiter(
-    app.createRateLimit({
-      max: config.rateLimitPerIp,
-      timeWindow: 60_000,
-      keyGenerator: (r) => `ip:${r.ip}`,
-    }),
-    'this address',
-  )
-  const perCaller = limiter(
-    app.createRateLimit({
-      max: config.rateLimitPerKey,
-      timeWindow: 60_000,
-      keyGenerator: (r) => r.rpcCaller,
-    }),
-    'this API key or user',
+  // Shared by every process on PostgreSQL; on PGlite there is one process and memory is exact.
+  const counter = app.dbKind === 'postgres' ? databaseWindowCounter(app.db) : memoryWindowCounter()
+  const perIp = callLimit(counter, config.rateLimitPerIp, 'This address', (r) => `ip:${r.ip}`)
+  const perCaller = callLimit(
+    counter,
+    config.rateLimitPerKey,
+    'This API key or user',
+    (r) => r.rpcCaller,
   )
 
   async function authenticate(request: FastifyRequest): Promise<void> {
@@ -91,7 +95,12 @@ export async function rpcRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Params: { chainId: string } }>(
     '/api/rpc/:chainId',
     {
-      onRequest: [perIp, authenticate, perCaller],
+      onRequest: [(request, reply) => perIp(request, reply, 1), authenticate],
+      preHandler: async (request, reply) => {
+        const calls = callsIn(request.body)
+        if (calls > 1) await perIp(request, reply, calls - 1)
+        await perCaller(request, reply, calls)
+      },
       // The global compression hook costs ~15% of the gateway's CPU per call, and most JSON-RPC
       // answers are a few hundred bytes: the handler gzips only large answers itself.
       compress: false,

@@ -9,14 +9,15 @@ export interface RpcGatewayConfig {
   rateLimitPerKey: number
   /** Requests per minute allowed per caller IP address. */
   rateLimitPerIp: number
-  /** Time-out of one upstream attempt (ms). */
+  /** Deadline of one upstream attempt, from sending to the last byte of the answer (ms). */
   timeoutMs: number
   /** Most calls sent upstream in one coalesced JSON-RPC batch; 1 sends every call alone. */
   upstreamBatch: number
 }
 
 export const rpcConfigDefaults = {
-  maxBatch: 100,
+  // viem's batch transport sends up to 1,000 calls at once; they go upstream in smaller batches.
+  maxBatch: 1_000,
   rateLimitPerKey: 6_000,
   rateLimitPerIp: 12_000,
   timeoutMs: 30_000,

@@ -53,7 +53,12 @@ export class RpcGateway {
     for (const [chainId, urls] of config.upstreams) {
       this.#pools.set(
         chainId,
-        new UpstreamPool(urls, config.timeoutMs, (f) => onUpstreamFailure?.(chainId, f)),
+        new UpstreamPool(
+          urls,
+          config.timeoutMs,
+          (f) => onUpstreamFailure?.(chainId, f),
+          config.upstreamBatch,
+        ),
       )
       this.#caches.set(chainId, new AnswerCache())
     }

@@ -3,11 +3,15 @@ import { startMisbehavingNode, type MisbehavingNode } from '@portico/test-kit/mi
 import { UpstreamPool, UpstreamUnavailableError } from './upstream.ts'
 
 let node: MisbehavingNode
+let trickling: MisbehavingNode
 beforeAll(async () => {
-  node = await startMisbehavingNode('ok')
+  ;[node, trickling] = await Promise.all([
+    startMisbehavingNode('ok'),
+    startMisbehavingNode('trickle'),
+  ])
 })
 afterAll(async () => {
-  await node?.close()
+  await Promise.all([node?.close(), trickling?.close()])
 })
 
 describe('UpstreamPool', () => {
@@ -41,6 +45,18 @@ describe('UpstreamPool', () => {
       expect(outcome.status).toBe('rejected')
       expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(UpstreamUnavailableError)
     }
+    pool.close()
+  })
+
+  it('gives each attempt a deadline: an upstream that trickles bytes is left for the next', async () => {
+    const failures: string[] = []
+    const pool = new UpstreamPool([trickling.url, node.url], 600, (f) => failures.push(f.reason))
+    const started = Date.now()
+    const answer = await pool.request({ method: 'eth_chainId' })
+    expect(answer).toMatchObject({ result: '0x7a69' })
+    expect(failures).toEqual(['no-response'])
+    // The trickle sends a byte every 200 ms: a socket idle time-out would never fire.
+    expect(Date.now() - started).toBeLessThan(5_000)
     pool.close()
   })
 })

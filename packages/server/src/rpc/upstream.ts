@@ -136,12 +136,16 @@ export class UpstreamPool {
 
   #attempt(upstream: Upstream, body: string, count: number, batch: boolean): Promise<Attempt> {
     return new Promise((resolve) => {
+      let deadline: NodeJS.Timeout | undefined
+      const settle = (attempt: Attempt) => {
+        clearTimeout(deadline)
+        resolve(attempt)
+      }
       const request = upstream.request(
         upstream.url,
         {
           method: 'POST',
           agent: upstream.agent,
-          timeout: this.timeoutMs,
           headers: {
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(body),
@@ -154,15 +158,15 @@ export class UpstreamPool {
             size += chunk.length
             if (size > maxAnswerBytes) {
               request.destroy()
-              resolve({ ok: false, reason: 'shape' })
+              settle({ ok: false, reason: 'shape' })
             } else chunks.push(chunk)
           })
-          response.on('error', () => resolve({ ok: false, reason: 'no-response' }))
+          response.on('error', () => settle({ ok: false, reason: 'no-response' }))
           response.on('end', () => {
             const status = response.statusCode ?? 0
             if (status < 200 || status > 299) {
               const retryAfter = response.headers['retry-after']
-              return resolve({
+              return settle({
                 ok: false,
                 reason: 'status',
                 status,
@@ -170,12 +174,17 @@ export class UpstreamPool {
               })
             }
             const answers = readUpstreamAnswer(Buffer.concat(chunks).toString('utf8'), count, batch)
-            resolve(answers ? { ok: true, answers } : { ok: false, reason: 'shape' })
+            settle(answers ? { ok: true, answers } : { ok: false, reason: 'shape' })
           })
         },
       )
-      request.on('timeout', () => request.destroy())
-      request.on('error', () => resolve({ ok: false, reason: 'no-response' }))
+      // A deadline for the whole exchange: an upstream that trickles bytes is as dead as a silent
+      // one, and the next upstream is tried.
+      deadline = setTimeout(() => {
+        request.destroy()
+        settle({ ok: false, reason: 'no-response' })
+      }, this.timeoutMs)
+      request.on('error', () => settle({ ok: false, reason: 'no-response' }))
       request.end(body)
     })
   }
