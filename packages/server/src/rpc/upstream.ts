@@ -136,7 +136,7 @@ export class UpstreamPool {
 
   #attempt(upstream: Upstream, body: string, count: number, batch: boolean): Promise<Attempt> {
     return new Promise((resolve) => {
-      let deadline: NodeJS.Timeout | undefined
+      // (settle runs only from I/O callbacks, after `deadline` below is set)
       const settle = (attempt: Attempt) => {
         clearTimeout(deadline)
         resolve(attempt)
@@ -180,7 +180,7 @@ export class UpstreamPool {
       )
       // A deadline for the whole exchange: an upstream that trickles bytes is as dead as a silent
       // one, and the next upstream is tried.
-      deadline = setTimeout(() => {
+      const deadline = setTimeout(() => {
         request.destroy()
         settle({ ok: false, reason: 'no-response' })
       }, this.timeoutMs)
