@@ -53,6 +53,15 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
+    // A client that stalls (slow headers, a body that stops, a silent connection) is cut off.
+    requestTimeout: config.timeouts.requestMs,
+    connectionTimeout: config.timeouts.idleMs,
+    keepAliveTimeout: config.timeouts.idleMs,
+    http: {
+      headersTimeout: config.timeouts.headersMs,
+      // How often Node checks the two limits above (its default, 30 s, would let them overrun).
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, config.timeouts.headersMs / 4)),
+    },
     // Off unless TRUST_PROXY names the proxies: otherwise anyone could claim any address.
     trustProxy:
       typeof config.trustProxy === 'number'

@@ -21,4 +21,12 @@ describe('loadConfig', () => {
       ])
     }
   })
+
+  it('reads the connection time-outs and refuses headers allowed longer than the request', () => {
+    const env = { REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '3000', IDLE_TIMEOUT_MS: '7000' }
+    expect(loadConfig(env).timeouts).toEqual({ requestMs: 5_000, headersMs: 3_000, idleMs: 7_000 })
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '5000' })).toThrow(
+      /HEADERS_TIMEOUT_MS cannot be longer than REQUEST_TIMEOUT_MS/,
+    )
+  })
 })

@@ -27,6 +27,17 @@ export interface ServerConfig {
    * the default), a hop count, or the proxies' addresses and CIDR ranges.
    */
   trustProxy: false | number | string[]
+  /** Connection time-outs (ms), so a client that stalls cannot hold a connection open. */
+  timeouts: {
+    /** Whole request, headers and body, must arrive within this (REQUEST_TIMEOUT_MS, 60 s). */
+    requestMs: number
+    /** Headers must arrive within this (HEADERS_TIMEOUT_MS, 20 s). */
+    headersMs: number
+    /** A connection with no traffic either way is closed after this (IDLE_TIMEOUT_MS, 60 s). */
+    idleMs: number
+  }
+  /** Most bytes of objects one answer may carry: a query, or all results of a batch (ANSWER_MAX_BYTES, 16 MB). */
+  answerMaxBytes: number
 }
 
 export class ConfigError extends Error {
@@ -72,6 +83,30 @@ export function loadConfig(
     ),
     rpc: defaults.rpc ?? loadRpcConfig(env, problems),
     trustProxy: parseTrustProxy(env.TRUST_PROXY, defaults.trustProxy ?? false, problems),
+    timeouts: {
+      requestMs: positiveInt(
+        env,
+        'REQUEST_TIMEOUT_MS',
+        defaults.timeouts?.requestMs ?? 60_000,
+        problems,
+      ),
+      headersMs: positiveInt(
+        env,
+        'HEADERS_TIMEOUT_MS',
+        defaults.timeouts?.headersMs ?? 20_000,
+        problems,
+      ),
+      idleMs: positiveInt(env, 'IDLE_TIMEOUT_MS', defaults.timeouts?.idleMs ?? 60_000, problems),
+    },
+    answerMaxBytes: positiveInt(
+      env,
+      'ANSWER_MAX_BYTES',
+      defaults.answerMaxBytes ?? 16 * 1024 * 1024,
+      problems,
+    ),
+  }
+  if (config.timeouts.headersMs > config.timeouts.requestMs) {
+    problems.push('HEADERS_TIMEOUT_MS cannot be longer than REQUEST_TIMEOUT_MS')
   }
   if (problems.length) throw new ConfigError(problems)
   return config
