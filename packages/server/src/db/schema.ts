@@ -12,6 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
 
 // One schema for both drivers (PGlite and PostgreSQL); SQL migrations are generated from it
 // with `npm run db:generate -w @portico/server` and committed under ./drizzle.
@@ -98,6 +99,10 @@ export const objects = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     publicRead: boolean('public_read').notNull().default(false),
     data: jsonb('data').notNull(),
+    /** Bytes of `data` as JSON text: a query adds these up to bound its answer before reading it. */
+    size: integer('size')
+      .notNull()
+      .generatedAlwaysAs(sql`octet_length(data::text)`),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,14 +1,14 @@
-import { and, count, eq, or, sql, type SQL } from 'drizzle-orm'
+import { and, count, eq, getTableColumns, or, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { objects } from '../db/schema.ts'
-import { forbidden, notFound } from '../errors.ts'
+import { badRequest, forbidden, notFound, type HttpError } from '../errors.ts'
 import type { Document } from './wire.ts'
 
 // The object store with its access rule: an object belongs to the user who created
 // it; it is private unless the owner sets `publicRead`; only the owner changes or deletes it.
 // The rule is part of every statement's WHERE clause, so no read-then-write race can bypass it.
 
-type Row = typeof objects.$inferSelect
+type Row = Omit<typeof objects.$inferSelect, 'size'>
 
 /** An object as the API answers it. */
 export interface WireObject {
@@ -113,25 +113,69 @@ export interface QueryInput {
   limit: number
   skip: number
   count: boolean
+  /** Most bytes of documents the answer may carry; past it the query is refused, unread. */
+  maxBytes: number
 }
+
+/** Allowance per object for the fields around its document in the answer. */
+const envelopeBytes = 200
 
 export async function queryObjects(
   db: Database,
   input: QueryInput,
 ): Promise<{ results: WireObject[]; count?: number }> {
   const condition = and(readableBy(input.className, input.viewerId), input.where)
-  const rows =
-    input.limit === 0
-      ? []
-      : await db
-          .select()
-          .from(objects)
-          .where(condition)
-          .orderBy(...input.orderBy)
-          .limit(input.limit)
-          .offset(input.skip)
-  const results = rows.map(toWire)
+  const results = input.limit === 0 ? [] : await readPage(db, condition, input)
   if (!input.count) return { results }
   const [total] = await db.select({ n: count() }).from(objects).where(condition)
   return { results, count: Number(total?.n ?? 0) }
+}
+
+/**
+ * One page, in one statement that first adds up the page's stored sizes: past the budget the
+ * documents are not read at all (they stay NULL) and the query is refused, so an answer never
+ * has to be held in memory to learn that it is too big.
+ */
+async function readPage(db: Database, condition: SQL | undefined, input: QueryInput) {
+  const page = db
+    .select({
+      ...getTableColumns(objects),
+      position: sql<number>`row_number() over (order by ${sql.join(input.orderBy, sql`, `)})`.as(
+        'position',
+      ),
+    })
+    .from(objects)
+    .where(condition)
+    .orderBy(...input.orderBy)
+    .limit(input.limit)
+    .offset(input.skip)
+    .as('page')
+  const total = sql`sum(${page.size} + ${envelopeBytes}) over ()`
+  const rows = await db
+    .select({
+      id: page.id,
+      className: page.className,
+      ownerId: page.ownerId,
+      publicRead: page.publicRead,
+      createdAt: page.createdAt,
+      updatedAt: page.updatedAt,
+      size: page.size,
+      bytes: sql<string>`${total}`.mapWith(Number),
+      data: sql`case when ${total} <= ${input.maxBytes} then ${page.data} end`.mapWith(page.data),
+    })
+    .from(page)
+    .orderBy(page.position)
+  const bytes = rows[0]?.bytes ?? 0
+  if (bytes > input.maxBytes) throw answerTooLarge(bytes, input.maxBytes, rows.length)
+  return rows.map(toWire)
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
+
+export function answerTooLarge(bytes: number, maxBytes: number, objectCount?: number): HttpError {
+  const what = objectCount === undefined ? 'This answer' : `These ${objectCount} objects`
+  return badRequest(
+    `${what} would take ${megabytes(bytes)}, over the ${megabytes(maxBytes)} this answer may carry: ask for fewer at a time (a smaller "limit") and page with "skip".`,
+    'answer_too_large',
+  )
 }

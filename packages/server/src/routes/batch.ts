@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { errorBodySchema } from '../errors.ts'
+import { withSharedAnswerBudget } from '../http/answer-budget.ts'
 import { subRequestKey } from '../idempotency/store.ts'
+import { answerTooLarge } from '../objects/store.ts'
 
 // `POST /api/batch`: up to `batchMaxRequests` object sub-requests, run
 // in order. Each one goes through the same route, validation and access check as if it had
@@ -84,22 +86,36 @@ export async function batchRoutes(app: FastifyInstance): Promise<void> {
       }
       const key = request.headers['idempotency-key']
       const results: { status: number; body: unknown }[] = []
-      for (const [index, sub] of request.body.requests.entries()) {
-        const answer = await app.inject({
-          method: sub.method,
-          url: sub.path,
-          headers: {
-            ...headers,
-            ...(typeof key === 'string' && sub.method !== 'GET'
-              ? { 'idempotency-key': subRequestKey(key, index) }
-              : {}),
-            ...(sub.body === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          ...(sub.body === undefined ? {} : { payload: JSON.stringify(sub.body) }),
-          remoteAddress: request.ip,
-        })
-        results.push({ status: answer.statusCode, body: answer.body ? answer.json() : null })
-      }
+      // The results share one answer budget: a query refuses itself before reading past it.
+      await withSharedAnswerBudget(app.config.answerMaxBytes, async (spend) => {
+        for (const [index, sub] of request.body.requests.entries()) {
+          const answer = await app.inject({
+            method: sub.method,
+            url: sub.path,
+            headers: {
+              ...headers,
+              ...(typeof key === 'string' && sub.method !== 'GET'
+                ? { 'idempotency-key': subRequestKey(key, index) }
+                : {}),
+              ...(sub.body === undefined ? {} : { 'content-type': 'application/json' }),
+            },
+            ...(sub.body === undefined ? {} : { payload: JSON.stringify(sub.body) }),
+            remoteAddress: request.ip,
+          })
+          const left = spend(answer.body.length)
+          if (left < 0 && sub.method === 'GET') {
+            // A single object read that went past the budget is dropped; writes are always reported.
+            const refused = answerTooLarge(answer.body.length, left + answer.body.length)
+            results.push({
+              status: refused.statusCode,
+              body: { error: { code: refused.code, message: refused.message } },
+            })
+            spend(-answer.body.length)
+          } else {
+            results.push({ status: answer.statusCode, body: answer.body ? answer.json() : null })
+          }
+        }
+      })
       return { results }
     },
   )

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { answerBudget } from '../http/answer-budget.ts'
 import { replay } from '../idempotency/store.ts'
 import { assertClassName } from '../objects/names.ts'
 import { translateOrder, translatePage, translateWhere } from '../objects/query.ts'
@@ -54,6 +55,7 @@ export async function objectRoutes(app: FastifyInstance): Promise<void> {
       orderBy: translateOrder(order),
       ...translatePage(limit, skip),
       count: count === '1' || count === 'true',
+      maxBytes: answerBudget(app.config.answerMaxBytes),
     })
   })
 

@@ -1,0 +1,1 @@
+ALTER TABLE "objects" ADD COLUMN "size" integer GENERATED ALWAYS AS (octet_length(data::text)) STORED NOT NULL;

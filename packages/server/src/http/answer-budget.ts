@@ -1,0 +1,26 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+
+// Bytes of objects one HTTP answer may still carry. A plain request has the configured maximum;
+// the sub-requests of a batch share one budget, so 50 queries cannot add up to 50 full answers.
+
+const shared = new AsyncLocalStorage<{ remaining: number }>()
+
+/** What the current answer may still carry, at most `maxBytes`. */
+export function answerBudget(maxBytes: number): number {
+  const store = shared.getStore()
+  return store ? Math.max(0, Math.min(maxBytes, store.remaining)) : maxBytes
+}
+
+/** Runs `work` (the sub-requests of one batch) with one budget of `maxBytes` for all of them. */
+export function withSharedAnswerBudget<T>(
+  maxBytes: number,
+  work: (spend: (bytes: number) => number) => Promise<T>,
+): Promise<T> {
+  const store = { remaining: maxBytes }
+  return shared.run(store, () =>
+    work((bytes) => {
+      store.remaining -= bytes
+      return store.remaining
+    }),
+  )
+}
