@@ -1,5 +1,5 @@
-import { getAddress, isAddress, type Address } from 'viem'
-import { parseSiweMessage } from 'viem/siwe'
+import { getAddress, type Address } from 'viem'
+import { ParsedMessage } from '@spruceid/siwe-parser'
 import type { AppConfig } from '../app-config.ts'
 import { HttpError } from '../errors.ts'
 
@@ -17,55 +17,65 @@ export interface CheckedSignInMessage {
 const malformed = (message: string) => new HttpError(400, 'siwe_malformed', message)
 const refuse = (code: string, message: string) => new HttpError(401, code, message)
 
-// Each labelled line as the signer saw it, so a date we cannot read is caught even when viem's
-// parser would have dropped the line or turned it into an Invalid Date.
-const dateLines = {
-  issuedAt: 'Issued At',
-  expirationTime: 'Expiration Time',
-  notBefore: 'Not Before',
+const dateLabels = {
+  'issued-at': 'Issued At',
+  'expiration-time': 'Expiration Time',
+  'not-before': 'Not Before',
 } as const
-const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/
 
-function readDate(message: string, label: string): Date | 'invalid' | undefined {
-  const line = message.split('\n').find((l) => l.startsWith(`${label}:`))
-  if (line === undefined) return undefined
-  const raw = line.slice(label.length + 1).trim()
-  if (!rfc3339.test(raw)) return 'invalid'
-  const date = new Date(raw)
-  return Number.isNaN(date.getTime()) ? 'invalid' : date
+/** The reference parser's complaint, as the refusal a client can act on. */
+function parseRefusal(complaint: string): HttpError {
+  const date = /invalid (issued-at|expiration-time|not-before) date time/.exec(complaint)
+  if (date) {
+    const label = dateLabels[date[1] as keyof typeof dateLabels]
+    return new HttpError(400, 'siwe_date_invalid', `"${label}" is not an RFC 3339 date-time.`)
+  }
+  if (/invalid EIP-55 address/.test(complaint)) {
+    return new HttpError(
+      400,
+      'siwe_address_not_checksummed',
+      'The address in the sign-in message must be written with its EIP-55 checksum (as getAddress() returns it).',
+    )
+  }
+  if (/invalid resource/.test(complaint)) {
+    return new HttpError(400, 'siwe_resource_invalid', 'Every Resources entry must be a URI.')
+  }
+  const line = /line (?:number was )?(\d+)/.exec(complaint)?.[1]
+  return malformed(
+    `The sign-in message does not follow the EIP-4361 format${line ? ` (line ${line})` : ''}: build it with the SDK, viem's createSiweMessage or the siwe package.`,
+  )
 }
+
+/** RFC 3339 text the parser has already checked, as a Date. */
+const dateOf = (text: string | undefined) => (text === undefined ? undefined : new Date(text))
 
 /**
  * Checks an EIP-4361 message against this server's rules, each failure its own code:
- * format, domain and URI (the configured origins, never the Host header), chain, app id (Request
- * ID), dates (unreadable → refused, issuedAt fresh, expiration present and bounded, notBefore).
- * Nonce and signature are checked afterwards by the caller.
+ * the reference grammar (strict: one canonical form, every field read only from its own line, an
+ * EIP-55 address, URIs as resources), domain and URI (the configured origins, never the Host
+ * header), chain, app id (Request ID), dates (issuedAt fresh, expiration present and bounded,
+ * notBefore). Nonce and signature are checked afterwards by the caller.
+ *
+ * Wallets show a sign-in request (and warn about a wrong domain) only for messages the strict
+ * grammar accepts, so a lenient server would honour messages the wallet never checked.
  */
 export function checkSignInMessage(
   message: string,
   app: AppConfig,
   now = new Date(),
 ): CheckedSignInMessage {
-  const fields = parseSiweMessage(message)
-  if (!fields.domain || !fields.address || !fields.uri || !fields.nonce || !fields.chainId) {
-    throw malformed(
-      'The sign-in message is not an EIP-4361 message (domain, address, URI, chain, nonce).',
-    )
+  let fields: ParsedMessage
+  try {
+    fields = new ParsedMessage(message)
+  } catch (error) {
+    throw parseRefusal(error instanceof Error ? error.message : String(error))
   }
   if (fields.version !== '1') throw malformed('The sign-in message must have Version: 1.')
-  if (!isAddress(fields.address, { strict: false })) {
-    throw malformed('The sign-in message does not contain a valid address.')
+  const dates = {
+    issuedAt: dateOf(fields.issuedAt)!,
+    expirationTime: dateOf(fields.expirationTime),
+    notBefore: dateOf(fields.notBefore),
   }
-
-  const dates: Partial<Record<keyof typeof dateLines, Date>> = {}
-  for (const [key, label] of Object.entries(dateLines) as [keyof typeof dateLines, string][]) {
-    const value = readDate(message, label)
-    if (value === 'invalid') {
-      throw new HttpError(400, 'siwe_date_invalid', `"${label}" is not an RFC 3339 date-time.`)
-    }
-    if (value) dates[key] = value
-  }
-  if (!dates.issuedAt) throw malformed('The sign-in message has no "Issued At" date.')
 
   const origin = app.publicOrigins.find((candidate) => {
     const url = new URL(candidate)

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm'
+import { SiweMessage } from 'siwe'
 import { describe, expect, it } from 'vitest'
 import { databaseKinds, testApp, testConfig } from '../../test/helpers.ts'
 import { getNonce, messageFor, newAccount, signIn, verify } from '../../test/siwe.ts'
@@ -9,6 +10,9 @@ const appWith = (kind: Parameters<typeof testApp>[0], app: Partial<AppConfig> = 
   testApp(kind, { app: { ...testConfig().app, ...app } })
 
 const minutes = (n: number) => new Date(Date.now() + n * 60_000)
+/** Swaps upper and lower case of the letters: a checksum that no longer matches. */
+const flipCase = (hex: string) =>
+  [...hex].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('')
 
 describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
   it('signs in with a local key, the cookie session works, logout ends it', async () => {
@@ -198,6 +202,74 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
       },
     ],
     ['a message that is not EIP-4361', 'siwe_malformed', 400, { edit: () => 'hello, sign me in' }],
+    // Non-canonical messages a lenient parser accepts, and a wallet's strict parser would not
+    // have recognised as a sign-in request.
+    [
+      'an address with a wrong EIP-55 checksum',
+      'siwe_address_not_checksummed',
+      400,
+      {
+        edit: (m) =>
+          m.replace(/\n0x([0-9a-fA-F]{40})\n/, (_, hex: string) => `\n0x${flipCase(hex)}\n`),
+      },
+    ],
+    [
+      'an all-lowercase address',
+      'siwe_address_not_checksummed',
+      400,
+      {
+        edit: (m) =>
+          m.replace(/\n(0x[0-9a-fA-F]{40})\n/, (_, a: string) => `\n${a.toLowerCase()}\n`),
+      },
+    ],
+    [
+      'a statement over two lines',
+      'siwe_malformed',
+      400,
+      {
+        overrides: { statement: 'Sign in' },
+        edit: (m) => m.replace('\nSign in\n', '\nSign\nin\n'),
+      },
+    ],
+    ['extra text after the last field', 'siwe_malformed', 400, { edit: (m) => `${m}\nP.S. hi` }],
+    [
+      'fields out of order',
+      'siwe_malformed',
+      400,
+      { edit: (m) => m.replace(/(Version: 1)\n(Chain ID: \d+)/, '$2\n$1') },
+    ],
+    [
+      'Resources that are not URIs',
+      'siwe_resource_invalid',
+      400,
+      {
+        overrides: { resources: ['https://portico.example/terms'] },
+        edit: (m) => m.replace('- https://portico.example/terms', '- not a uri'),
+      },
+    ],
+    [
+      'a missing statement with one blank line',
+      'siwe_malformed',
+      400,
+      { overrides: { statement: undefined }, edit: (m) => m.replace('\n\n\nURI:', '\n\nURI:') },
+    ],
+    [
+      'a decoy URI line before the real one',
+      'siwe_malformed',
+      400,
+      { edit: (m) => m.replace('\nURI: ', '\nURI: https://evil.example/\nURI: ') },
+    ],
+    [
+      'no Expiration Time, with one in the statement',
+      'siwe_expiration_missing',
+      401,
+      {
+        overrides: {
+          expirationTime: undefined,
+          statement: `Expiration Time: ${minutes(5).toISOString()}`,
+        },
+      },
+    ],
   ]
   // These do not change shared state, so they share one app (a fresh PGlite takes seconds).
   let shared: ReturnType<typeof appWith> | undefined
@@ -319,5 +391,52 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
     expect(codes).toEqual([200, 200, 200, 429])
     const limited = await app.inject({ method: 'POST', url: '/api/auth/nonce', payload: {} })
     expect(limited.json().error.code).toBe('rate_limited')
+  })
+})
+
+describe.each(databaseKinds())('sign-in messages written by real libraries on %s', (kind) => {
+  type Variant = { statement?: string; resources?: string[] }
+  const variants: [string, Variant][] = [
+    ['with a statement', { statement: 'Sign in to Portico.' }],
+    ['without a statement', {}],
+    [
+      'with resources',
+      { statement: 'Sign in.', resources: ['https://a.example/terms', 'ipfs://bafy'] },
+    ],
+  ]
+
+  it.each(variants)('the siwe package, %s, is accepted', async (_name, variant) => {
+    const { app } = await appWith(kind)
+    const account = newAccount()
+    const nonce = await getNonce(app)
+    const message = new SiweMessage({
+      domain: nonce.domain,
+      address: account.address,
+      uri: nonce.uri,
+      version: '1',
+      chainId: nonce.chainIds[0]!,
+      nonce: nonce.nonce,
+      issuedAt: new Date(nonce.serverTime).toISOString(),
+      expirationTime: new Date(nonce.expiresAt).toISOString(),
+      requestId: nonce.appId,
+      ...variant,
+    }).prepareMessage()
+    const signature = await account.signMessage({ message })
+    const response = await verify(app, { message, signature })
+    expect(response.json()).toMatchObject({ user: { address: account.address } })
+    expect(response.statusCode).toBe(200)
+  })
+
+  it.each(variants)("viem's createSiweMessage, %s, is accepted", async (_name, variant) => {
+    const { app } = await appWith(kind)
+    const account = newAccount()
+    const nonce = await getNonce(app)
+    const message = messageFor(nonce, account.address, {
+      statement: undefined,
+      ...variant,
+    })
+    const signature = await account.signMessage({ message })
+    const response = await verify(app, { message, signature })
+    expect(response.statusCode).toBe(200)
   })
 })
