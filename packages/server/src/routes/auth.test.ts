@@ -347,6 +347,45 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
     expect(String(ok.response.headers['set-cookie'])).toMatch(/Secure/)
   })
 
+  it('over https the cookie is __Host- prefixed, and planted or duplicate cookies are not used', async () => {
+    const { app } = await appWith(kind, { publicOrigins: ['https://app.example.org'] })
+    const { response } = await signIn(app)
+    const setCookie = String(response.headers['set-cookie'])
+    expect(setCookie).toMatch(/^__Host-portico_session=[^;]+;/)
+    expect(setCookie).toMatch(/; Path=\/(;|$)/)
+    expect(setCookie).toMatch(/; Secure/)
+    expect(setCookie).not.toMatch(/Domain=/i)
+    const mine = setCookie.split(';')[0]!.split('=')[1]!
+    const theirs = (await signIn(app, { mode: 'bearer' })).response.json().token as string
+    const session = (cookie: string) =>
+      app.inject({ url: '/api/auth/session', headers: { cookie } })
+
+    expect((await session(`__Host-portico_session=${mine}`)).statusCode).toBe(200)
+    // A sibling subdomain can plant a plain cookie, or a second one with a narrower Path.
+    expect((await session(`portico_session=${theirs}`)).statusCode).toBe(401)
+    for (const cookie of [
+      `__Host-portico_session=${theirs}; __Host-portico_session=${mine}`,
+      `__Host-portico_session=${mine}; __Host-portico_session=${theirs}`,
+    ]) {
+      expect((await session(cookie)).statusCode).toBe(401)
+    }
+    expect(
+      (await session(`portico_session=${theirs}; __Host-portico_session=${mine}`)).json().user
+        .address,
+    ).toBe(response.json().user.address)
+  })
+
+  it('over http (development) two session cookies of one name are not used either', async () => {
+    const { app } = await appWith(kind)
+    const { response } = await signIn(app)
+    const mine = String(response.headers['set-cookie']).split(';')[0]!
+    const theirs = (await signIn(app, { mode: 'bearer' })).response.json().token as string
+    const session = (cookie: string) =>
+      app.inject({ url: '/api/auth/session', headers: { cookie } })
+    expect((await session(mine)).statusCode).toBe(200)
+    expect((await session(`portico_session=${theirs}; ${mine}`)).statusCode).toBe(401)
+  })
+
   it('refuses cookie requests that change state from another origin', async () => {
     const { app } = await appWith(kind)
     const { response } = await signIn(app)

@@ -3,7 +3,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { Hex } from 'viem'
 import { issueNonce, pruneNonces } from '../auth/nonces.ts'
 import { completeSignIn } from '../auth/sign-in.ts'
-import { revokeSession, SESSION_COOKIE } from '../auth/sessions.ts'
+import {
+  revokeSession,
+  SECURE_SESSION_COOKIE,
+  SESSION_COOKIE,
+  sessionCookieName,
+} from '../auth/sessions.ts'
 import { verifySignInSignature, type ChainClients } from '../auth/signature.ts'
 import { checkSignInMessage } from '../auth/siwe.ts'
 import { sessions } from '../db/schema.ts'
@@ -23,8 +28,11 @@ export async function authRoutes(
   const rateLimit = { max: config.authRateLimit, timeWindow: 60_000 }
   const cookieOptions = (secure: boolean) =>
     ({ path: '/', httpOnly: true, sameSite: 'lax', secure }) as const
+  // Both names: the origin a browser signed in at is not known here.
   const clearCookie = (reply: FastifyReply) =>
-    reply.clearCookie(SESSION_COOKIE, cookieOptions(config.publicOrigins[0]!.startsWith('https:')))
+    reply
+      .clearCookie(SESSION_COOKIE, cookieOptions(false))
+      .clearCookie(SECURE_SESSION_COOKIE, cookieOptions(true))
 
   app.post('/api/auth/nonce', { schema: s.nonce, config: { rateLimit } }, async () => {
     const nonce = await issueNonce(app.db, config.nonceTtlMs)
@@ -73,8 +81,9 @@ export async function authRoutes(
         session: { id: session.id, expiresAt: session.expiresAt.toISOString() },
       }
       if (mode === 'bearer') return { ...body, token }
-      reply.setCookie(SESSION_COOKIE, token, {
-        ...cookieOptions(checked.origin.startsWith('https:')),
+      const secure = checked.origin.startsWith('https:')
+      reply.setCookie(sessionCookieName(secure), token, {
+        ...cookieOptions(secure),
         expires: session.expiresAt,
       })
       return body
