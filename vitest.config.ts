@@ -1,9 +1,17 @@
+import { defaultClientConditions, defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
+
+// Workspace packages are read from their sources (the `source` export condition), not from dist/.
+const source = {
+  resolve: { conditions: ['source', ...defaultClientConditions] },
+  ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },
+}
 
 export default defineConfig({
   test: {
     projects: [
       {
+        ...source,
         test: {
           name: 'unit',
           include: [
@@ -16,6 +24,7 @@ export default defineConfig({
         },
       },
       {
+        ...source,
         test: {
           name: 'server',
           include: ['packages/server/**/*.test.ts'],
@@ -23,6 +32,15 @@ export default defineConfig({
           globalSetup: ['packages/server/test/postgres-cluster.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        ...source,
+        test: {
+          name: 'packaging',
+          include: ['packaging/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
         },
       },
     ],

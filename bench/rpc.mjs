@@ -148,7 +148,7 @@ async function main() {
   // The key is created with the real CLI before the server takes the data directory.
   const created = execFileSync(
     process.execPath,
-    ['--import', 'tsx', cli, 'api-key', 'create', '--label', 'bench'],
+    ['--conditions=source', '--import', 'tsx', cli, 'api-key', 'create', '--label', 'bench'],
     {
       cwd: root,
       env,
@@ -158,6 +158,7 @@ async function main() {
   const key = created.trim().split('\n').at(-1) ?? ''
   const serverArgs = [
     ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []),
+    '--conditions=source',
     '--import',
     'tsx',
     cli,

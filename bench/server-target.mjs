@@ -2,8 +2,8 @@
 // the real Portico app on a file-backed PGlite (or PostgreSQL with DATABASE_URL), plus one bare
 // Fastify route in the same process as the baseline. Prints one JSON line
 // `{ url, token }` when listening.
-//   node --import tsx bench/server-target.mjs <dataDir>          serve
-//   node --import tsx bench/server-target.mjs <dataDir> count     print object count and exit
+//   node --conditions=source --import tsx bench/server-target.mjs <dataDir>          serve
+//   node --conditions=source --import tsx bench/server-target.mjs <dataDir> count     print object count and exit
 import { buildServer } from '../packages/server/src/app.ts'
 import { issueNonce } from '../packages/server/src/auth/nonces.ts'
 import { completeSignIn } from '../packages/server/src/auth/sign-in.ts'

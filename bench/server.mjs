@@ -75,7 +75,7 @@ async function measure(concurrency, make, expected, n = count) {
 function startTarget() {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(root, 'bench/server-target.mjs'), dataDir],
+    ['--conditions=source', '--import', 'tsx', path.join(root, 'bench/server-target.mjs'), dataDir],
     { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'inherit'] },
   )
   children.push(child)
@@ -100,7 +100,14 @@ function countStored() {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(root, 'bench/server-target.mjs'), dataDir, 'count'],
+      [
+        '--conditions=source',
+        '--import',
+        'tsx',
+        path.join(root, 'bench/server-target.mjs'),
+        dataDir,
+        'count',
+      ],
       { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'inherit'] },
     )
     let output = ''

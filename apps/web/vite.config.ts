@@ -1,10 +1,13 @@
-import { defineConfig } from 'vite'
+import { defaultClientConditions, defaultServerConditions, defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 
 // The client bundle and the SSR bundle (used only at build time to pre-render Home) share this
 // config; scripts/build.mjs drives both builds.
 export default defineConfig({
   plugins: [react()],
+  // The workspace packages are built from their sources (the `source` export condition).
+  resolve: { conditions: ['source', ...defaultClientConditions] },
+  ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },
   // `npm run dev -w @portico/web` with the server running (npm start) on its default port.
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
   build: {

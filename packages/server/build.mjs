@@ -1,4 +1,5 @@
-// Bundles the server's own code into dist/cli.js; npm dependencies stay external.
+// Bundles the server's own code, and the SDK modules it shares (read from their sources), into
+// dist/cli.js; npm dependencies stay external.
 import { build } from 'esbuild'
 
 await build({
@@ -8,7 +9,17 @@ await build({
   platform: 'node',
   target: 'node20',
   format: 'esm',
-  packages: 'external',
+  conditions: ['source'],
+  plugins: [
+    {
+      name: 'external-packages',
+      setup(builder) {
+        builder.onResolve({ filter: /^[^./]/ }, (args) =>
+          args.path.startsWith('@portico/') ? undefined : { path: args.path, external: true },
+        )
+      },
+    },
+  ],
   sourcemap: true,
   logLevel: 'warning',
 })

@@ -11,7 +11,7 @@ const running: ChildProcess[] = []
 afterEach(() => running.splice(0).forEach((child) => child.kill('SIGKILL')))
 
 function start(dataDir: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', cli], {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', cli], {
     env: { ...process.env, PORT: '0', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
   })
   running.push(child)

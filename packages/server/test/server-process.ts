@@ -14,7 +14,7 @@ export interface ServerProcess {
 
 /** Starts `portico serve` on a free port of 127.0.0.1 with `env` added to the environment. */
 export function startServer(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', cli], {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', cli], {
     env: {
       ...process.env,
       HOST: '127.0.0.1',

@@ -33,6 +33,7 @@ export function porticoConfigFromEnv(
     magicApiKey: text('VITE_MAGIC_API_KEY'),
     web3AuthClientId: text('VITE_WEB3AUTH_CLIENT_ID'),
     web3AuthNetwork: text('VITE_WEB3AUTH_NETWORK'),
+    vendors: () => import('./wallet-vendors.ts'),
     metadata: {
       name: 'Portico',
       description: 'Sign in with your wallet',

@@ -5,8 +5,9 @@ export interface VerifySignInParameters {
   message: string
   signature: Hex
   /**
-   * `cookie` (default, browsers): the server sets an HttpOnly session cookie.
-   * `bearer` (other clients): the server returns a token, which is set on the client.
+   * `cookie` (the default in a browser): the server sets an HttpOnly session cookie.
+   * `bearer` (the default elsewhere, e.g. Node): the server returns a token, which is set on the
+   * client. Outside a browser nothing keeps cookies, so a cookie session would be lost at once.
    */
   mode?: 'cookie' | 'bearer' | undefined
 }
@@ -19,6 +20,9 @@ export interface SignInResult {
 }
 
 export type VerifySignInReturnType = SignInResult
+
+/** A page that keeps cookies for the server (a browser document), as opposed to Node or a worker. */
+const inBrowser = () => 'document' in globalThis && 'navigator' in globalThis
 
 /**
  * Sends the signed message to the server, which checks it and starts a session. A refusal is a
@@ -36,7 +40,7 @@ export async function verifySignIn(
     body: {
       message: parameters.message,
       signature: parameters.signature,
-      ...(parameters.mode ? { mode: parameters.mode } : {}),
+      mode: parameters.mode ?? (inBrowser() ? 'cookie' : 'bearer'),
     },
     idempotent: false,
   })

@@ -1,4 +1,5 @@
 import { BackendError } from '../errors/backend.ts'
+import { checkUrl } from '../errors/config.ts'
 import { sdkVersion } from '../version/sdk-version.ts'
 import { backoffDelay, newIdempotencyKey } from './retry.ts'
 
@@ -94,6 +95,7 @@ async function readAnswer(response: Response): Promise<{ json: unknown; text: st
  * const { nonce } = await client.request<{ nonce: string }>('POST', '/api/auth/nonce', { body: {} })
  */
 export function createBackendClient(config: BackendClientConfig): BackendClient {
+  checkUrl('serverUrl', config.serverUrl, 'https://app.example')
   const serverUrl = config.serverUrl.replace(/\/+$/, '')
   const attempts = Math.max(1, config.attempts ?? 5)
   const sleep = config.sleep ?? defaultSleep

@@ -71,4 +71,36 @@ describe('objects', () => {
       error.results.map((r, i) => (i === 7 ? 7 : (r as { data: { n: number } }).data.n)),
     ).toEqual(objects.map((o) => o.data.n))
   })
+
+  it('saveAll that fails part-way reports what was stored, what failed and what was not sent', async () => {
+    server = await startFlakyServer()
+    let batches = 0
+    server.answer = (request) => {
+      batches++
+      if (batches > 1) return { status: 503, body: { error: { code: 'down', message: 'down' } } }
+      const { requests } = JSON.parse(request.body) as {
+        requests: { body: { data: { n: number } } }[]
+      }
+      return {
+        status: 200,
+        body: { results: requests.map(({ body }) => ({ status: 201, body: wire(body.data.n) })) },
+      }
+    }
+    const client = createBackendClient({
+      serverUrl: server.url,
+      appId: 'a',
+      attempts: 2,
+      sleep: async () => {},
+    })
+    const objects = Array.from({ length: 45 }, (_, n) => ({ className: 'Item', data: { n } }))
+    const error = (await saveAll(client, objects).catch((e: unknown) => e)) as BatchError
+    expect(error).toBeInstanceOf(BatchError)
+    expect(error.results).toHaveLength(45)
+    expect(error.succeeded.map((s) => s.index)).toEqual(objects.slice(0, 20).map((o) => o.data.n))
+    expect(error.failed.map((f) => f.index)).toEqual(objects.slice(20).map((o) => o.data.n))
+    expect(error.failed[0]!.error).toMatchObject({ status: 503, code: 'down' })
+    expect(error.failed.at(-1)!.error).toMatchObject({ code: 'not_sent' })
+    // Two attempts of the second batch; the third batch was never sent.
+    expect(server.seen).toHaveLength(3)
+  })
 })

@@ -158,11 +158,32 @@ async function runBatches<T>(
   const results: (T | BackendError)[] = []
   for (let start = 0; start < requests.length; start += client.batchSize) {
     const chunk = requests.slice(start, start + client.batchSize)
-    const answer = await client.request<{ results: { status: number; body: unknown }[] }>(
-      'POST',
-      '/api/batch',
-      { body: { requests: chunk } },
-    )
+    let answer: { results: { status: number; body: unknown }[] }
+    try {
+      answer = await client.request('POST', '/api/batch', { body: { requests: chunk } })
+    } catch (error) {
+      // The whole batch failed after its retries: its objects share that error, and the batches
+      // after it are not sent. What the earlier batches stored is still reported.
+      const failure = error instanceof BackendError ? error : undefined
+      for (const [offset, sub] of requests.slice(start).entries()) {
+        results.push(
+          offset < chunk.length && failure
+            ? failure
+            : new BackendError({
+                code: offset < chunk.length ? 'batch_failed' : 'not_sent',
+                message:
+                  offset < chunk.length
+                    ? 'The batch holding this object failed'
+                    : 'Not sent: an earlier batch failed; save it again',
+                method: sub.method,
+                path: sub.path,
+                attempts: offset < chunk.length ? client.attempts : 0,
+                cause: error,
+              }),
+        )
+      }
+      break
+    }
     chunk.forEach((sub, index) => {
       const result = answer.results[index]
       if (result && result.status < 300) {

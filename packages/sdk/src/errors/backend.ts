@@ -95,4 +95,18 @@ export class BatchError<T = unknown> extends BaseError {
     })
     this.results = results
   }
+
+  /** The operations that succeeded, with their position in the input. */
+  get succeeded(): { index: number; value: T }[] {
+    return this.results.flatMap((value, index) =>
+      value instanceof BackendError ? [] : [{ index, value: value as T }],
+    )
+  }
+
+  /** The operations that failed, with their position in the input and why. */
+  get failed(): { index: number; error: BackendError }[] {
+    return this.results.flatMap((error, index) =>
+      error instanceof BackendError ? [{ index, error }] : [],
+    )
+  }
 }

@@ -1,5 +1,6 @@
 // Entry point `@portico/sdk/errors`: every error class the SDK raises, and the cause-chain walker.
 export { BaseError, walk, type BaseErrorParameters } from './base.ts'
+export { InvalidUrlError, type InvalidUrlErrorType } from './config.ts'
 export {
   ChainUrlMissingError,
   ErrorResponseError,

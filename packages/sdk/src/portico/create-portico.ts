@@ -59,8 +59,11 @@ export function createPortico(config: PorticoConfig): Portico {
   function loadWallet(): Promise<Wallet> {
     walletPromise ??= (async () => {
       wallet.set((s) => ({ ...s, status: 'loading' }))
-      const { createWallet } = await import('../wallet/create-wallet.ts')
-      return createWallet({ ...config, chains, store: wallet })
+      const [{ createWallet }, vendors] = await Promise.all([
+        import('../wallet/create-wallet.ts'),
+        typeof config.vendors === 'function' ? config.vendors() : config.vendors,
+      ])
+      return createWallet({ ...config, vendors, chains, store: wallet })
     })()
     walletPromise.catch(() => {
       walletPromise = undefined

@@ -2,7 +2,7 @@ import type { BackendClient, BackendFetch } from '../backend/client.ts'
 import type { Store } from '../store/store.ts'
 import type { CreateWalletParameters, Wallet } from '../wallet/create-wallet.ts'
 import type { InjectedWindow } from '../wallet/detect-injected.ts'
-import type { WalletState, WalletVendorConfig } from '../wallet/types.ts'
+import type { WalletState, WalletVendorConfig, WalletVendors } from '../wallet/types.ts'
 import type { AuthState } from './auth-machine.ts'
 import type { SessionInfo } from './session-api.ts'
 import type { SignInStep } from './sign-in-flow.ts'
@@ -25,6 +25,12 @@ export interface PorticoConfig extends WalletVendorConfig {
   window?: InjectedWindow | undefined
   injectedWaitMs?: number | undefined
   metadata?: CreateWalletParameters['metadata']
+  /**
+   * Vendor connectors to offer (WalletConnect, email link, social login), or a function that
+   * imports them, so their code loads with the wallet code rather than with the page:
+   * `vendors: () => import('./wallet-vendors')`.
+   */
+  vendors?: WalletVendors | (() => Promise<WalletVendors>) | undefined
   /** Sent with tracked events; the server's host name by default. */
   subdomain?: string | undefined
 }

@@ -5,6 +5,7 @@ import {
   type PublicClient,
   type Transport,
 } from 'viem'
+import { checkUrl } from '../errors/config.ts'
 import { ChainUrlMissingError, NodeConfigMissingError } from '../errors/rpc.ts'
 import { warnIfKeyInBrowser } from './browser-key-warning.ts'
 import { sdkVersion } from '../version/sdk-version.ts'
@@ -89,6 +90,9 @@ export function connectNode(parameters: ConnectNodeParameters): NodeClient {
   if (!urlsByChain.size && !apiKey) throw new NodeConfigMissingError()
   if (apiKey) warnIfKeyInBrowser(parameters.onWarning)
   const gatewayUrl = parameters.gatewayUrl ?? nodeDefaults.gatewayUrl
+  for (const list of urlsByChain.values())
+    for (const url of list) checkUrl('node URL', url, 'https://node.example')
+  if (apiKey) checkUrl('gatewayUrl', gatewayUrl, 'https://app.example/api/rpc')
   const clients = new Map<number, NodeClient>()
 
   const clientFor = (chainIdInput: ChainIdInput): NodeClient => {

@@ -26,10 +26,13 @@ import {
 } from '../errors/wallet.ts'
 import type { Store } from '../store/store.ts'
 import { injectedWaitMs, waitForInjectedWallet, type InjectedWindow } from './detect-injected.ts'
-import { magicLink } from './magic.ts'
-import type { WalletConnectorInfo, WalletKind, WalletState, WalletVendorConfig } from './types.ts'
-import { walletConnect } from './wallet-connect.ts'
-import { web3Auth } from './web3-auth.ts'
+import type {
+  WalletConnectorInfo,
+  WalletKind,
+  WalletState,
+  WalletVendorConfig,
+  WalletVendors,
+} from './types.ts'
 
 export interface CreateWalletParameters extends WalletVendorConfig {
   /** The state the app watches; this module writes into it. */
@@ -42,6 +45,8 @@ export interface CreateWalletParameters extends WalletVendorConfig {
   window?: InjectedWindow | undefined
   /** How long to wait for a browser wallet to appear (ms). Default 3000. */
   injectedWaitMs?: number | undefined
+  /** Vendor connectors to offer besides browser wallets (each from its own entry point). */
+  vendors?: WalletVendors | undefined
   /** Shown in WalletConnect wallets. */
   metadata?: { name: string; description: string; url: string; icons: string[] } | undefined
 }
@@ -77,9 +82,29 @@ function toChain({ id, rpcUrl }: { id: number; rpcUrl: string }): Chain {
   })
 }
 
+function vendorConnectors(
+  parameters: CreateWalletParameters,
+  chainIds: readonly [number, ...number[]],
+  onDisplayUri: (uri: string) => void,
+) {
+  const { walletConnect, magicLink, web3Auth } = parameters.vendors ?? {}
+  const first = parameters.chains[0]!
+  return [
+    walletConnect?.({
+      projectId: parameters.walletConnectProjectId,
+      chainIds,
+      rpcUrls: Object.fromEntries(parameters.chains.map((c) => [c.id, c.rpcUrl])),
+      metadata: parameters.metadata,
+      onDisplayUri,
+    }),
+    magicLink?.({ apiKey: parameters.magicApiKey, chainId: first.id, rpcUrl: first.rpcUrl }),
+    web3Auth?.({ clientId: parameters.web3AuthClientId, network: parameters.web3AuthNetwork }),
+  ].filter((connector) => connector !== undefined)
+}
+
 /**
  * Builds the wallet stack on @wagmi/core: EIP-6963 discovery, the legacy injected wallet, and
- * the three vendor connectors whose SDKs load only when chosen. Loaded lazily by createPortico.
+ * the vendor connectors the app passed in (their SDKs load only when chosen). Loaded lazily by createPortico.
  */
 export function createWallet(parameters: CreateWalletParameters): Wallet {
   const { store } = parameters
@@ -106,19 +131,9 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
       injected({
         target: () => ({ id: LEGACY_ID, name: 'Browser wallet', provider: () => win?.ethereum }),
       }),
-      walletConnect({
-        projectId: parameters.walletConnectProjectId,
-        chainIds,
-        rpcUrls: Object.fromEntries(parameters.chains.map((c) => [c.id, c.rpcUrl])),
-        metadata: parameters.metadata,
-        onDisplayUri: (uri) => store.set((s) => ({ ...s, pairingUri: uri })),
-      }),
-      magicLink({
-        apiKey: parameters.magicApiKey,
-        chainId: chains[0].id,
-        rpcUrl: parameters.chains[0]!.rpcUrl,
-      }),
-      web3Auth({ clientId: parameters.web3AuthClientId, network: parameters.web3AuthNetwork }),
+      ...vendorConnectors(parameters, chainIds, (uri) =>
+        store.set((s) => ({ ...s, pairingUri: uri })),
+      ),
     ],
   })
 

@@ -2,7 +2,11 @@
 // connectors have entry points of their own so their SDKs stay out of other bundles).
 export { createWallet, type CreateWalletParameters, type Wallet } from './create-wallet.ts'
 export { injectedWaitMs, waitForInjectedWallet, type InjectedWindow } from './detect-injected.ts'
-export { vendorConnector, type VendorConnectorParameters } from './vendor-connector.ts'
+export {
+  importVendor,
+  vendorConnector,
+  type VendorConnectorParameters,
+} from './vendor-connector.ts'
 export {
   initialWalletState,
   type WalletConnectorInfo,
@@ -10,6 +14,7 @@ export {
   type WalletState,
   type WalletStatus,
   type WalletVendorConfig,
+  type WalletVendors,
 } from './types.ts'
 export {
   ChainNotAllowedError,

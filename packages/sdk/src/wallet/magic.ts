@@ -1,6 +1,6 @@
 import { MagicLinkError } from '../errors/wallet.ts'
 import { causeText } from './wallet-connect.ts'
-import { vendorConnector, type VendorSession } from './vendor-connector.ts'
+import { importVendor, vendorConnector, type VendorSession } from './vendor-connector.ts'
 
 export interface MagicLinkParameters {
   /** Magic publishable API key; without it the connector refuses to start. */
@@ -23,7 +23,7 @@ export function magicLink(parameters: MagicLinkParameters) {
       if (!parameters.apiKey) throw new MagicLinkError({ failure: 'API key missing' })
       if (!isReconnecting && !email) throw new MagicLinkError({ failure: 'email address missing' })
       try {
-        const { Magic } = await import('./vendors/magic-sdk.ts')
+        const { Magic } = await importVendor('magic-sdk', () => import('./vendors/magic-sdk.ts'))
         const magic = new Magic(parameters.apiKey, {
           network: { rpcUrl: parameters.rpcUrl, chainId: parameters.chainId },
         })

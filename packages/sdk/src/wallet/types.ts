@@ -1,4 +1,7 @@
 import type { Address } from 'viem'
+import type { magicLink } from './magic.ts'
+import type { walletConnect } from './wallet-connect.ts'
+import type { web3Auth } from './web3-auth.ts'
 
 /** How a connector reaches the wallet. */
 export type WalletKind = 'eip6963' | 'injected' | 'walletConnect' | 'magic' | 'web3auth'
@@ -43,4 +46,15 @@ export const initialWalletState: WalletState = {
   status: 'idle',
   connectors: [],
   injectedSearch: 'idle',
+}
+
+/**
+ * The vendor connectors an app installed, each from its own entry point
+ * (`@portico/sdk/wallet/walletconnect`, `/wallet/magic`, `/wallet/web3auth`), so that the core
+ * SDK never references a vendor SDK: a project that does not use one need not install it.
+ */
+export interface WalletVendors {
+  walletConnect?: typeof walletConnect | undefined
+  magicLink?: typeof magicLink | undefined
+  web3Auth?: typeof web3Auth | undefined
 }

@@ -114,3 +114,28 @@ export function vendorConnector(parameters: VendorConnectorParameters) {
     },
   }))
 }
+
+/**
+ * Imports a vendor SDK (an optional peer dependency): when the package is not installed, the
+ * error names it and the command that installs it.
+ */
+export async function importVendor<T>(packageName: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load()
+  } catch (error) {
+    const text =
+      error instanceof Error ? `${(error as { code?: string }).code ?? ''} ${error.message}` : ''
+    if (
+      /MODULE_NOT_FOUND|Cannot find (module|package)|Failed to resolve/i.test(text) &&
+      text.includes(packageName)
+    ) {
+      throw new Error(
+        `the package ${packageName} is not installed: run npm install ${packageName}`,
+        {
+          cause: error,
+        },
+      )
+    }
+    throw error
+  }
+}

@@ -1,5 +1,5 @@
 import { WalletConnectError } from '../errors/wallet.ts'
-import { vendorConnector, type VendorSession } from './vendor-connector.ts'
+import { importVendor, vendorConnector, type VendorSession } from './vendor-connector.ts'
 
 export interface WalletConnectParameters {
   /** WalletConnect Cloud project id; without it the connector refuses to start. */
@@ -48,7 +48,10 @@ export function walletConnect(parameters: WalletConnectParameters) {
     async start({ isReconnecting }): Promise<VendorSession> {
       if (!parameters.projectId) throw new WalletConnectError({ failure: 'project id missing' })
       try {
-        const { EthereumProvider } = await import('./vendors/wallet-connect-sdk.ts')
+        const { EthereumProvider } = await importVendor(
+          '@walletconnect/ethereum-provider',
+          () => import('./vendors/wallet-connect-sdk.ts'),
+        )
         const [first, ...rest] = parameters.chainIds
         const provider = await EthereumProvider.init({
           projectId: parameters.projectId,

@@ -1,5 +1,5 @@
 import { Web3AuthError, type Web3AuthFailure } from '../errors/wallet.ts'
-import { vendorConnector, type VendorSession } from './vendor-connector.ts'
+import { importVendor, vendorConnector, type VendorSession } from './vendor-connector.ts'
 
 /** Web3Auth's default chain. */
 export const web3AuthDefaultChainId = '0x1'
@@ -37,7 +37,10 @@ export function web3Auth(parameters: Web3AuthParameters) {
       if (!parameters.clientId) throw new Web3AuthError({ reason: 'client id missing' })
       const clientId = parameters.clientId
       const web3auth = await step('error during initialization', async () => {
-        const { Web3Auth } = await import('./vendors/web3-auth-sdk.ts')
+        const { Web3Auth } = await importVendor(
+          '@web3auth/modal',
+          () => import('./vendors/web3-auth-sdk.ts'),
+        )
         const instance = new Web3Auth({
           clientId,
           web3AuthNetwork: (parameters.network ?? 'sapphire_mainnet') as never,
