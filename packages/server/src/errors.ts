@@ -1,3 +1,5 @@
+import { errorBodySchema, type ErrorCode } from '@portico/sdk/wire'
+
 /**
  * The server's one way to refuse: domain code and routes alike throw an `HttpError` with a stable
  * `code` that clients branch on, the status it answers with, and a message that says what to do.
@@ -8,7 +10,7 @@ export class HttpError extends Error {
   override name = 'HttpError'
   constructor(
     readonly statusCode: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: unknown,
   ) {
@@ -16,28 +18,16 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string, code = 'bad_request', details?: unknown) =>
+export const badRequest = (message: string, code: ErrorCode = 'bad_request', details?: unknown) =>
   new HttpError(400, code, message, details)
-export const unauthorized = (message = 'Sign in first.', code = 'unauthorized') =>
+export const unauthorized = (message = 'Sign in first.', code: ErrorCode = 'unauthorized') =>
   new HttpError(401, code, message)
-export const forbidden = (message = 'You are not allowed to do this.', code = 'forbidden') =>
-  new HttpError(403, code, message)
-export const notFound = (message = 'Not found.', code = 'not_found') =>
+export const forbidden = (
+  message = 'You are not allowed to do this.',
+  code: ErrorCode = 'forbidden',
+) => new HttpError(403, code, message)
+export const notFound = (message = 'Not found.', code: ErrorCode = 'not_found') =>
   new HttpError(404, code, message)
 
-/** JSON shape of every error answer. */
-export const errorBodySchema = {
-  type: 'object',
-  properties: {
-    error: {
-      type: 'object',
-      properties: {
-        code: { type: 'string' },
-        message: { type: 'string' },
-        details: {},
-      },
-      required: ['code', 'message'],
-    },
-  },
-  required: ['error'],
-} as const
+/** JSON shape of every error answer (its `code` one of the shared `ErrorCode`s). */
+export { errorBodySchema }

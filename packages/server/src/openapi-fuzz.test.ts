@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
+import { errorCodes } from '@portico/sdk/wire'
 import { buildServer } from './app.ts'
 import { databaseKinds, signedIn, testConfig, testDatabase } from '../test/helpers.ts'
 import type { DatabaseHandle, DatabaseKind } from './db/client.ts'
@@ -215,7 +216,13 @@ async function run(kind: DatabaseKind, count: number, seed: number) {
   const operations = operationsOf((await app.inject('/api/openapi.json')).json())
   const { headers: auth } = await signedIn(app)
   const g = generator(seed)
-  const answers: { operation: string; status: number; request: string; body: string }[] = []
+  const answers: {
+    code: unknown
+    operation: string
+    status: number
+    request: string
+    body: string
+  }[] = []
   for (let i = 0; i < count; i++) {
     const op = g.pick(operations)
     const broken = g.chance(0.85)
@@ -246,7 +253,14 @@ async function run(kind: DatabaseKind, count: number, seed: number) {
     }
     if (g.chance(0.05)) headers['idempotency-key'] = g.pick(['k-1', '', 'k'.repeat(300)])
     const response = await app.inject({ method: op.method as 'GET', url, headers, payload })
+    let code: unknown
+    try {
+      code = (response.json() as { error?: { code?: unknown } }).error?.code
+    } catch {
+      code = undefined
+    }
     answers.push({
+      code,
       operation: `${op.method} ${op.path}`,
       status: response.statusCode,
       request: `${op.method} ${url.slice(0, 160)} ${String(payload ?? '').slice(0, 160)}`,
@@ -277,6 +291,12 @@ describe.each(databaseKinds())('requests generated from the OpenAPI document on 
     const statuses = outcome.answers.map((a) => a.status)
     expect(statuses.filter((s) => s >= 200 && s < 300).length).toBeGreaterThan(200)
     expect(statuses.filter((s) => s === 400).length).toBeGreaterThan(200)
+  })
+
+  it('answers every refusal with one of the shared error codes', () => {
+    const codes = outcome.answers.map((a) => a.code).filter((c) => typeof c === 'string')
+    expect(codes.length).toBeGreaterThan(500)
+    expect(codes.filter((c) => !(errorCodes as readonly unknown[]).includes(c))).toEqual([])
   })
 
   it('keeps serving afterwards', async () => {

@@ -5,7 +5,6 @@ import {
   bucketStart,
   fetchStats,
   fillBuckets,
-  parseStats,
   statsQuery,
   topEvents,
   type EventStats,
@@ -60,28 +59,6 @@ describe('bucketStart', () => {
     const time = Date.parse('2026-11-21T14:35:10.000Z')
     expect(new Date(bucketStart(time, 'hour')).toISOString()).toBe('2026-11-21T14:00:00.000Z')
     expect(new Date(bucketStart(time, 'day')).toISOString()).toBe('2026-11-21T00:00:00.000Z')
-  })
-})
-
-describe('parseStats', () => {
-  it('accepts the contract shape', () => {
-    const answer = {
-      buckets: [{ start: '2026-11-21T14:00:00.000Z', count: 3 }],
-      events: [{ event: 'page_view', count: 3 }],
-      subdomains: [{ subdomain: '127.0.0.1', count: 3 }],
-      total: 3,
-    }
-    expect(parseStats(answer)).toEqual(answer)
-  })
-
-  it.each([
-    [null, 'buckets'],
-    [{ ...empty, buckets: [{ start: 'yesterday', count: 1 }] }, 'invalid start'],
-    [{ ...empty, events: [{ event: 'x', count: '1' }] }, 'events'],
-    [{ ...empty, subdomains: 'all' }, 'subdomains'],
-    [{ ...empty, total: undefined }, 'total'],
-  ])('refuses %j', (answer, problem) => {
-    expect(() => parseStats(answer)).toThrow(problem)
   })
 })
 

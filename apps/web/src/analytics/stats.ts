@@ -1,7 +1,10 @@
 import type { BackendClient } from '@portico/sdk/backend'
+import { getEventStats, type EventStats } from '@portico/sdk/events'
+
+export type { EventStats }
 
 // Data shaping of the events dashboard: which window and bucket size a range means,
-// checking the server's answer (GET /api/events/stats, described in /api/openapi.json), and filling the buckets
+// asking the SDK for the statistics, and filling the buckets
 // the server leaves out (no events → no row) so the chart and table show every hour or day.
 
 /** The time ranges the picker offers. */
@@ -21,14 +24,6 @@ export interface StatsQuery {
   to: string
   bucket: Bucket
   subdomain?: string | undefined
-}
-
-/** The server's answer, checked. */
-export interface EventStats {
-  buckets: { start: string; count: number }[]
-  events: { event: string; count: number }[]
-  subdomains: { subdomain: string; count: number }[]
-  total: number
 }
 
 /** One bucket of the filled series; `start` in ms since the epoch. */
@@ -67,36 +62,6 @@ export function statsQuery(range: StatsRange, now: Date, subdomain?: string): St
   }
 }
 
-function isCountRow<K extends string>(
-  row: unknown,
-  key: K,
-): row is Record<K, string> & { count: number } {
-  if (typeof row !== 'object' || row === null) return false
-  const record = row as Record<string, unknown>
-  return typeof record[key] === 'string' && typeof record.count === 'number' && record.count >= 0
-}
-
-/** Checks the answer's shape; throws a `TypeError` naming what is wrong. */
-export function parseStats(json: unknown): EventStats {
-  const answer = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>
-  const list = <K extends string>(name: string, key: K) => {
-    const value = answer[name]
-    if (!Array.isArray(value) || !value.every((row) => isCountRow(row, key)))
-      throw new TypeError(`The statistics answer has no valid "${name}" list`)
-    return value as (Record<K, string> & { count: number })[]
-  }
-  const buckets = list('buckets', 'start')
-  if (buckets.some((row) => Number.isNaN(Date.parse(row.start))))
-    throw new TypeError('The statistics answer has a bucket with an invalid start time')
-  if (typeof answer.total !== 'number') throw new TypeError('The statistics answer has no total')
-  return {
-    buckets,
-    events: list('events', 'event'),
-    subdomains: list('subdomains', 'subdomain'),
-    total: answer.total,
-  }
-}
-
 /** Every bucket from `query.from` to `query.to`, with zero where the server had no row. */
 export function fillBuckets(stats: EventStats, query: StatsQuery): SeriesPoint[] {
   const size = query.bucket === 'hour' ? HOUR : DAY
@@ -120,16 +85,11 @@ export function topEvents(stats: EventStats, limit = 10): EventStats['events'] {
     .slice(0, limit)
 }
 
-/** Asks the server (admins only: 401 signed out, 403 not an admin, both as `BackendError`). */
-export async function fetchStats(
+/** Asks the server through the SDK (admins only: 401 signed out, 403 not an admin). */
+export function fetchStats(
   client: Pick<BackendClient, 'request'>,
   query: StatsQuery,
   signal?: AbortSignal,
 ): Promise<EventStats> {
-  const { from, to, bucket, subdomain } = query
-  const json = await client.request<unknown>('GET', '/api/events/stats', {
-    query: { from, to, bucket, subdomain },
-    signal,
-  })
-  return parseStats(json)
+  return getEventStats(client, query, { signal })
 }

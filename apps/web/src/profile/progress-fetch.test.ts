@@ -90,7 +90,7 @@ describe('createProgressFetch', () => {
 
   it('passes a server error on with its code', async () => {
     const { Xhr } = fakeXhr([
-      { status: 413, body: '{"error":{"code":"file_too_large","message":"Too big"}}' },
+      { status: 413, body: '{"error":{"code":"body_too_large","message":"Too big"}}' },
     ])
     const client = createBackendClient({
       serverUrl: 'http://app.test',
@@ -102,7 +102,7 @@ describe('createProgressFetch', () => {
     ).rejects.toMatchObject({
       name: 'BackendError',
       status: 413,
-      code: 'file_too_large',
+      code: 'body_too_large',
       shortMessage: 'Too big',
     })
   })

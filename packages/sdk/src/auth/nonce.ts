@@ -1,23 +1,12 @@
 import type { BackendClient } from '../backend/client.ts'
+import type { SignInNonce } from '../wire/types.ts'
 
-/** What `POST /api/auth/nonce` answers: everything a sign-in message must contain. */
-export interface SignInNonce {
-  /** Single use; valid until `expiresAt`. */
-  nonce: string
-  /** The server's clock (ISO): the message's Issued At, so a wrong local clock does not matter. */
-  serverTime: string
-  /** The application id: the message's Request ID. */
-  appId: string
-  /** Host (and port) the message must name, e.g. `app.example.org`. */
-  domain: string
-  /** Origin the message must name as URI. */
-  uri: string
-  /** Chains a session may be started on. */
-  chainIds: number[]
-  expiresAt: string
-  /** Human-readable line shown by the wallet. */
-  statement: string
-}
+/**
+ * What `POST /api/auth/nonce` answers: everything a sign-in message must contain (the nonce,
+ * the server's clock as Issued At, the app id as Request ID, the domain and URI, the chains a
+ * session may be started on, when the nonce expires, and the statement the wallet shows).
+ */
+export type { SignInNonce }
 
 export type GetNonceReturnType = SignInNonce
 

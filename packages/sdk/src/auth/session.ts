@@ -1,21 +1,8 @@
 import type { BackendClient } from '../backend/client.ts'
 import { BackendError } from '../errors/backend.ts'
+import type { CurrentSession, SessionInfo } from '../wire/types.ts'
 
-export interface CurrentSession {
-  user: { id: string; address: string; firstSignInAt: string; lastSignInAt: string }
-  session: { id: string; chainId: number; expiresAt: string }
-}
-
-export interface SessionInfo {
-  id: string
-  createdAt: string
-  lastSeenAt: string
-  expiresAt: string
-  userAgent: string | null
-  chainId: number
-  /** The session this client is using. */
-  current: boolean
-}
+export type { CurrentSession, SessionInfo }
 
 export type GetSessionReturnType = CurrentSession | null
 

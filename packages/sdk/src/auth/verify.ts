@@ -1,5 +1,6 @@
 import type { Hex } from 'viem'
 import type { BackendClient } from '../backend/client.ts'
+import type { SignInResult } from '../wire/types.ts'
 
 export interface VerifySignInParameters {
   message: string
@@ -12,12 +13,8 @@ export interface VerifySignInParameters {
   mode?: 'cookie' | 'bearer' | undefined
 }
 
-export interface SignInResult {
-  user: { id: string; address: string }
-  session: { id: string; expiresAt: string }
-  /** Only in bearer mode. */
-  token?: string
-}
+/** What a sign-in answers; `token` only in bearer mode. */
+export type { SignInResult }
 
 export type VerifySignInReturnType = SignInResult
 

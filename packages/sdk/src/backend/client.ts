@@ -1,4 +1,4 @@
-import { BackendError } from '../errors/backend.ts'
+import { answerCode, BackendError } from '../errors/backend.ts'
 import { checkUrl } from '../errors/config.ts'
 import { sdkVersion } from '../version/sdk-version.ts'
 import { backoffDelay, newIdempotencyKey } from './retry.ts'
@@ -172,9 +172,13 @@ export function createBackendClient(config: BackendClientConfig): BackendClient 
         ?.error
       const failure = fail({
         status: response.status,
-        code: typeof error?.code === 'string' ? error.code : `http_${response.status}`,
+        code: answerCode(error?.code, response.status),
         message: typeof error?.message === 'string' ? error.message : undefined,
-        details: error ? undefined : answer.text.slice(0, 200) || response.statusText || undefined,
+        details: error
+          ? answerCode(error.code, response.status) === error.code
+            ? undefined
+            : `server code: ${String(error.code).slice(0, 100)}`
+          : answer.text.slice(0, 200) || response.statusText || undefined,
         attempts: attempt,
       })
       if (response.status < 500 || attempt >= attempts) throw failure

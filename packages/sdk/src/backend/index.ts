@@ -32,5 +32,6 @@ export {
   InvalidDateError,
   InvalidWireValueError,
   UnsavedFileError,
+  type BackendErrorCode,
   type BackendErrorParameters,
 } from '../errors/backend.ts'

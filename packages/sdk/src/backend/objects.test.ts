@@ -77,7 +77,8 @@ describe('objects', () => {
     let batches = 0
     server.answer = (request) => {
       batches++
-      if (batches > 1) return { status: 503, body: { error: { code: 'down', message: 'down' } } }
+      if (batches > 1)
+        return { status: 503, body: { error: { code: 'internal', message: 'down' } } }
       const { requests } = JSON.parse(request.body) as {
         requests: { body: { data: { n: number } } }[]
       }
@@ -98,7 +99,7 @@ describe('objects', () => {
     expect(error.results).toHaveLength(45)
     expect(error.succeeded.map((s) => s.index)).toEqual(objects.slice(0, 20).map((o) => o.data.n))
     expect(error.failed.map((f) => f.index)).toEqual(objects.slice(20).map((o) => o.data.n))
-    expect(error.failed[0]!.error).toMatchObject({ status: 503, code: 'down' })
+    expect(error.failed[0]!.error).toMatchObject({ status: 503, code: 'internal' })
     expect(error.failed.at(-1)!.error).toMatchObject({ code: 'not_sent' })
     // Two attempts of the second batch; the third batch was never sent.
     expect(server.seen).toHaveLength(3)

@@ -1,6 +1,7 @@
-import { BackendError, BatchError } from '../errors/backend.ts'
+import { answerCode, BackendError, BatchError } from '../errors/backend.ts'
 import type { BackendClient } from './client.ts'
 import { decode, encode } from './encode.ts'
+import type { QueryAnswer, WireObject } from '../wire/types.ts'
 
 // Objects: JSON documents in named classes, owned by the
 // signed-in user, private unless `publicRead`. Every function takes the client first.
@@ -28,16 +29,6 @@ export type SavedObject<T extends ObjectData = ObjectData> = PorticoObject<T> & 
   publicRead: boolean
   createdAt: Date
   updatedAt: Date
-}
-
-interface WireObject {
-  objectId: string
-  className: string
-  owner: string
-  publicRead: boolean
-  createdAt: string
-  updatedAt: string
-  data: ObjectData
 }
 
 /** Server answer → object, with its fields decoded. */
@@ -123,19 +114,15 @@ export async function queryObjects<T extends ObjectData = ObjectData>(
   parameters: QueryObjectsParameters,
 ): Promise<QueryObjectsReturnType<T>> {
   const { className, where, order, limit, skip, count } = parameters
-  const answer = await client.request<{ results: WireObject[]; count?: number }>(
-    'GET',
-    classPath(className),
-    {
-      query: {
-        where: where ? JSON.stringify(encode(where)) : undefined,
-        order: Array.isArray(order) ? order.join(',') : order,
-        limit,
-        skip,
-        count: count ? 1 : undefined,
-      },
+  const answer = await client.request<QueryAnswer>('GET', classPath(className), {
+    query: {
+      where: where ? JSON.stringify(encode(where)) : undefined,
+      order: Array.isArray(order) ? order.join(',') : order,
+      limit,
+      skip,
+      count: count ? 1 : undefined,
     },
-  )
+  })
   return {
     results: answer.results.map((wire) => fromWire<T>(wire)),
     ...(answer.count === undefined ? {} : { count: answer.count }),
@@ -194,7 +181,7 @@ async function runBatches<T>(
       results.push(
         new BackendError({
           status: result?.status,
-          code: error?.code ?? (result ? `http_${result.status}` : 'missing_result'),
+          code: result ? answerCode(error?.code, result.status) : 'missing_result',
           message: error?.message,
           method: sub.method,
           path: sub.path,

@@ -1,12 +1,37 @@
+import { errorCodes, type ErrorCode } from '../wire/error-codes.ts'
 import { BaseError, type BaseErrorParameters } from './base.ts'
 
 // Errors of the backend client. Code branches on `name` and `code`.
+
+/**
+ * Why a backend call failed: one of the server's codes (shared with the server, see
+ * `@portico/sdk/wire`), or the client's own: no answer, an answer that is not JSON, an error
+ * status without a code (`http_<status>`), or a batch that failed or was not sent.
+ */
+export type BackendErrorCode =
+  | ErrorCode
+  | 'no_response'
+  | 'invalid_response'
+  | 'missing_result'
+  | 'batch_failed'
+  | 'not_sent'
+  | `http_${number}`
+
+const known = new Set<unknown>(errorCodes)
+
+/**
+ * The code of an error answer: the server's when it is one this SDK knows, else `http_<status>`
+ * (a newer server's code is kept in the error's details).
+ */
+export function answerCode(code: unknown, status: number): BackendErrorCode {
+  return known.has(code) ? (code as ErrorCode) : `http_${status}`
+}
 
 export interface BackendErrorParameters extends BaseErrorParameters {
   /** HTTP status of the last answer; `undefined` when the server never answered. */
   status?: number | undefined
   /** The server's stable error code (`{ error: { code } }`), or one of the client's own codes. */
-  code: string
+  code: BackendErrorCode
   /** The server's message, shown as `shortMessage`. */
   message?: string | undefined
   method: string
@@ -23,7 +48,7 @@ export interface BackendErrorParameters extends BaseErrorParameters {
 export class BackendError extends BaseError {
   override name = 'BackendError' as const
   readonly status: number | undefined
-  readonly code: string
+  readonly code: BackendErrorCode
   readonly method: string
   readonly path: string
   readonly attempts: number

@@ -27,6 +27,7 @@ export {
   InvalidDateError,
   InvalidWireValueError,
   UnsavedFileError,
+  type BackendErrorCode,
   type BackendErrorParameters,
   type BackendErrorType,
   type UnsavedFileErrorType,

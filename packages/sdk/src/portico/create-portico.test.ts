@@ -60,7 +60,7 @@ describe('createPortico', () => {
   it('signs out locally even when the server refuses, and reports the failure', async () => {
     const { portico, calls } = setup({
       'GET /api/auth/session': () => Response.json(session),
-      'POST /api/auth/logout': () => error(403, 'cross_site'),
+      'POST /api/auth/logout': () => error(403, 'cross_origin_refused'),
     })
     await portico.start()
     const trail: string[] = []
@@ -69,7 +69,7 @@ describe('createPortico', () => {
     expect(trail).toEqual(['logging_out', 'unauthenticated'])
     const state = portico.auth.get()
     expect(state.status === 'unauthenticated' && (state.error as { code?: string }).code).toBe(
-      'cross_site',
+      'cross_origin_refused',
     )
     expect(calls).toContain('POST /api/auth/logout')
   })

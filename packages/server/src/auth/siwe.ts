@@ -1,6 +1,7 @@
 import { getAddress, type Address } from 'viem'
 import { ParsedMessage } from '@spruceid/siwe-parser'
 import type { AppConfig } from '../app-config.ts'
+import type { ErrorCode } from '@portico/sdk/wire'
 import { HttpError } from '../errors.ts'
 
 /** The fields of a sign-in message that passed every check except nonce and signature. */
@@ -15,7 +16,7 @@ export interface CheckedSignInMessage {
 }
 
 const malformed = (message: string) => new HttpError(400, 'siwe_malformed', message)
-const refuse = (code: string, message: string) => new HttpError(401, code, message)
+const refuse = (code: ErrorCode, message: string) => new HttpError(401, code, message)
 
 const dateLabels = {
   'issued-at': 'Issued At',

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
+import type { ErrorCode } from '@portico/sdk/wire'
 import { HttpError } from '../errors.ts'
 
 /**
@@ -43,7 +44,7 @@ export function installErrorHandler(app: FastifyInstance): void {
   })
 }
 
-function clientErrorCode(error: FastifyError): string {
+function clientErrorCode(error: FastifyError): ErrorCode {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return 'body_too_large'

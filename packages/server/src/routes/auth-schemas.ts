@@ -1,105 +1,34 @@
+import {
+  nonceAnswerSchema,
+  sessionAnswerSchema,
+  sessionsAnswerSchema,
+  signInAnswerSchema,
+  verifyBodySchema,
+} from '@portico/sdk/wire'
 import { errorBodySchema } from '../errors.ts'
 
 // JSON schemas of the sign-in and session routes: Fastify validates with them and the OpenAPI
-// document is generated from them.
+// document is generated from them. The shapes of bodies and answers are the shared wire contract.
 
 const tags = ['auth']
-const iso = { type: 'string', format: 'date-time' } as const
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 429: errorBodySchema } as const
-
-const userShort = {
-  type: 'object',
-  properties: { id: { type: 'string' }, address: { type: 'string' } },
-  required: ['id', 'address'],
-} as const
-
-const signedIn = {
-  type: 'object',
-  properties: {
-    user: userShort,
-    session: {
-      type: 'object',
-      properties: { id: { type: 'string' }, expiresAt: iso },
-      required: ['id', 'expiresAt'],
-    },
-    token: { type: 'string', description: 'Only in bearer mode: send as `Authorization: Bearer`.' },
-  },
-  required: ['user', 'session'],
-} as const
 
 export const authSchemas = {
   nonce: {
     tags,
     summary: 'Issue a single-use sign-in nonce with the server time and what the message must name',
-    response: {
-      200: {
-        type: 'object',
-        properties: {
-          nonce: { type: 'string' },
-          serverTime: iso,
-          appId: { type: 'string' },
-          domain: { type: 'string' },
-          uri: { type: 'string' },
-          chainIds: { type: 'array', items: { type: 'integer' } },
-          expiresAt: iso,
-          statement: { type: 'string' },
-        },
-        required: [
-          'nonce',
-          'serverTime',
-          'appId',
-          'domain',
-          'uri',
-          'chainIds',
-          'expiresAt',
-          'statement',
-        ],
-      },
-      429: errorBodySchema,
-    },
+    response: { 200: nonceAnswerSchema, 429: errorBodySchema },
   },
   verify: {
     tags,
     summary: 'Sign in with a signed EIP-4361 message; starts a session (cookie or bearer token)',
-    body: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        message: { type: 'string', minLength: 1, maxLength: 4096 },
-        signature: { type: 'string', pattern: '^0x[0-9a-fA-F]*$', maxLength: 20_000 },
-        mode: { type: 'string', enum: ['cookie', 'bearer'] },
-      },
-      required: ['message', 'signature'],
-    },
-    response: { 200: signedIn, ...errors, 503: errorBodySchema },
+    body: verifyBodySchema,
+    response: { 200: signInAnswerSchema, ...errors, 503: errorBodySchema },
   },
   session: {
     tags,
     summary: 'The signed-in user and current session, or 401',
-    response: {
-      200: {
-        type: 'object',
-        properties: {
-          user: {
-            type: 'object',
-            properties: {
-              id: { type: 'string' },
-              address: { type: 'string' },
-              firstSignInAt: iso,
-              lastSignInAt: iso,
-            },
-            required: ['id', 'address', 'firstSignInAt', 'lastSignInAt'],
-          },
-          session: {
-            type: 'object',
-            properties: { id: { type: 'string' }, chainId: { type: 'integer' }, expiresAt: iso },
-            required: ['id', 'chainId', 'expiresAt'],
-          },
-        },
-        required: ['user', 'session'],
-      },
-      401: errorBodySchema,
-    },
+    response: { 200: sessionAnswerSchema, 401: errorBodySchema },
   },
   logout: {
     tags,
@@ -109,39 +38,7 @@ export const authSchemas = {
   sessions: {
     tags,
     summary: "The signed-in user's active sessions",
-    response: {
-      200: {
-        type: 'object',
-        properties: {
-          sessions: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                id: { type: 'string' },
-                createdAt: iso,
-                lastSeenAt: iso,
-                expiresAt: iso,
-                userAgent: { type: ['string', 'null'] },
-                chainId: { type: 'integer' },
-                current: { type: 'boolean' },
-              },
-              required: [
-                'id',
-                'createdAt',
-                'lastSeenAt',
-                'expiresAt',
-                'userAgent',
-                'chainId',
-                'current',
-              ],
-            },
-          },
-        },
-        required: ['sessions'],
-      },
-      401: errorBodySchema,
-    },
+    response: { 200: sessionsAnswerSchema, 401: errorBodySchema },
   },
   revoke: {
     tags,

@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, isNull, lt } from 'drizzle-orm'
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { Hex } from 'viem'
 import { issueNonce, pruneNonces } from '../auth/nonces.ts'
@@ -20,9 +21,10 @@ import { authSchemas as s } from './auth-schemas.ts'
  * `clientFor` gives the chain connection used to check contract-wallet signatures.
  */
 export async function authRoutes(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   opts: { clientFor: ChainClients },
 ): Promise<void> {
+  const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
   const config = app.config.app
   let issued = 0
   const rateLimit = { max: config.authRateLimit, timeWindow: 60_000 }
@@ -53,7 +55,7 @@ export async function authRoutes(
     }
   })
 
-  app.post<{ Body: { message: string; signature: Hex; mode?: 'cookie' | 'bearer' } }>(
+  app.post(
     '/api/auth/verify',
     { schema: s.verify, config: { rateLimit } },
     async (request, reply) => {
@@ -63,7 +65,8 @@ export async function authRoutes(
       // session atomically. Verification attempts are bounded by the route's rate limit.
       await verifySignInSignature(opts.clientFor, {
         message,
-        signature,
+        // The schema's pattern admits only 0x-prefixed hex.
+        signature: signature as Hex,
         address: checked.address,
         chainId: checked.chainId,
       })
@@ -120,7 +123,7 @@ export async function authRoutes(
     const current = await request.currentUser()
     if (current) await revokeSession(app.db, current.user.id, current.session.id)
     clearCookie(reply)
-    return reply.status(204).send()
+    return reply.status(204).send(null)
   })
 
   app.get('/api/auth/sessions', { schema: s.sessions }, async (request) => {
@@ -150,15 +153,11 @@ export async function authRoutes(
     }
   })
 
-  app.delete<{ Params: { id: string } }>(
-    '/api/auth/sessions/:id',
-    { schema: s.revoke },
-    async (request, reply) => {
-      const current = await request.requireUser()
-      const revoked = await revokeSession(app.db, current.user.id, request.params.id)
-      if (!revoked) throw notFound('You have no active session with this id.', 'session_not_found')
-      if (request.params.id === current.session.id && current.via === 'cookie') clearCookie(reply)
-      return reply.status(204).send()
-    },
-  )
+  app.delete('/api/auth/sessions/:id', { schema: s.revoke }, async (request, reply) => {
+    const current = await request.requireUser()
+    const revoked = await revokeSession(app.db, current.user.id, request.params.id)
+    if (!revoked) throw notFound('You have no active session with this id.', 'session_not_found')
+    if (request.params.id === current.session.id && current.via === 'cookie') clearCookie(reply)
+    return reply.status(204).send(null)
+  })
 }

@@ -1,4 +1,6 @@
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import type { FastifyInstance } from 'fastify'
+import { batchAnswerSchema } from '@portico/sdk/wire'
 import { errorBodySchema } from '../errors.ts'
 import { withSharedAnswerBudget } from '../http/answer-budget.ts'
 import { subRequestKey } from '../idempotency/store.ts'
@@ -22,15 +24,10 @@ const FORWARDED = [
   'x-portico-client',
 ] as const
 
-interface SubRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
-  path: string
-  body?: Record<string, unknown>
-}
-
-export async function batchRoutes(app: FastifyInstance): Promise<void> {
+export async function batchRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
   const max = app.config.batchMaxRequests
-  app.post<{ Body: { requests: SubRequest[] } }>(
+  app.post(
     '/api/batch',
     {
       config: { idempotent: 'claim' },
@@ -60,20 +57,7 @@ export async function batchRoutes(app: FastifyInstance): Promise<void> {
           additionalProperties: false,
         },
         response: {
-          200: {
-            type: 'object',
-            properties: {
-              results: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: { status: { type: 'integer' }, body: {} },
-                  required: ['status'],
-                },
-              },
-            },
-            required: ['results'],
-          },
+          200: batchAnswerSchema,
           400: errorBodySchema,
         },
       },

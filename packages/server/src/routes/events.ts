@@ -1,3 +1,4 @@
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import type { FastifyInstance } from 'fastify'
 
 import { createEventWriter } from '../events/writer.ts'
@@ -9,29 +10,16 @@ import { eventSchemas } from './events-schemas.ts'
 /** Largest `options` object accepted, as JSON text. */
 export const maxOptionsBytes = 4096
 
-interface EventBody {
-  subdomain: string
-  event: string
-  options?: Record<string, unknown>
-}
-
-interface StatsQuerystring {
-  from?: string
-  to?: string
-  bucket?: 'hour' | 'day'
-  subdomain?: string
-  event?: string
-}
-
 /** First-party event tracking: `POST /api/events` and admin statistics. */
-export async function eventRoutes(app: FastifyInstance): Promise<void> {
+export async function eventRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
   const config = app.config.app
   const writer = createEventWriter(app.db)
   // Answers already sent are durable; wait for the ones in flight before the database closes.
   app.addHook('onClose', async () => writer.drain())
   const visitorOf = createVisitorHasher(config.visitorSecret)
 
-  app.post<{ Body: EventBody }>(
+  app.post(
     '/api/events',
     {
       schema: eventSchemas.track,
@@ -59,32 +47,28 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     },
   )
 
-  app.get<{ Querystring: StatsQuerystring }>(
-    '/api/events/stats',
-    { schema: eventSchemas.stats },
-    async (request) => {
-      const { user } = await request.requireUser()
-      if (!config.adminAddresses.includes(user.address)) {
-        throw forbidden('Event statistics are for admins (ADMIN_ADDRESSES).', 'admin_only')
-      }
-      const q = request.query
-      const bucket = q.bucket ?? 'day'
-      const to = q.to ? new Date(q.to) : new Date()
-      const from = q.from ? new Date(q.from) : new Date(to.getTime() - 30 * 86_400_000)
-      if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) {
-        throw badRequest('"from" and "to" must be ISO dates.', 'invalid_range')
-      }
-      if (from >= to) throw badRequest('"from" must be before "to".', 'invalid_range')
-      const bucketsNeeded =
-        (to.getTime() - bucketStart(from, bucket).getTime()) /
-        (bucket === 'hour' ? 3_600_000 : 86_400_000)
-      if (bucketsNeeded > maxBuckets) {
-        throw badRequest(
-          `The range holds more than ${maxBuckets} ${bucket}s: narrow it or use bigger buckets.`,
-          'invalid_range',
-        )
-      }
-      return eventStats(app.db, { from, to, bucket, subdomain: q.subdomain, event: q.event })
-    },
-  )
+  app.get('/api/events/stats', { schema: eventSchemas.stats }, async (request) => {
+    const { user } = await request.requireUser()
+    if (!config.adminAddresses.includes(user.address)) {
+      throw forbidden('Event statistics are for admins (ADMIN_ADDRESSES).', 'admin_only')
+    }
+    const q = request.query
+    const bucket = q.bucket ?? 'day'
+    const to = q.to ? new Date(q.to) : new Date()
+    const from = q.from ? new Date(q.from) : new Date(to.getTime() - 30 * 86_400_000)
+    if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) {
+      throw badRequest('"from" and "to" must be ISO dates.', 'invalid_range')
+    }
+    if (from >= to) throw badRequest('"from" must be before "to".', 'invalid_range')
+    const bucketsNeeded =
+      (to.getTime() - bucketStart(from, bucket).getTime()) /
+      (bucket === 'hour' ? 3_600_000 : 86_400_000)
+    if (bucketsNeeded > maxBuckets) {
+      throw badRequest(
+        `The range holds more than ${maxBuckets} ${bucket}s: narrow it or use bigger buckets.`,
+        'invalid_range',
+      )
+    }
+    return eventStats(app.db, { from, to, bucket, subdomain: q.subdomain, event: q.event })
+  })
 }

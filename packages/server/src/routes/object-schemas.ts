@@ -1,7 +1,13 @@
+import {
+  createObjectBodySchema,
+  objectSchema,
+  queryAnswerSchema,
+  updateObjectBodySchema,
+} from '@portico/sdk/wire'
 import { errorBodySchema } from '../errors.ts'
 
 // JSON schemas of the object routes: Fastify validates with them and the OpenAPI document is
-// generated from them.
+// generated from them. The shapes of bodies and answers are the shared wire contract.
 
 const tags = ['objects']
 const className = { type: 'string', maxLength: 64 } as const
@@ -23,32 +29,12 @@ const errors = {
 } as const
 const digits = { type: 'string', pattern: '^[0-9]{1,9}$' } as const
 
-/** An object as answered: the envelope, then the document's fields under `data`. */
-export const objectSchema = {
-  type: 'object',
-  properties: {
-    objectId: { type: 'string' },
-    className: { type: 'string' },
-    owner: { type: 'string', description: 'Id of the user who created it' },
-    publicRead: { type: 'boolean' },
-    createdAt: { type: 'string', format: 'date-time' },
-    updatedAt: { type: 'string', format: 'date-time' },
-    data: { type: 'object', additionalProperties: true },
-  },
-  required: ['objectId', 'className', 'owner', 'publicRead', 'createdAt', 'updatedAt', 'data'],
-} as const
-
 export const objectSchemas = {
   create: {
     tags,
     summary: 'Create an object (owned by the signed-in user, private unless publicRead)',
     params: classParams,
-    body: {
-      type: 'object',
-      properties: { data: { type: 'object' }, publicRead: { type: 'boolean' } },
-      required: ['data'],
-      additionalProperties: false,
-    },
+    body: createObjectBodySchema,
     response: { 201: objectSchema, ...errors },
   },
   query: {
@@ -67,14 +53,7 @@ export const objectSchemas = {
       additionalProperties: false,
     },
     response: {
-      200: {
-        type: 'object',
-        properties: {
-          results: { type: 'array', items: objectSchema },
-          count: { type: 'integer' },
-        },
-        required: ['results'],
-      },
+      200: queryAnswerSchema,
       ...errors,
     },
   },
@@ -88,11 +67,7 @@ export const objectSchemas = {
     tags,
     summary: 'Change an object: merge top-level fields and/or set publicRead (owner only)',
     params: objectParams,
-    body: {
-      type: 'object',
-      properties: { data: { type: 'object' }, publicRead: { type: 'boolean' } },
-      additionalProperties: false,
-    },
+    body: updateObjectBodySchema,
     response: { 200: objectSchema, ...errors },
   },
   delete: {
@@ -101,4 +76,4 @@ export const objectSchemas = {
     params: objectParams,
     response: { 204: { type: 'null' }, ...errors },
   },
-}
+} as const

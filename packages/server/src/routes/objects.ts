@@ -1,3 +1,4 @@
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import type { FastifyInstance } from 'fastify'
 import { answerBudget } from '../http/answer-budget.ts'
 import { replay } from '../idempotency/store.ts'
@@ -17,12 +18,9 @@ import { objectSchemas as s } from './object-schemas.ts'
 // Objects: JSON documents in named classes with owner-based access (private by default, or
 // public-read). Someone who cannot read an object gets 404, so its existence is not revealed.
 
-type ClassParams = { className: string }
-type ObjectParams = { className: string; objectId: string }
-type Changes = { data?: unknown; publicRead?: boolean }
-
-export async function objectRoutes(app: FastifyInstance): Promise<void> {
-  app.post<{ Params: ClassParams; Body: { data: unknown; publicRead?: boolean } }>(
+export async function objectRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
+  app.post(
     '/api/classes/:className',
     // The key's record is written in the object's own group-commit transaction (objects/writer.ts).
     { schema: s.create, config: { idempotent: 'within' } },
@@ -41,10 +39,7 @@ export async function objectRoutes(app: FastifyInstance): Promise<void> {
     },
   )
 
-  app.get<{
-    Params: ClassParams
-    Querystring: { where?: string; order?: string; limit?: string; skip?: string; count?: string }
-  }>('/api/classes/:className', { schema: s.query }, async (request) => {
+  app.get('/api/classes/:className', { schema: s.query }, async (request) => {
     const className = assertClassName(request.params.className)
     const { where, order, limit, skip, count } = request.query
     const current = await request.currentUser()
@@ -59,19 +54,15 @@ export async function objectRoutes(app: FastifyInstance): Promise<void> {
     })
   })
 
-  app.get<{ Params: ObjectParams }>(
-    '/api/classes/:className/:objectId',
-    { schema: s.get },
-    async (request) => {
-      const className = assertClassName(request.params.className)
-      const current = await request.currentUser()
-      const found = await getObject(app.db, className, request.params.objectId, current?.user.id)
-      if (!found) throw unreadable()
-      return found
-    },
-  )
+  app.get('/api/classes/:className/:objectId', { schema: s.get }, async (request) => {
+    const className = assertClassName(request.params.className)
+    const current = await request.currentUser()
+    const found = await getObject(app.db, className, request.params.objectId, current?.user.id)
+    if (!found) throw unreadable()
+    return found
+  })
 
-  app.put<{ Params: ObjectParams; Body: Changes }>(
+  app.put(
     '/api/classes/:className/:objectId',
     { schema: s.update, config: { idempotent: 'claim' } },
     async (request) => {
@@ -88,7 +79,7 @@ export async function objectRoutes(app: FastifyInstance): Promise<void> {
     },
   )
 
-  app.delete<{ Params: ObjectParams }>(
+  app.delete(
     '/api/classes/:className/:objectId',
     { schema: s.delete, config: { idempotent: 'claim' } },
     async (request, reply) => {
@@ -99,7 +90,7 @@ export async function objectRoutes(app: FastifyInstance): Promise<void> {
         objectId: request.params.objectId,
         userId: user.id,
       })
-      return reply.status(204).send()
+      return reply.status(204).send(null)
     },
   )
 }

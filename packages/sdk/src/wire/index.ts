@@ -1,0 +1,5 @@
+// Entry point `@portico/sdk/wire`: the HTTP API's shapes (JSON schemas, the types derived from
+// them, and the error codes), shared by the server and the SDK.
+export { errorBodySchema, errorCodes, type ErrorCode } from './error-codes.ts'
+export * from './schemas.ts'
+export type * from './types.ts'

@@ -1,0 +1,35 @@
+import type { FromSchema } from 'json-schema-to-ts'
+import type { errorBodySchema } from './error-codes.ts'
+import type {
+  batchAnswerSchema,
+  eventBodySchema,
+  eventStatsQuerySchema,
+  eventStatsSchema,
+  nonceAnswerSchema,
+  objectSchema,
+  queryAnswerSchema,
+  sessionAnswerSchema,
+  sessionsAnswerSchema,
+  signInAnswerSchema,
+  verifyBodySchema,
+} from './schemas.ts'
+
+// The API's types, derived from its schemas: a change of shape is a change of type on both sides.
+
+/** An object as the server answers it (dates as ISO strings, values in their wire form). */
+export type WireObject = FromSchema<typeof objectSchema>
+export type QueryAnswer = FromSchema<typeof queryAnswerSchema>
+export type BatchAnswer = FromSchema<typeof batchAnswerSchema>
+/** What `POST /api/auth/nonce` answers: the nonce and what the message must name. */
+export type SignInNonce = FromSchema<typeof nonceAnswerSchema>
+export type VerifyBody = FromSchema<typeof verifyBodySchema>
+/** What a sign-in answers; `token` only in bearer mode. */
+export type SignInResult = FromSchema<typeof signInAnswerSchema>
+/** The signed-in user and the current session (`GET /api/auth/session`). */
+export type CurrentSession = FromSchema<typeof sessionAnswerSchema>
+export type SessionInfo = FromSchema<typeof sessionsAnswerSchema>['sessions'][number]
+export type EventBody = FromSchema<typeof eventBodySchema>
+export type EventStatsQuery = FromSchema<typeof eventStatsQuerySchema>
+/** Event counts per time bucket, event and subdomain (`GET /api/events/stats`). */
+export type EventStats = FromSchema<typeof eventStatsSchema>
+export type ErrorBody = FromSchema<typeof errorBodySchema>
