@@ -88,3 +88,45 @@ test('a future birthday and an over-limit image are refused with a message', asy
     await expectNoSeriousAxeViolations(page)
   }
 })
+
+test('a partly typed birthday is refused, not stored as empty', async ({ page }) => {
+  await signInWithTestWallet(page, 1)
+  const form = await openProfile(page)
+  await form.getByLabel('Display name').fill('Partial Date')
+  // Type the month only: the field holds no value, but the browser knows it is incomplete.
+  await form.getByLabel('Birthday').click()
+  await page.keyboard.type('05')
+  await form.getByRole('button', { name: 'Save profile' }).click()
+  await expect(
+    form.getByText('Enter a complete, real date (for example 1990-05-17).'),
+  ).toBeVisible()
+  await expect(form.getByRole('status')).not.toContainText('Profile saved.')
+  await expect(form.getByLabel('Birthday')).toBeFocused()
+})
+
+test('leaving with unsaved changes asks first; staying keeps what was typed', async ({ page }) => {
+  await signInWithTestWallet(page, 1)
+  const form = await openProfile(page)
+  await form.getByLabel('Display name').fill('Not saved yet')
+
+  const questions: string[] = []
+  page.once('dialog', (dialog) => {
+    questions.push(dialog.message())
+    void dialog.dismiss()
+  })
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click()
+  expect(questions).toEqual(['Your profile has unsaved changes. Leave this page and lose them?'])
+  await expect(page).toHaveURL(/\/account$/)
+  await expect(form.getByLabel('Display name')).toHaveValue('Not saved yet')
+
+  // Saved, it leaves without asking.
+  await form.getByRole('button', { name: 'Save profile' }).click()
+  await expect(form.getByRole('status').first()).toContainText('Profile saved.')
+  page.on('dialog', (dialog) => {
+    questions.push(dialog.message())
+    void dialog.accept()
+  })
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click()
+  await expect(page).toHaveURL(/\/$/)
+  expect(questions).toHaveLength(1)
+})

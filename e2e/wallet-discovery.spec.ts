@@ -31,7 +31,9 @@ test('with no wallet at all the dialog says so clearly once the wait is over', a
   // ... and after the 3000 ms wait it says what to do instead.
   const notice = dialog.getByText('No browser wallet found')
   await expect(notice).toBeVisible({ timeout: 10_000 })
-  await expect(notice).toContainText('Install a wallet extension')
+  await expect(notice).toContainText('Get one, then reload this page')
+  const downloads = dialog.getByRole('list', { name: 'Get a wallet' }).getByRole('link')
+  await expect(downloads).toHaveText(['Get MetaMask', 'Get Rabby', 'Get Coinbase Wallet'])
   await expect(dialog.getByRole('button', { name: 'WalletConnect (QR code)' })).toBeVisible()
 })
 

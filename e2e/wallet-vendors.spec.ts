@@ -6,7 +6,7 @@ import { authStatus, openConnectDialog, recordRequests } from './wallet/journey.
 // The hosted vendor connectors: their SDKs load only when chosen, they fail with the
 // catalogue's words, and the vendors' hosts are stubbed at the network boundary so no request
 // leaves 127.0.0.1. The e2e build sets a WalletConnect project id (package.json test:e2e) and no
-// Web3Auth client id or Magic key.
+// Web3Auth client id or Magic key, so only WalletConnect is offered.
 
 const vendorChunk = /\/assets\/(wallet-connect-sdk|magic-sdk|web3-auth-sdk)-[^/]+\.js$/
 
@@ -28,26 +28,21 @@ async function stubForeignHosts(page: Page): Promise<string[]> {
   return stopped
 }
 
-test('social login without a client id shows the catalogue error in the dialog and loads no vendor SDK', async ({
+test('a production build offers no vendor the site has not set up, and names no setting', async ({
   page,
 }) => {
   const requests = recordRequests(page)
   await installTestWallet(page, { anvilUrl: anvilUrl() })
   await page.goto('/')
   const dialog = await openConnectDialog(page)
-  await expect(dialog.getByRole('heading', { name: 'Social login' })).toBeVisible()
-  await dialog.getByRole('button', { name: /Continue with Google/ }).click()
-
-  const alert = dialog.getByRole('alert')
-  await expect(alert).toContainText('Could not connect via Web3Auth, client id missing')
-  await expect(alert).toContainText('VITE_WEB3AUTH_CLIENT_ID')
-  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'error')
-  // It refused before importing anything.
+  // The e2e build sets a WalletConnect project id, and neither a Magic key nor a Web3Auth id.
+  await expect(dialog.getByRole('heading', { name: 'Phone wallet' })).toBeVisible()
+  await expect(dialog.getByRole('heading', { name: 'Social login' })).toHaveCount(0)
+  await expect(dialog.getByRole('heading', { name: 'Email link' })).toHaveCount(0)
+  await expect(dialog).not.toContainText('VITE_')
+  await expect(dialog).not.toContainText('Not configured')
   expect(requests.scripts().filter((path) => vendorChunk.test(path))).toEqual([])
   expect(requests.foreign()).toEqual([])
-
-  await alert.getByRole('button', { name: 'Choose another way' }).click()
-  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'unauthenticated')
 })
 
 test('WalletConnect with its relay unreachable shows the catalogue error; its SDK loaded only when chosen; nothing left 127.0.0.1', async ({

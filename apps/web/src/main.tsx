@@ -26,6 +26,7 @@ function start() {
     reveal: createRevealController({
       root: document,
       IntersectionObserver: window.IntersectionObserver,
+      MutationObserver: window.MutationObserver,
       reducedMotion: () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false,
     }),
     portico: createPortico({

@@ -4,6 +4,7 @@ import { shortMessageOf } from '../backend/error-message.ts'
 import { AvatarField, type UploadFile } from './avatar-field.tsx'
 import { emptyProfile, fileUrl, loadProfile, saveProfile, type Profile } from './profile-store.ts'
 import { localDateString, validateBirthday, validateDisplayName, BIRTHDAY_MIN } from './validate.ts'
+import { useLeaveWarning } from './use-leave-warning.ts'
 import './profile.css'
 
 type Errors = { displayName?: string | null; birthday?: string | null }
@@ -48,6 +49,7 @@ export function ProfileForm({
       (stored) => {
         if (cancelled) return
         setProfile(stored ?? emptyProfile)
+        setStored(stored ?? emptyProfile)
         setLoaded({ status: 'ready' })
       },
       (error: unknown) =>
@@ -57,6 +59,15 @@ export function ProfileForm({
       cancelled = true
     }
   }, [client, ownerId, attempt])
+
+  // What the server has: the form is "dirty" while it differs, and leaving then asks first.
+  const [stored, setStored] = useState<Profile>(emptyProfile)
+  const dirty =
+    loaded.status === 'ready' &&
+    (profile.displayName !== stored.displayName ||
+      profile.birthday !== stored.birthday ||
+      profile.avatar?.url !== stored.avatar?.url)
+  useLeaveWarning(dirty, 'Your profile has unsaved changes. Leave this page and lose them?')
 
   const change = useCallback((fields: Partial<Profile>) => {
     setProfile((current) => ({ ...current, ...fields }))
@@ -71,9 +82,12 @@ export function ProfileForm({
 
   async function submit(event: FormEvent) {
     event.preventDefault()
+    // Read from the field itself: a partly typed date leaves the value '' and fires no change
+    // event, so only `validity.badInput` tells it apart from an empty field.
+    const badInput = birthdayInput.current?.validity?.badInput ?? birthdayBadInput
     const next: Errors = {
       displayName: validateDisplayName(profile.displayName),
-      birthday: validateBirthday(profile.birthday, today(), birthdayBadInput),
+      birthday: validateBirthday(profile.birthday, today(), badInput),
     }
     setErrors(next)
     if (next.displayName) return nameInput.current?.focus()
@@ -83,6 +97,7 @@ export function ProfileForm({
       const saved = await saveProfile(client, profile)
       // Keep what the user typed since; take the id (and the server's form of the rest).
       setProfile((current) => ({ ...current, objectId: saved.objectId }))
+      setStored(profile)
       setSaving({ status: 'saved' })
     } catch (error) {
       setSaving({ status: 'failed', message: shortMessageOf(error) })

@@ -129,3 +129,38 @@ describe('createRevealController', () => {
     expect(revealed(element)).toBe(true)
   })
 })
+
+describe('elements mounted after the last route change', () => {
+  beforeEach(() => {
+    FakeObserver.instances = []
+  })
+
+  it('are watched as soon as they mount, so late content is never left hidden', async () => {
+    const [first] = page(1)
+    const controller = createRevealController({
+      root: document,
+      IntersectionObserver: FakeObserver as unknown as typeof IntersectionObserver,
+      MutationObserver: window.MutationObserver,
+      reducedMotion: () => false,
+    })
+    controller.scan()
+    const observer = FakeObserver.instances[0]!
+    expect(observer.observed.has(first!)).toBe(true)
+
+    // e.g. "Your account" after a sign-in, or the sign-in prompt after a sign-out
+    const late = document.createElement('section')
+    late.setAttribute('data-reveal', '')
+    document.body.append(late)
+    const marked = document.createElement('div')
+    document.body.append(marked)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(observer.observed.has(late)).toBe(true)
+    marked.setAttribute('data-reveal', '')
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(observer.observed.has(marked)).toBe(true)
+
+    observer.report(late, REVEAL_THRESHOLD)
+    expect(late.hasAttribute('data-revealed')).toBe(true)
+    controller.disconnect()
+  })
+})

@@ -1,7 +1,9 @@
 /**
  * Scroll reveal: elements marked `data-reveal` get `data-revealed` the first
  * time at least 10 % of them is visible, then are never watched again. One IntersectionObserver
- * serves the whole app; `scan()` is called after every route change to pick up new elements.
+ * serves the whole app. Elements are picked up whenever they mount, not only on route changes:
+ * content that appears later (after a sign-in, a sign-out, data loading) would otherwise stay
+ * hidden. A MutationObserver on the root triggers the scan; `scan()` can also be called directly.
  *
  * Hiding is pure CSS under `html.reveal` (set by the inline script in index.html only when JS,
  * IntersectionObserver and motion are all available), so without JS nothing is ever hidden.
@@ -28,6 +30,8 @@ export interface RevealOptions {
   IntersectionObserver: typeof IntersectionObserver | undefined
   /** Checked on every scan: true → reveal at once, no animation (prefers-reduced-motion). */
   reducedMotion: () => boolean
+  /** Watches the root for elements mounted later; absent → only explicit `scan()` calls find them. */
+  MutationObserver?: typeof MutationObserver | undefined
   threshold?: number
 }
 
@@ -58,8 +62,29 @@ export function createRevealController(options: RevealOptions): RevealController
     return observer
   }
 
-  return {
+  let mutations: MutationObserver | undefined
+  let scheduled = false
+  const scanSoon = () => {
+    if (scheduled) return
+    scheduled = true
+    // One scan per burst of DOM changes (React commits many nodes at once).
+    queueMicrotask(() => {
+      scheduled = false
+      controller.scan()
+    })
+  }
+
+  const controller: RevealController = {
     scan() {
+      if (!mutations && options.MutationObserver && 'nodeType' in options.root) {
+        mutations = new options.MutationObserver(scanSoon)
+        mutations.observe(options.root as Node, {
+          childList: true,
+          subtree: true,
+          attributes: true,
+          attributeFilter: [REVEAL_ATTRIBUTE],
+        })
+      }
       for (const element of watched) {
         if (!element.isConnected) {
           observer?.unobserve(element)
@@ -80,11 +105,14 @@ export function createRevealController(options: RevealOptions): RevealController
       }
     },
     disconnect() {
+      mutations?.disconnect()
+      mutations = undefined
       observer?.disconnect()
       observer = undefined
       watched.clear()
     },
   }
+  return controller
 }
 
 /** A controller that does nothing, for server rendering. */

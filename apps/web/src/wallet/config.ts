@@ -5,7 +5,8 @@ export type AppEnv = Record<string, string | boolean | undefined>
 
 /**
  * Portico client settings from the Vite environment. None are needed: without vendor keys the
- * WalletConnect, email and social connectors are listed as "not configured". Node reads go
+ * WalletConnect, email and social connectors are not offered (development builds list them with
+ * the setting each needs). Node reads go
  * through the server's RPC gateway (`/api/rpc/:chainId`, allowed by the signed-in session)
  * unless `VITE_RPC_URL_<chainId>` names a public node. Only public identifiers belong here: all
  * of this ends up in the bundle.

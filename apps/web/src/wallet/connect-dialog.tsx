@@ -58,6 +58,7 @@ export default function ConnectDialog({ open, onClose }: { open: boolean; onClos
         wallet={wallet}
         disabled={auth.status !== 'unauthenticated'}
         onChoose={(connectorId, email) => void auth.signIn({ connectorId, email })}
+        showUnconfigured={import.meta.env.DEV}
       />
     )
   }

@@ -4,20 +4,39 @@ import type { WalletConnectorInfo } from '@portico/sdk/wallet'
 
 type Wallet = ReturnType<typeof useWallet>
 
-/** One button per way to connect; vendor connectors that are not set up say so. */
+/** Where to get a browser wallet, offered when none was found. */
+export const walletDownloads = [
+  { name: 'MetaMask', url: 'https://metamask.io/download/' },
+  { name: 'Rabby', url: 'https://rabby.io/' },
+  { name: 'Coinbase Wallet', url: 'https://www.coinbase.com/wallet/downloads' },
+] as const
+
+/** The build setting each vendor needs, named to developers only. */
+const settingOf: Partial<Record<WalletConnectorInfo['kind'], string>> = {
+  walletConnect: 'VITE_WALLETCONNECT_PROJECT_ID',
+  magic: 'VITE_MAGIC_API_KEY',
+  web3auth: 'VITE_WEB3AUTH_CLIENT_ID',
+}
+
+/**
+ * One button per way to connect. A vendor the site has not set up is a dead end for a visitor,
+ * so it is left out; in development (`showUnconfigured`) it is shown with the setting it needs.
+ */
 export function WalletOptions({
   wallet,
   disabled,
   onChoose,
+  showUnconfigured = false,
 }: {
   wallet: Wallet
   disabled: boolean
   onChoose(connectorId: string, email?: string): void
+  showUnconfigured?: boolean
 }) {
   const [email, setEmail] = useState('')
   const browser = wallet.connectors.filter((c) => c.kind === 'eip6963' || c.kind === 'injected')
   const vendor = (kind: WalletConnectorInfo['kind']) =>
-    wallet.connectors.find((c) => c.kind === kind)
+    wallet.connectors.find((c) => c.kind === kind && (c.configured || showUnconfigured))
   const walletConnect = vendor('walletConnect')
   const magic = vendor('magic')
   const social = vendor('web3auth')
@@ -55,10 +74,21 @@ export function WalletOptions({
             ))}
           </ul>
         ) : wallet.injectedSearch === 'none' ? (
-          <p className="notice" role="status">
-            No browser wallet found. Install a wallet extension (such as MetaMask or Rabby) and
-            reload this page, or use one of the options below.
-          </p>
+          <div className="notice" role="status">
+            <p>
+              No browser wallet found. Get one, then reload this page
+              {walletConnect || magic || social ? ', or use one of the options below' : ''}.
+            </p>
+            <ul className="wallet-downloads" aria-label="Get a wallet">
+              {walletDownloads.map((download) => (
+                <li key={download.name}>
+                  <a href={download.url} target="_blank" rel="noopener noreferrer">
+                    Get {download.name}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </div>
         ) : (
           <p className="muted" role="status">
             Looking for browser wallets…
@@ -137,7 +167,11 @@ function VendorOption({
     <section aria-labelledby={id}>
       <h3 id={id}>{title}</h3>
       {children}
-      {!connector.configured && <p className="muted small">Not configured on this site.</p>}
+      {!connector.configured && (
+        <p className="muted small">
+          Not configured (development only): set {settingOf[connector.kind]} to offer it.
+        </p>
+      )}
     </section>
   )
 }

@@ -21,7 +21,12 @@ export interface AuthUser {
 
 /** Why an authenticated user became unauthenticated without signing out. */
 export type SessionLostReason =
-  'session_gone' | 'account_changed' | 'chain_changed' | 'wallet_disconnected'
+  | 'session_gone'
+  | 'account_changed'
+  | 'chain_changed'
+  | 'wallet_disconnected'
+  /** Another tab of this browser signed out (the session they share is gone). */
+  | 'signed_out_elsewhere'
 
 export type AuthState =
   | { status: 'undefined' }

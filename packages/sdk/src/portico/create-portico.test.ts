@@ -98,4 +98,44 @@ describe('createPortico', () => {
     const { portico } = setup({})
     expect(portico.nodeUrl(31337)).toBe('http://127.0.0.1:1/api/rpc/31337')
   })
+
+  it('follows the other tabs: signed out there → signed out here; signed in there → here too', async () => {
+    const storage = createMemoryStorage({ 'portico.signedIn': '1' })
+    const target = new EventTarget()
+    const tabWindow = Object.assign(target, { ethereum: undefined })
+    const calls: string[] = []
+    let signedIn = true
+    const portico = createPortico({
+      serverUrl: 'http://127.0.0.1:1',
+      appId: 'test',
+      chains: [],
+      storage,
+      window: tabWindow as never,
+      injectedWaitMs: 0,
+      fetch: async (url, init) => {
+        calls.push(`${init.method} ${new URL(url).pathname}`)
+        return signedIn ? Response.json(session) : error(401, 'unauthorized')
+      },
+    })
+    await portico.start()
+    expect(portico.auth.get().status).toBe('authenticated')
+
+    // The other tab signed out: it removed the hint (and revoked the shared session).
+    signedIn = false
+    target.dispatchEvent(
+      Object.assign(new Event('storage'), { key: 'portico.signedIn', newValue: null }),
+    )
+    expect(portico.auth.get()).toMatchObject({
+      status: 'unauthenticated',
+      reason: 'signed_out_elsewhere',
+    })
+    // Nothing to end on the server: the other tab did.
+    expect(calls.filter((c) => c === 'POST /api/auth/logout')).toEqual([])
+
+    signedIn = true
+    target.dispatchEvent(
+      Object.assign(new Event('storage'), { key: 'portico.signedIn', newValue: '1' }),
+    )
+    await expect.poll(() => portico.auth.get().status).toBe('authenticated')
+  })
 })

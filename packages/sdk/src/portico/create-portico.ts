@@ -11,7 +11,12 @@ import {
   type SessionLostReason,
 } from './auth-machine.ts'
 import type * as SessionApi from './session-api.ts'
-import { endSessionOnWalletChange, rememberSignedIn, SESSION_HINT } from './session-rules.ts'
+import {
+  endSessionOnWalletChange,
+  followOtherTabs,
+  rememberSignedIn,
+  SESSION_HINT,
+} from './session-rules.ts'
 import type { SignInStep } from './sign-in-flow.ts'
 import type { Portico, PorticoConfig, SignInParameters } from './types.ts'
 
@@ -75,8 +80,8 @@ export function createPortico(config: PorticoConfig): Portico {
   function loseSession(reason: SessionLostReason) {
     if (auth.get().status !== 'authenticated') return
     dispatch({ type: 'SESSION_LOST', reason })
-    // The server session belongs to the old account: end it too, quietly.
-    if (reason !== 'session_gone') {
+    // The server session belongs to the old account: end it too, quietly (unless it is gone).
+    if (reason !== 'session_gone' && reason !== 'signed_out_elsewhere') {
       void api()
         .then(({ client, logout }) => logout(client))
         .catch(() => undefined)
@@ -85,6 +90,22 @@ export function createPortico(config: PorticoConfig): Portico {
 
   rememberSignedIn(auth, config.storage)
   endSessionOnWalletChange(wallet, auth, loseSession)
+  followOtherTabs(config.window, {
+    signedOut: () => loseSession('signed_out_elsewhere'),
+    // Another tab signed in: the cookie is shared, so this tab's sign-in completes without a
+    // wallet (through the machine's own sign-in transitions).
+    signedIn: () => {
+      if (auth.get().status !== 'unauthenticated') return
+      void api()
+        .then(({ client, fetchSession }) => fetchSession(client))
+        .then((user) => {
+          if (!user || auth.get().status !== 'unauthenticated') return
+          dispatch({ type: 'SIGN_IN' })
+          dispatch({ type: 'SIGN_IN_SUCCEEDED', user })
+        })
+        .catch(() => undefined)
+    },
+  })
 
   async function reconnectIfRemembered(): Promise<void> {
     if (!config.storage?.getItem('portico.wallet.recentConnectorId')) return

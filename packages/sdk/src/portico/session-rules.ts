@@ -2,6 +2,7 @@ import type { Store } from '../store/store.ts'
 import type { WalletState } from '../wallet/types.ts'
 import type { AuthState, SessionLostReason } from './auth-machine.ts'
 import type { PorticoConfig } from './types.ts'
+import type { InjectedWindow } from '../wallet/detect-injected.ts'
 
 // Rules that tie the sign-in state to the rest of the page, kept apart from the client's wiring.
 
@@ -42,5 +43,22 @@ export function endSessionOnWalletChange(
     if (user.chainId !== undefined && next.chainId !== undefined && next.chainId !== user.chainId) {
       loseSession('chain_changed')
     }
+  })
+}
+
+/**
+ * Tabs of one browser share the session cookie, so they follow each other: the session hint in
+ * localStorage changes in one tab, and the others get a `storage` event at once (it never fires
+ * in the tab that made the change). Removed → `signedOut`; set → `signedIn`.
+ */
+export function followOtherTabs(
+  window: Pick<InjectedWindow, 'addEventListener'> | undefined,
+  on: { signedOut(): void; signedIn(): void },
+): void {
+  window?.addEventListener('storage', (event) => {
+    const { key, newValue } = event as StorageEvent
+    if (key !== SESSION_HINT && key !== null) return
+    if (newValue === null) on.signedOut()
+    else on.signedIn()
   })
 }
