@@ -94,8 +94,12 @@ test('a partly typed birthday is refused, not stored as empty', async ({ page })
   const form = await openProfile(page)
   await form.getByLabel('Display name').fill('Partial Date')
   // Type the month only: the field holds no value, but the browser knows it is incomplete.
-  await form.getByLabel('Birthday').click()
+  await form.getByLabel('Birthday').fill('')
+  await form.getByLabel('Birthday').focus()
   await page.keyboard.type('05')
+  expect(
+    await form.getByLabel('Birthday').evaluate((e: HTMLInputElement) => e.validity.badInput),
+  ).toBe(true)
   await form.getByRole('button', { name: 'Save profile' }).click()
   await expect(
     form.getByText('Enter a complete, real date (for example 1990-05-17).'),

@@ -9,6 +9,7 @@ import type { RevealController } from '../reveal/reveal.ts'
 import { ThemeProvider } from '../theme/theme-provider.tsx'
 import { createStaticThemeStore } from '../theme/theme-store.ts'
 import { PorticoProvider } from '@portico/react'
+import { usePageParams } from './page-params.ts'
 import { createPortico } from '@portico/sdk/portico'
 import { createMemoryStorage } from '@portico/test-kit/memory-storage'
 import { AppWrapper } from './app-wrapper.tsx'
@@ -27,11 +28,17 @@ function deferredPage() {
   return { component: lazy(() => loaded), resolve }
 }
 
+function ItemPage() {
+  const { id } = usePageParams<'/items/:id'>()
+  return <h1>Item {id}</h1>
+}
+
 const slow = deferredPage()
 const testPages: PageDefinition[] = [
   {
     path: '/',
     title: 'Home title',
+    description: 'About this page.',
     bodyClass: 'page-home',
     navLabel: 'Home',
     component: lazy(async () => ({ default: () => <h1 data-reveal="">Home</h1> })),
@@ -39,13 +46,28 @@ const testPages: PageDefinition[] = [
   {
     path: '/broken',
     title: 'Broken title',
+    description: 'About this page.',
     bodyClass: 'page-broken',
     component: lazy(async () => ({ default: Broken })),
   },
-  { path: '/slow', title: 'Slow title', bodyClass: 'page-slow', component: slow.component },
+  {
+    path: '/slow',
+    title: 'Slow title',
+    description: 'About this page.',
+    bodyClass: 'page-slow',
+    component: slow.component,
+  },
+  {
+    path: '/items/:id',
+    title: 'Item title',
+    description: 'About this page.',
+    bodyClass: 'page-item',
+    component: lazy(async () => ({ default: ItemPage })),
+  },
   {
     path: '/private',
     title: 'Private title',
+    description: 'About this page.',
     bodyClass: 'page-private',
     auth: 'required',
     heading: 'Private',
@@ -54,6 +76,7 @@ const testPages: PageDefinition[] = [
   {
     path: '*',
     title: 'Missing title',
+    description: 'About this page.',
     bodyClass: 'page-missing',
     component: lazy(async () => ({ default: () => <h1>Missing</h1> })),
   },
@@ -107,6 +130,13 @@ describe('AppWrapper', () => {
     expect(await screen.findByRole('heading', { name: 'Home' })).toBeTruthy()
     expect(document.title).toBe('Home title')
     expect([...document.body.classList].sort()).toEqual(['foreign', 'page-home'])
+  })
+
+  it('renders a page with a route parameter, giving it its parameters', async () => {
+    renderAt('/items/42%20b')
+    expect(await screen.findByRole('heading', { name: 'Item 42 b' })).toBeTruthy()
+    expect(document.title).toBe('Item title')
+    expect(document.body.classList.contains('page-item')).toBe(true)
   })
 
   it('swaps title and body class on navigation and rescans for reveal targets', async () => {

@@ -4,7 +4,8 @@ import { RevealScan } from '../reveal/reveal-provider.tsx'
 import { ErrorBoundary } from './error-boundary.tsx'
 import { Layout } from './layout.tsx'
 import { PageLoading } from './page-loading.tsx'
-import { resolvePage, syncBodyClass, type PageDefinition } from './page-table.ts'
+import { PageParamsContext } from './page-params.ts'
+import { matchPage, syncBodyClass, type PageDefinition } from './page-table.ts'
 import { SignInRequired } from '../wallet/sign-in-required.tsx'
 
 /**
@@ -14,7 +15,7 @@ import { SignInRequired } from '../wallet/sign-in-required.tsx'
  */
 export function AppWrapper({ pages }: { pages: readonly PageDefinition[] }) {
   const [location] = useLocation()
-  const page = resolvePage(pages, location)
+  const { page, params } = matchPage(pages, location)
   const mainRef = useRef<HTMLElement>(null)
   const previousLocation = useRef<string | null>(null)
 
@@ -36,16 +37,18 @@ export function AppWrapper({ pages }: { pages: readonly PageDefinition[] }) {
   return (
     <Layout pages={pages} current={page} mainRef={mainRef}>
       <ErrorBoundary key={location}>
-        <Suspense fallback={<PageLoading />}>
-          {page.auth === 'required' ? (
-            <SignInRequired title={page.heading ?? page.title}>
+        <PageParamsContext value={params}>
+          <Suspense fallback={<PageLoading />}>
+            {page.auth === 'required' ? (
+              <SignInRequired title={page.heading ?? page.title}>
+                <page.component />
+              </SignInRequired>
+            ) : (
               <page.component />
-            </SignInRequired>
-          ) : (
-            <page.component />
-          )}
-          <RevealScan key={location} />
-        </Suspense>
+            )}
+            <RevealScan key={location} />
+          </Suspense>
+        </PageParamsContext>
       </ErrorBoundary>
     </Layout>
   )

@@ -1,13 +1,30 @@
 // @vitest-environment happy-dom
-import { describe, expect, it } from 'vitest'
+import { lazy } from 'react'
+import { describe, expect, expectTypeOf, it } from 'vitest'
 import { pages } from '../pages/page-list.ts'
-import { normalizePath, resolvePage, syncBodyClass, type PageDefinition } from './page-table.ts'
+import {
+  matchPage,
+  matchPath,
+  normalizePath,
+  resolvePage,
+  syncBodyClass,
+  type PageDefinition,
+  type PathParams,
+} from './page-table.ts'
+
+const Stub = lazy(async () => ({ default: () => null }))
 
 const byPath = (path: string) => pages.find((page) => page.path === path) as PageDefinition
 
 describe('the page table', () => {
-  it('has Home, Account, Analytics and a Not found page', () => {
-    expect(pages.map((page) => page.path)).toEqual(['/', '/account', '/analytics', '*'])
+  it('has Home, Account, Analytics, a page per wallet address and a Not found page', () => {
+    expect(pages.map((page) => page.path)).toEqual([
+      '/',
+      '/account',
+      '/analytics',
+      '/u/:address',
+      '*',
+    ])
   })
 
   it('gives every page a title and its own body class', () => {
@@ -51,5 +68,31 @@ describe('syncBodyClass', () => {
     expect([...body.classList].sort()).toEqual(['foreign', 'page-not-found'])
     syncBodyClass(body.classList, pages, byPath('*'))
     expect([...body.classList].sort()).toEqual(['foreign', 'page-not-found'])
+  })
+})
+
+describe('route parameters', () => {
+  it('matchPath takes one segment per parameter, decoded, and nothing else', () => {
+    expect(matchPath('/u/:address', '/u/0xAbC')).toEqual({ address: '0xAbC' })
+    expect(matchPath('/items/:id/edit', '/items/a%20b/edit/')).toEqual({ id: 'a b' })
+    expect(matchPath('/u/:address', '/u')).toBeNull()
+    expect(matchPath('/u/:address', '/u/a/b')).toBeNull()
+    expect(matchPath('/u/:address', '/v/a')).toBeNull()
+    expect(matchPath('/u/:address', '/u/%E0%A4%A')).toBeNull()
+  })
+
+  it('an exact path wins over a pattern; unknown paths get the * page', () => {
+    const pages = [
+      { path: '/u/me', title: 'Me', description: '', bodyClass: 'me', component: Stub },
+      { path: '/u/:address', title: 'U', description: '', bodyClass: 'u', component: Stub },
+      { path: '*', title: 'Missing', description: '', bodyClass: 'missing', component: Stub },
+    ]
+    expect(matchPage(pages, '/u/me').page.title).toBe('Me')
+    expect(matchPage(pages, '/u/0x1')).toMatchObject({
+      page: { title: 'U' },
+      params: { address: '0x1' },
+    })
+    expect(matchPage(pages, '/nope').page.title).toBe('Missing')
+    expectTypeOf<PathParams<'/items/:id/:tab'>>().toEqualTypeOf<{ id: string } & { tab: string }>()
   })
 })

@@ -2,10 +2,15 @@ import type { ComponentType, LazyExoticComponent } from 'react'
 
 /** One row of the page table (the wrapper, not the router, knows the pages). */
 export interface PageDefinition {
-  /** Exact path (`/account`), or `*` for the page shown when nothing else matches. */
+  /**
+   * Exact path (`/account`), a pattern with parameters (`/u/:address`, read with
+   * `usePageParams`), or `*` for the page shown when nothing else matches (answered with 404).
+   */
   path: string
   /** Full document title. */
   title: string
+  /** One or two sentences for search results and link previews (served in the page's HTML). */
+  description: string
   /** Class put on `<body>` while this page is shown. */
   bodyClass: string
   /** Loaded on first visit; the loading state shows meanwhile. */
@@ -27,17 +32,61 @@ export function normalizePath(pathname: string): string {
   return trimmed === '' ? '/' : trimmed
 }
 
+/** The parameters of a path pattern, typed: `PathParams<'/u/:address'>` is `{ address: string }`. */
+export type PathParams<Pattern extends string> =
+  Pattern extends `${string}:${infer Name}/${infer Rest}`
+    ? { [K in Name]: string } & PathParams<`/${Rest}`>
+    : Pattern extends `${string}:${infer Name}`
+      ? { [K in Name]: string }
+      : Record<never, string>
+
 /**
- * The page for a path: an exact match, else the `*` page.
+ * Matches a path against a pattern segment by segment; `:name` takes one non-empty segment.
+ * Returns the decoded parameters, or null when the path does not match.
+ */
+export function matchPath(pattern: string, pathname: string): Record<string, string> | null {
+  const want = normalizePath(pattern).split('/')
+  const have = normalizePath(pathname).split('/')
+  if (want.length !== have.length) return null
+  const params: Record<string, string> = {}
+  for (const [index, segment] of want.entries()) {
+    const actual = have[index]!
+    if (segment.startsWith(':')) {
+      if (actual === '') return null
+      try {
+        params[segment.slice(1)] = decodeURIComponent(actual)
+      } catch {
+        return null
+      }
+    } else if (segment !== actual) return null
+  }
+  return params
+}
+
+/**
+ * The page for a path and its parameters: an exact path first, then a pattern, else the `*` page.
  * @throws when the table has no `*` page and nothing matches (a programming error).
  */
-export function resolvePage(pages: readonly PageDefinition[], pathname: string): PageDefinition {
+export function matchPage(
+  pages: readonly PageDefinition[],
+  pathname: string,
+): { page: PageDefinition; params: Record<string, string> } {
   const path = normalizePath(pathname)
-  const page =
-    pages.find((candidate) => candidate.path === path) ??
-    pages.find((candidate) => candidate.path === NOT_FOUND_PATH)
-  if (!page) throw new Error(`The page table has no page for ${path} and no "*" page`)
-  return page
+  const exact = pages.find((candidate) => candidate.path === path)
+  if (exact) return { page: exact, params: {} }
+  for (const candidate of pages) {
+    if (candidate.path === NOT_FOUND_PATH || !candidate.path.includes(':')) continue
+    const params = matchPath(candidate.path, path)
+    if (params) return { page: candidate, params }
+  }
+  const fallback = pages.find((candidate) => candidate.path === NOT_FOUND_PATH)
+  if (!fallback) throw new Error(`The page table has no page for ${path} and no "*" page`)
+  return { page: fallback, params: {} }
+}
+
+/** The page for a path (see `matchPage`). */
+export function resolvePage(pages: readonly PageDefinition[], pathname: string): PageDefinition {
+  return matchPage(pages, pathname).page
 }
 
 /**
