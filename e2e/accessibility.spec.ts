@@ -6,7 +6,13 @@ import { appStarted, seedStorage } from './helpers.ts'
 // dark. Reduced motion makes every reveal target visible, so colour contrast is checked on all.
 test.use({ reducedMotion: 'reduce' })
 
-const PATHS = ['/', '/account', '/analytics', '/no-such-page']
+const PATHS = [
+  '/',
+  '/account',
+  '/analytics',
+  '/u/0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  '/no-such-page',
+]
 
 for (const theme of ['light', 'dark'] as const) {
   for (const path of PATHS) {

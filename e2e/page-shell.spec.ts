@@ -88,13 +88,63 @@ test('a direct load of another path renders that page, not the pre-rendered Home
   expect(problems).toEqual([])
 })
 
-test('an unknown path shows Not found with a way back home', async ({ page }) => {
-  await page.goto('/definitely/not/here')
+test('an unknown path answers 404 and shows Not found with a way back home', async ({ page }) => {
+  const response = await page.goto('/definitely/not/here')
+  expect(response?.status()).toBe(404)
+  await expect(page).toHaveTitle('Page not found · Portico')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found')
   await expect(page.getByText('/definitely/not/here')).toBeVisible()
   await page.getByRole('main').getByRole('link', { name: 'Back to the home page' }).click()
   await expect(page).toHaveURL(/\/$/)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(/blockchain-connected/)
+})
+
+test("each page's served HTML carries its own title, description and link previews", async ({
+  request,
+}) => {
+  for (const [path, title, description] of [
+    ['/', 'Portico — a self-hosted shell for blockchain-connected sites', /on your own server/],
+    ['/account', 'Account · Portico', /your sessions and your profile/],
+    ['/analytics', 'Analytics · Portico', /Page views, sign-ins and events/],
+    ['/u/0x70997970C51812dc3A010C7d01b50e0d17dc79C8', 'Wallet · Portico', /A wallet address/],
+  ] as const) {
+    const response = await request.get(path)
+    expect(response.status(), path).toBe(200)
+    const html = await response.text()
+    expect(/<title>([^<]*)<\/title>/.exec(html)?.[1], path).toBe(title)
+    for (const name of [
+      'name="description"',
+      'property="og:description"',
+      'name="twitter:description"',
+    ]) {
+      const tag = new RegExp(`<meta\\s+${name}\\s+content="([^"]*)"`).exec(html)?.[1]
+      expect(tag, `${path} ${name}`).toMatch(description)
+    }
+    expect(/<meta\s+property="og:title"\s+content="([^"]*)"/.exec(html)?.[1]).toBe(title)
+  }
+})
+
+test('a page with a route parameter is served with its own title and body class', async ({
+  page,
+}) => {
+  const response = await page.goto('/u/0x70997970c51812dc3a010c7d01b50e0d17dc79c8')
+  expect(response?.status()).toBe(200)
+  await expect(page).toHaveTitle('Wallet · Portico')
+  await expect(page.locator('body')).toHaveClass('page-address')
+  await expect(page.getByTestId('page-address')).toHaveText(
+    '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  )
+  await page.goto('/u/not-an-address')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Not a wallet address')
+})
+
+test('robots.txt and sitemap.xml come from the page table', async ({ request, baseURL }) => {
+  const robots = await request.get('/robots.txt')
+  expect(robots.status()).toBe(200)
+  expect(await robots.text()).toContain('Disallow: /account')
+  const sitemap = await (await request.get('/sitemap.xml')).text()
+  expect(sitemap).toContain(`<loc>${baseURL}/analytics</loc>`)
+  expect(sitemap).not.toContain('/account')
 })
 
 test('a page whose code fails to load shows a friendly error with a way back', async ({ page }) => {

@@ -36,18 +36,78 @@ try {
     logLevel: 'warn',
     build: { ssr: 'src/entry-server.tsx', outDir: ssrDir, emptyOutDir: true, copyPublicDir: false },
   })
-  const { prerender } = await import(pathToFileURL(path.join(ssrDir, 'entry-server.js')).href)
+  const { prerender, routeTable } = await import(
+    pathToFileURL(path.join(ssrDir, 'entry-server.js')).href
+  )
   const page = await prerender(PRERENDERED_PATH)
 
   const indexPath = path.join(distDir, 'index.html')
   const template = await fs.readFile(indexPath, 'utf8')
   const html = inject(template, page, chunksOf(manifest, PRERENDERED_SOURCE))
   await fs.writeFile(indexPath, html)
+  await writePageShells(template, routeTable())
   console.log(
     `pre-rendered ${PRERENDERED_PATH} into ${outName}/index.html (${page.html.length} chars)`,
   )
 } finally {
   await fs.rm(ssrDir, { recursive: true, force: true })
+}
+
+/**
+ * Every other page of the page table gets an HTML shell of its own in `_pages/`, with its title,
+ * description and link-preview tags in the head and its body class, and `routes.json` tells
+ * the server which shell answers which path (the `*` page with status 404).
+ */
+async function writePageShells(template, routes) {
+  await fs.mkdir(path.join(distDir, '_pages'), { recursive: true })
+  const table = []
+  for (const route of routes) {
+    let file = 'index.html'
+    if (route.path !== PRERENDERED_PATH) {
+      const name =
+        route.path === '*'
+          ? 'not-found'
+          : route.path.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')
+      file = `_pages/${name}.html`
+      let html = replaceOnce(
+        template,
+        '<div id="root"><!--app-html--></div>',
+        '<div id="root"></div>',
+      )
+      html = withHead(html, route)
+      html = replaceOnce(html, '<body>', `<body class="${escapeHtml(route.bodyClass)}">`)
+      await fs.writeFile(path.join(distDir, file), html)
+    }
+    table.push({
+      path: route.path,
+      file,
+      status: route.path === '*' ? 404 : 200,
+      index: route.index,
+    })
+  }
+  await fs.writeFile(path.join(distDir, 'routes.json'), `${JSON.stringify(table, null, 2)}\n`)
+  console.log(`wrote ${table.length - 1} page shells and routes.json`)
+}
+
+/** The page's title and description in the title, the meta description and the link previews. */
+function withHead(html, page) {
+  const title = escapeHtml(page.title)
+  const description = escapeHtml(page.description)
+  const meta = (attribute, name, value) =>
+    new RegExp(`(<meta\\s+${attribute}="${name}"\\s+content=")[^"]*(")`)
+  let out = html.replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`)
+  for (const [attribute, name, value] of [
+    ['name', 'description', description],
+    ['property', 'og:title', title],
+    ['property', 'og:description', description],
+    ['name', 'twitter:title', title],
+    ['name', 'twitter:description', description],
+  ]) {
+    const pattern = meta(attribute, name)
+    if (!pattern.test(out)) throw new Error(`index.html has no <meta ${attribute}="${name}">`)
+    out = out.replace(pattern, (_, start, end) => `${start}${value}${end}`)
+  }
+  return out
 }
 
 /** Replaces one marker in the template, failing loudly if it is missing. */
@@ -76,7 +136,7 @@ function inject(template, page, preloads) {
     '<div id="root"><!--app-html--></div>',
     `<div id="root" data-prerendered="${PRERENDERED_PATH}">${page.html}</div>`,
   )
-  html = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
+  html = withHead(html, page)
   const links = preloads.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
   html = replaceOnce(html, '</head>', `  ${links.join('\n    ')}\n  </head>`)
   html = replaceOnce(html, '<body>', `<body class="${escapeHtml(page.bodyClass)}">`)

@@ -6,10 +6,32 @@ import { createStaticThemeStore } from './theme/theme-store.ts'
 import { pages } from './pages/page-list.ts'
 import { createPortico } from '@portico/sdk/portico'
 
+/** One page of the page table as the server needs it to answer a path with the right HTML. */
+export interface RouteRow {
+  path: string
+  title: string
+  description: string
+  bodyClass: string
+  /** Listed in sitemap.xml and open to crawlers (no parameters, no sign-in needed). */
+  index: boolean
+}
+
+/** The page table without its components (scripts/build.mjs writes it to routes.json). */
+export function routeTable(): RouteRow[] {
+  return pages.map(({ path, title, description, bodyClass, auth }) => ({
+    path,
+    title,
+    description,
+    bodyClass,
+    index: path !== '*' && !path.includes(':') && auth !== 'required',
+  }))
+}
+
 /** What the build injects into index.html for one pre-rendered path. */
 export interface PrerenderResult {
   html: string
   title: string
+  description: string
   bodyClass: string
 }
 
@@ -28,6 +50,7 @@ export async function prerender(path: string): Promise<PrerenderResult> {
   return {
     html: Buffer.concat(chunks).toString('utf8'),
     title: page.title,
+    description: page.description,
     bodyClass: page.bodyClass,
   }
 }

@@ -3,10 +3,19 @@ import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import fastifyStatic from '@fastify/static'
 
+/** A page of the built app's page table (`routes.json`, written by the web build). */
+interface Route {
+  path: string
+  file: string
+  status: number
+  index: boolean
+}
+
 /**
- * Serves the built web app: hashed assets are immutable, HTML is revalidated, and every path
- * that is not a file falls back to `index.html` so the client-side router can resolve it.
- * Unknown `/api/*` paths get a JSON 404 instead.
+ * Serves the built web app: hashed assets are immutable, HTML is revalidated. A path is answered
+ * with its page's own HTML (title, description and link previews in the head) by the page table
+ * the build wrote to `routes.json`; a path no page matches gets the Not found page with 404.
+ * `robots.txt` and `sitemap.xml` come from the same table. Unknown `/api/*` paths get a JSON 404.
  */
 export async function webRoutes(
   app: FastifyInstance,
@@ -33,6 +42,36 @@ export async function webRoutes(
     reply.status(404).send(notFound(request.method, request.url.split('?')[0] ?? '/')),
   )
   if (!webDir) return
+  const routes = readRoutes(webDir)
+  const origin = app.config.app.publicOrigins[0]!.replace(/\/+$/, '')
+
+  if (routes && !fs.existsSync(path.join(webDir, 'robots.txt'))) {
+    app.get('/robots.txt', { schema: { hide: true } }, async (_request, reply) => {
+      const closed = routes.filter((r) => !r.index && r.path !== '*' && !r.path.includes(':'))
+      const lines = [
+        'User-agent: *',
+        'Allow: /',
+        'Disallow: /api/',
+        ...closed.map((r) => `Disallow: ${r.path}`),
+        `Sitemap: ${origin}/sitemap.xml`,
+      ]
+      return reply.type('text/plain; charset=utf-8').send(`${lines.join('\n')}\n`)
+    })
+  }
+  if (routes && !fs.existsSync(path.join(webDir, 'sitemap.xml'))) {
+    app.get('/sitemap.xml', { schema: { hide: true } }, async (_request, reply) => {
+      const urls = routes
+        .filter((r) => r.index)
+        .map((r) => `  <url><loc>${escapeXml(origin + r.path)}</loc></url>`)
+      const xml = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+        ...urls,
+        '</urlset>',
+      ]
+      return reply.type('application/xml; charset=utf-8').send(`${xml.join('\n')}\n`)
+    })
+  }
 
   // Every other GET is a client-side route: a real route (not the not-found handler) so that
   // compression and the other per-route hooks apply to the HTML too.
@@ -40,27 +79,45 @@ export async function webRoutes(
     const url = request.url.split('?')[0] ?? '/'
     if (url === '/api' || url.startsWith('/api/'))
       return reply.status(404).send(notFound(request.method, url))
+    const route = routes ? routeFor(routes, url) : undefined
     return reply
+      .status(route?.status ?? 200)
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')
-      .send(fs.createReadStream(path.join(webDir, pageFor(webDir, url))))
+      .send(fs.createReadStream(path.join(webDir, route?.file ?? 'index.html')))
   })
 }
 
-/** A pre-rendered page (`/about` → `about/index.html`) when the build made one, else the SPA shell. */
-function pageFor(webDir: string, url: string): string {
-  const clean = path.posix.normalize(decodeURIComponentSafe(url)).replace(/^\/+|\/+$/g, '')
-  if (clean && !clean.includes('..')) {
-    const candidate = path.join(clean, 'index.html')
-    if (fs.existsSync(path.join(webDir, candidate))) return candidate
+/** The build's page table; absent (an older build) → every path gets index.html. */
+function readRoutes(webDir: string): Route[] | undefined {
+  const file = path.join(webDir, 'routes.json')
+  if (!fs.existsSync(file)) return undefined
+  const routes = JSON.parse(fs.readFileSync(file, 'utf8')) as Route[]
+  for (const route of routes) {
+    const target = path.resolve(webDir, route.file)
+    if (!target.startsWith(webDir + path.sep) || !fs.existsSync(target))
+      throw new Error(`routes.json names a missing page: ${route.file}`)
   }
-  return 'index.html'
+  return routes
 }
 
-function decodeURIComponentSafe(value: string): string {
-  try {
-    return decodeURIComponent(value)
-  } catch {
-    return value
-  }
+const segmentsOf = (url: string) => url.replace(/\/+$/, '').split('/').slice(1)
+
+/** Same rules as the app's page table: an exact path, then a pattern (`:name` = one segment), then `*`. */
+function routeFor(routes: Route[], url: string): Route | undefined {
+  const path = url.replace(/\/+$/, '') || '/'
+  const exact = routes.find((r) => r.path === path)
+  if (exact) return exact
+  const have = segmentsOf(path)
+  const pattern = routes.find((r) => {
+    if (!r.path.includes(':')) return false
+    const want = segmentsOf(r.path)
+    return (
+      want.length === have.length &&
+      want.every((segment, i) => (segment.startsWith(':') ? have[i] !== '' : segment === have[i]))
+    )
+  })
+  return pattern ?? routes.find((r) => r.path === '*')
 }
+
+const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`)
