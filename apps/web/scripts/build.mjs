@@ -93,7 +93,7 @@ async function writePageShells(template, routes) {
 function withHead(html, page) {
   const title = escapeHtml(page.title)
   const description = escapeHtml(page.description)
-  const meta = (attribute, name, value) =>
+  const meta = (attribute, name) =>
     new RegExp(`(<meta\\s+${attribute}="${name}"\\s+content=")[^"]*(")`)
   let out = html.replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`)
   for (const [attribute, name, value] of [
