@@ -100,6 +100,7 @@ declare global {
       setChain(chainId: number): void
       disconnect(): void
       rejectNext: boolean
+      networkRequests: string[]
     }
     __testWalletSign(method: string, params: unknown[]): Promise<string>
     __testWalletRpc(method: string, params: unknown[]): Promise<unknown>
@@ -118,8 +119,13 @@ function injectWallet(config: { mode: WalletMode; address: string; name: string;
   let current = connected[0] ?? config.address
   const remember = () => sessionStorage.setItem('testWallet.connected', JSON.stringify(connected))
   let chainId: string | undefined
+  // Like MetaMask: it knows a few networks; switching to another one fails with 4902 until the
+  // site adds it (wallet_addEthereumChain), which also switches to it.
+  const known = new Set(['0x1', '0x5'])
   const control = {
     rejectNext: false,
+    /** The network requests the site made (wallet_switchEthereumChain, wallet_addEthereumChain). */
+    networkRequests: [] as string[],
     disconnect() {
       connected = []
       remember()
@@ -127,6 +133,7 @@ function injectWallet(config: { mode: WalletMode; address: string; name: string;
     },
     setChain(id: number) {
       chainId = `0x${id.toString(16)}`
+      known.add(chainId)
       emit('chainChanged', chainId)
     },
     setAccount(address: string) {
@@ -159,6 +166,20 @@ function injectWallet(config: { mode: WalletMode; address: string; name: string;
               caveats: [{ type: 'restrictReturnedAccounts', value: connected }],
             },
           ]
+        case 'wallet_switchEthereumChain': {
+          const target = (params[0] as { chainId: string }).chainId
+          control.networkRequests.push(`${method} ${target}`)
+          if (!known.has(target))
+            throw Object.assign(new Error(`Unrecognized chain ID "${target}".`), { code: 4902 })
+          control.setChain(Number(target))
+          return null
+        }
+        case 'wallet_addEthereumChain': {
+          const chain = params[0] as { chainId: string; rpcUrls: string[] }
+          control.networkRequests.push(`${method} ${chain.chainId} ${chain.rpcUrls[0]}`)
+          control.setChain(Number(chain.chainId))
+          return null
+        }
         case 'wallet_revokePermissions':
           connected = []
           remember()

@@ -3,8 +3,15 @@ import { App } from './app.tsx'
 import { noopRevealController } from './reveal/reveal.ts'
 import { resolvePage } from './shell/page-table.ts'
 import { createStaticThemeStore } from './theme/theme-store.ts'
+import { pageDescriptions } from './pages/page-descriptions.ts'
 import { pages } from './pages/page-list.ts'
 import { createPortico } from '@portico/sdk/portico'
+
+function descriptionOf(path: string): string {
+  const description = pageDescriptions[path]
+  if (!description) throw new Error(`pages/page-descriptions.ts has no description for ${path}`)
+  return description
+}
 
 /** One page of the page table as the server needs it to answer a path with the right HTML. */
 export interface RouteRow {
@@ -18,10 +25,10 @@ export interface RouteRow {
 
 /** The page table without its components (scripts/build.mjs writes it to routes.json). */
 export function routeTable(): RouteRow[] {
-  return pages.map(({ path, title, description, bodyClass, auth }) => ({
+  return pages.map(({ path, title, bodyClass, auth }) => ({
     path,
     title,
-    description,
+    description: descriptionOf(path),
     bodyClass,
     index: path !== '*' && !path.includes(':') && auth !== 'required',
   }))
@@ -50,7 +57,7 @@ export async function prerender(path: string): Promise<PrerenderResult> {
   return {
     html: Buffer.concat(chunks).toString('utf8'),
     title: page.title,
-    description: page.description,
+    description: descriptionOf(page.path),
     bodyClass: page.bodyClass,
   }
 }

@@ -21,6 +21,8 @@ export function useWallet() {
       load: async () => (await portico.loadWallet()).detectInjected(),
       connect: portico.connect,
       disconnect: portico.disconnect,
+      /** Asks the wallet to switch (or add, then switch) to a chain. */
+      switchChain: portico.switchChain,
     }),
     [portico],
   )

@@ -151,13 +151,12 @@ describe('elements mounted after the last route change', () => {
     const late = document.createElement('section')
     late.setAttribute('data-reveal', '')
     document.body.append(late)
-    const marked = document.createElement('div')
-    document.body.append(marked)
+    const nested = document.createElement('div')
+    nested.innerHTML = '<section data-reveal></section>'
+    document.body.append(nested)
     await new Promise((resolve) => setTimeout(resolve, 0))
     expect(observer.observed.has(late)).toBe(true)
-    marked.setAttribute('data-reveal', '')
-    await new Promise((resolve) => setTimeout(resolve, 0))
-    expect(observer.observed.has(marked)).toBe(true)
+    expect(observer.observed.has(nested.firstElementChild!)).toBe(true)
 
     observer.report(late, REVEAL_THRESHOLD)
     expect(late.hasAttribute('data-revealed')).toBe(true)

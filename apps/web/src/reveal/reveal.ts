@@ -78,12 +78,7 @@ export function createRevealController(options: RevealOptions): RevealController
     scan() {
       if (!mutations && options.MutationObserver && 'nodeType' in options.root) {
         mutations = new options.MutationObserver(scanSoon)
-        mutations.observe(options.root as Node, {
-          childList: true,
-          subtree: true,
-          attributes: true,
-          attributeFilter: [REVEAL_ATTRIBUTE],
-        })
+        mutations.observe(options.root as Node, { childList: true, subtree: true })
       }
       for (const element of watched) {
         if (!element.isConnected) {

@@ -38,7 +38,6 @@ const testPages: PageDefinition[] = [
   {
     path: '/',
     title: 'Home title',
-    description: 'About this page.',
     bodyClass: 'page-home',
     navLabel: 'Home',
     component: lazy(async () => ({ default: () => <h1 data-reveal="">Home</h1> })),
@@ -46,28 +45,24 @@ const testPages: PageDefinition[] = [
   {
     path: '/broken',
     title: 'Broken title',
-    description: 'About this page.',
     bodyClass: 'page-broken',
     component: lazy(async () => ({ default: Broken })),
   },
   {
     path: '/slow',
     title: 'Slow title',
-    description: 'About this page.',
     bodyClass: 'page-slow',
     component: slow.component,
   },
   {
     path: '/items/:id',
     title: 'Item title',
-    description: 'About this page.',
     bodyClass: 'page-item',
     component: lazy(async () => ({ default: ItemPage })),
   },
   {
     path: '/private',
     title: 'Private title',
-    description: 'About this page.',
     bodyClass: 'page-private',
     auth: 'required',
     heading: 'Private',
@@ -76,7 +71,6 @@ const testPages: PageDefinition[] = [
   {
     path: '*',
     title: 'Missing title',
-    description: 'About this page.',
     bodyClass: 'page-missing',
     component: lazy(async () => ({ default: () => <h1>Missing</h1> })),
   },

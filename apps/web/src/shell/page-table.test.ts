@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { lazy } from 'react'
 import { describe, expect, expectTypeOf, it } from 'vitest'
+import { pageDescriptions } from '../pages/page-descriptions.ts'
 import { pages } from '../pages/page-list.ts'
 import {
   matchPage,
@@ -83,9 +84,9 @@ describe('route parameters', () => {
 
   it('an exact path wins over a pattern; unknown paths get the * page', () => {
     const pages = [
-      { path: '/u/me', title: 'Me', description: '', bodyClass: 'me', component: Stub },
-      { path: '/u/:address', title: 'U', description: '', bodyClass: 'u', component: Stub },
-      { path: '*', title: 'Missing', description: '', bodyClass: 'missing', component: Stub },
+      { path: '/u/me', title: 'Me', bodyClass: 'me', component: Stub },
+      { path: '/u/:address', title: 'U', bodyClass: 'u', component: Stub },
+      { path: '*', title: 'Missing', bodyClass: 'missing', component: Stub },
     ]
     expect(matchPage(pages, '/u/me').page.title).toBe('Me')
     expect(matchPage(pages, '/u/0x1')).toMatchObject({
@@ -94,5 +95,11 @@ describe('route parameters', () => {
     })
     expect(matchPage(pages, '/nope').page.title).toBe('Missing')
     expectTypeOf<PathParams<'/items/:id/:tab'>>().toEqualTypeOf<{ id: string } & { tab: string }>()
+  })
+})
+
+describe('page descriptions', () => {
+  it('every page of the table has one, and none is left over', () => {
+    expect(Object.keys(pageDescriptions).sort()).toEqual(pages.map((page) => page.path).sort())
   })
 })

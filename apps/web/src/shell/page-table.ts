@@ -9,8 +9,6 @@ export interface PageDefinition {
   path: string
   /** Full document title. */
   title: string
-  /** One or two sentences for search results and link previews (served in the page's HTML). */
-  description: string
   /** Class put on `<body>` while this page is shown. */
   bodyClass: string
   /** Loaded on first visit; the loading state shows meanwhile. */
@@ -74,14 +72,13 @@ export function matchPage(
   const path = normalizePath(pathname)
   const exact = pages.find((candidate) => candidate.path === path)
   if (exact) return { page: exact, params: {} }
-  for (const candidate of pages) {
-    if (candidate.path === NOT_FOUND_PATH || !candidate.path.includes(':')) continue
-    const params = matchPath(candidate.path, path)
-    if (params) return { page: candidate, params }
+  for (const page of pages) {
+    const params = page.path.includes(':') && matchPath(page.path, path)
+    if (params) return { page, params }
   }
-  const fallback = pages.find((candidate) => candidate.path === NOT_FOUND_PATH)
-  if (!fallback) throw new Error(`The page table has no page for ${path} and no "*" page`)
-  return { page: fallback, params: {} }
+  const page = pages.find((candidate) => candidate.path === NOT_FOUND_PATH)
+  if (!page) throw new Error(`The page table has no page for ${path} and no "*" page`)
+  return { page, params: {} }
 }
 
 /** The page for a path (see `matchPage`). */

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, type KeyboardEvent } from 'react'
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
+import { chainName } from '@portico/sdk/wallet'
 import { useAuth, useWallet } from '@portico/react'
 import { errorAdvice } from './error-advice.ts'
 import { WalletOptions } from './wallet-options.tsx'
@@ -33,15 +34,25 @@ export default function ConnectDialog({ open, onClose }: { open: boolean; onClos
     if (open && auth.status === 'authenticated') onClose()
   }, [open, auth.status, onClose])
 
+  // Closing after a failed sign-in leaves the header clean, not on "Sign-in failed".
+  const close = () => {
+    if (auth.status === 'error') auth.dismiss()
+    onClose()
+  }
+
   let body
   if (auth.status === 'authenticating') {
     body = <Progress step={auth.signInStep} pairingUri={wallet.pairingUri} />
   } else if (auth.status === 'error') {
     const { message, advice } = errorAdvice(auth.error)
+    const wrongChain = auth.error as { name?: string; allowed?: readonly number[] }
     body = (
       <div className="dialog-error" role="alert">
         <p className="error-message">{message}</p>
         <p>{advice}</p>
+        {wrongChain.name === 'ChainNotAllowedError' && wrongChain.allowed?.length ? (
+          <SwitchNetwork allowed={wrongChain.allowed} />
+        ) : null}
         <p className="actions">
           <button type="button" onClick={() => void auth.retry()}>
             Try again
@@ -70,14 +81,14 @@ export default function ConnectDialog({ open, onClose }: { open: boolean; onClos
       aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault()
-        onClose()
+        close()
       }}
-      onClose={() => open && onClose()}
+      onClose={() => open && close()}
       onKeyDown={keepFocusInside}
     >
       <div className="dialog-header">
         <h2 id={titleId}>Connect a wallet</h2>
-        <button type="button" className="button-secondary close-button" onClick={onClose}>
+        <button type="button" className="button-secondary close-button" onClick={close}>
           Close
         </button>
       </div>
@@ -122,5 +133,47 @@ function Progress({ step, pairingUri }: { step: string | null; pairingUri: strin
       <span className="spinner" aria-hidden="true" />
       {text}
     </p>
+  )
+}
+
+/**
+ * The wallet is on a network the site does not accept: one button per accepted network, which
+ * asks the wallet to switch (adding the network when the wallet lacks it) and then signs in
+ * again. The chain is checked before any signature is asked for.
+ */
+function SwitchNetwork({ allowed }: { allowed: readonly number[] }) {
+  const auth = useAuth()
+  const wallet = useWallet()
+  const [failure, setFailure] = useState<string>()
+  const [busy, setBusy] = useState(false)
+  const switchTo = async (chainId: number) => {
+    setBusy(true)
+    setFailure(undefined)
+    try {
+      await wallet.switchChain(chainId)
+      await auth.retry()
+    } catch (error) {
+      const text = (error as { shortMessage?: string; message?: string }) ?? {}
+      setFailure(text.shortMessage ?? text.message ?? 'The wallet did not switch')
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <div className="switch-network">
+      <p className="actions">
+        {allowed.map((chainId) => (
+          <button
+            key={chainId}
+            type="button"
+            disabled={busy}
+            onClick={() => void switchTo(chainId)}
+          >
+            Switch to {chainName(chainId)}
+          </button>
+        ))}
+      </p>
+      {failure && <p className="field-error">The wallet did not switch networks: {failure}</p>}
+    </div>
   )
 }

@@ -1,3 +1,4 @@
+import { chainName } from '../wallet/chain-names.ts'
 import { BaseError, type BaseErrorParameters } from './base.ts'
 
 // Errors of wallet connection (docs/errors.md). Errors that wallets and viem raise themselves
@@ -107,8 +108,8 @@ export class ChainNotAllowedError extends BaseError {
   readonly chainId: number
   readonly allowed: readonly number[]
   constructor({ chainId, allowed }: { chainId: number; allowed: readonly number[] }) {
-    super(`Chain ${chainId} is not accepted for sign-in`, {
-      metaMessages: [`Switch your wallet to chain ${allowed.join(' or ')}.`],
+    super(`Your wallet is on ${chainName(chainId)}, which this site does not accept`, {
+      metaMessages: [`Switch your wallet to ${allowed.map(chainName).join(' or ')}.`],
     })
     this.chainId = chainId
     this.allowed = allowed

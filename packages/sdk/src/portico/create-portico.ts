@@ -185,6 +185,11 @@ export function createPortico(config: PorticoConfig): Portico {
       await loaded.disconnect()
     },
 
+    async switchChain(chainId) {
+      const loaded = await loadWallet()
+      await loaded.switchChain(chainId)
+    },
+
     nodeUrl: (chainId) =>
       chains.find((chain) => chain.id === chainId)?.rpcUrl ?? gatewayUrl(chainId),
     signIn,

@@ -54,6 +54,8 @@ export interface Portico {
   /** Loads the wallet code (wagmi, connectors); vendor SDKs still load only when chosen. */
   loadWallet(): Promise<Wallet>
   connect(connectorId: string, options?: { email?: string }): Promise<void>
+  /** Asks the connected wallet to switch (or add, then switch) to `chainId`. */
+  switchChain(chainId: number): Promise<void>
   disconnect(): Promise<void>
   /** Runs the whole sign-in; failures end in the `error` state, never as a rejection. */
   signIn(parameters?: SignInParameters): Promise<void>

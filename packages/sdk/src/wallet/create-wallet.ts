@@ -6,6 +6,7 @@ import {
   getConnection,
   injected,
   reconnect as wagmiReconnect,
+  switchChain as wagmiSwitchChain,
   type Connector,
   type Storage,
 } from '@wagmi/core'
@@ -26,6 +27,7 @@ import {
 } from '../errors/wallet.ts'
 import type { Store } from '../store/store.ts'
 import { injectedWaitMs, waitForInjectedWallet, type InjectedWindow } from './detect-injected.ts'
+import { chainName } from './chain-names.ts'
 import type {
   WalletConnectorInfo,
   WalletKind,
@@ -64,6 +66,11 @@ export interface Wallet {
   reconnect(): Promise<void>
   /** Signs a text message (EIP-191 `personal_sign`) with the connected account. */
   signMessage(message: string): Promise<Hex>
+  /**
+   * Asks the wallet to switch to `chainId` (`wallet_switchEthereumChain`), adding the chain
+   * first when the wallet does not know it (`wallet_addEthereumChain`, with the site's node URL).
+   */
+  switchChain(chainId: number): Promise<void>
 }
 
 const LEGACY_ID = 'injected'
@@ -76,7 +83,7 @@ const kinds: Record<string, WalletKind> = {
 function toChain({ id, rpcUrl }: { id: number; rpcUrl: string }): Chain {
   return defineChain({
     id,
-    name: `Chain ${id}`,
+    name: chainName(id),
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   })
@@ -228,6 +235,13 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
       } else {
         await wagmiReconnect(config, { connectors: [connector] })
       }
+      sync()
+    },
+
+    async switchChain(chainId) {
+      const connection = getConnection(config)
+      if (connection.status !== 'connected') throw new WalletNotConnectedError()
+      await wagmiSwitchChain(config, { chainId })
       sync()
     },
 

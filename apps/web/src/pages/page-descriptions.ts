@@ -1,0 +1,11 @@
+// What search results and link previews say about each page (by its path in the page table).
+// Only the build reads these (they go into each page's served HTML), so the page table the
+// browser loads stays small.
+
+export const pageDescriptions: Record<string, string> = {
+  '/': 'Wallet sign-in, node access with failover, an object store and first-party analytics, all on your own server.',
+  '/account': 'Your wallet, your sessions and your profile on this site.',
+  '/analytics': "Page views, sign-ins and events of this site, from its own server's records.",
+  '/u/:address': 'A wallet address on this site.',
+  '*': 'There is no page at this address.',
+}
