@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { expectNoSeriousAxeViolations } from './support/axe.ts'
 import {
   DARK_ACCENT,
   DARK_BG,
@@ -154,4 +155,30 @@ test('when storage throws, the app still works and holds the theme in memory', a
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
   expect(errors).toEqual([])
+})
+
+test('the API documentation is linked from every page and follows the chosen theme', async ({
+  page,
+}) => {
+  const violations: string[] = []
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
+  })
+  await seedStorage(page, { theme: 'dark' })
+  await page.goto('/analytics')
+  await appStarted(page)
+  await page.getByRole('contentinfo').getByRole('link', { name: 'API documentation' }).click()
+  await expect(page).toHaveURL(/\/api\/docs$/)
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Portico API')
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
+  expect(
+    await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor),
+  ).toBe('rgb(15, 20, 26)')
+  await page.evaluate(() => localStorage.setItem('theme', 'light'))
+  await page.reload()
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light')
+  await expectNoSeriousAxeViolations(page)
+  await page.getByRole('link', { name: '← Back to the site' }).click()
+  await expect(page).toHaveURL(/\/$/)
+  expect(violations).toEqual([])
 })

@@ -48,7 +48,10 @@ export function Layout({
       </main>
       <footer className="site-footer">
         <div className="container">
-          <p>Portico — self-hosted, open, no third-party requests on load.</p>
+          <p>
+            Portico — self-hosted, open, no third-party requests on load.{' '}
+            <a href="/api/docs">API documentation</a>
+          </p>
         </div>
       </footer>
     </>

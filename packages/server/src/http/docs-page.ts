@@ -1,5 +1,11 @@
 // The /api/docs page: the OpenAPI document rendered on the server as plain HTML, so it needs no
-// script, no CDN and passes the strict content security policy.
+// CDN and passes the strict content security policy. Its one inline script applies the theme the
+// visitor chose in the app (the same localStorage key) before first paint; the route allows
+// exactly that script by its hash.
+
+/** Runs before first paint: light unless the visitor chose dark, or system with a dark system. */
+export const docsThemeScript =
+  "(function(){var d=false;try{var t=localStorage.getItem('theme');d=t==='dark'||(t==='system'&&matchMedia('(prefers-color-scheme: dark)').matches)}catch(e){}document.documentElement.setAttribute('data-theme',d?'dark':'light')})()"
 
 interface Operation {
   tags?: string[]
@@ -78,15 +84,17 @@ export function renderDocsPage(doc: OpenApiDocument): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} — API documentation</title>
+<script>${docsThemeScript}</script>
 <style>
-:root{color-scheme:light dark;font-family:system-ui,sans-serif;line-height:1.5}
+:root{color-scheme:light;font-family:system-ui,sans-serif;line-height:1.5;background:#fff;color:#1b1f24}
+:root[data-theme=dark]{color-scheme:dark;background:#0f141a;color:#e6e9ee}
 body{max-width:60rem;margin:0 auto;padding:1rem}
 pre{overflow:auto;padding:.75rem;background:color-mix(in srgb,currentColor 8%,transparent);border-radius:.4rem;font-size:.85rem}
 section{border-top:1px solid color-mix(in srgb,currentColor 20%,transparent);padding:.5rem 0}
 .m{display:inline-block;min-width:4.5rem;font-size:.8rem;padding:.1rem .4rem;border-radius:.3rem;border:1px solid}
 a{color:inherit}
 </style></head>
-<body><header><h1>${title}</h1><p>Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI 3.1).</p></header>
+<body><header><p><a href="/">← Back to the site</a></p><h1>${title}</h1><p>Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI 3.1).</p></header>
 <nav aria-label="Operations">${[...toc]
     .map(([tag, items]) => `<h2>${escape(tag)}</h2><ul>${items.join('')}</ul>`)
     .join('')}</nav>

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify'
-import { renderDocsPage } from '../http/docs-page.ts'
+import { createHash } from 'node:crypto'
+import { docsThemeScript, renderDocsPage } from '../http/docs-page.ts'
+import { contentSecurityPolicy } from '../http/security-headers.ts'
 import { serverVersion } from '../version.ts'
 
 /** `GET /api/version`, the OpenAPI document and its docs page. */
@@ -44,6 +46,9 @@ export async function metaRoutes(app: FastifyInstance): Promise<void> {
 
   // Rendered once, on first request: the document only changes with the code.
   let page: string | undefined
+  const docsPolicy = contentSecurityPolicy([
+    `'sha256-${createHash('sha256').update(docsThemeScript).digest('base64')}'`,
+  ])
   app.get(
     '/api/docs',
     {
@@ -56,7 +61,11 @@ export async function metaRoutes(app: FastifyInstance): Promise<void> {
     },
     async (_request, reply) => {
       page ??= renderDocsPage(app.swagger() as Parameters<typeof renderDocsPage>[0])
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page)
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .header('content-security-policy', docsPolicy)
+        .send(page)
     },
   )
 }
