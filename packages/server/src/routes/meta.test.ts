@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { validate } from '@readme/openapi-parser'
 import type { RouteOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -51,7 +52,7 @@ describe('API description, docs page and version', () => {
     }
   })
 
-  it('serves a readable docs page with no script and no outside host', async () => {
+  it('serves a readable docs page with only its theme script (allowed by hash) and no outside host', async () => {
     const response = await app.inject('/api/docs')
     expect(response.statusCode).toBe(200)
     expect(response.headers['content-type']).toMatch(/^text\/html/)
@@ -59,9 +60,15 @@ describe('API description, docs page and version', () => {
     expect(html).toContain('POST')
     expect(html).toContain('/api/auth/verify')
     expect(html).toContain('Sign in with a signed EIP-4361 message')
-    expect(html).not.toMatch(/<script/i)
+    const scripts = [...html.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => m[1]!)
+    expect(scripts).toHaveLength(1)
+    expect(scripts[0]).toContain("localStorage.getItem('theme')")
     expect(html).not.toMatch(/(src|href)="https?:/i)
-    expect(String(response.headers['content-security-policy'])).toContain("script-src 'self'")
+    const hash = createHash('sha256').update(scripts[0]!).digest('base64')
+    const scriptSrc = String(response.headers['content-security-policy'])
+      .split(';')
+      .find((d) => d.trim().startsWith('script-src'))
+    expect(scriptSrc?.trim()).toBe(`script-src 'self' 'sha256-${hash}'`)
   })
 
   it('answers the server and SDK versions', async () => {
