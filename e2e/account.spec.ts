@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { signInWithTestWallet } from './support/sign-in.ts'
-import { authStatus } from './wallet/journey.ts'
+import { authStatus, openAccountFromHeader } from './wallet/journey.ts'
 import { TEST_WALLET } from './wallet/test-wallet.ts'
 
 // The Account page with motion allowed (scroll reveal on): content that mounts after the route
@@ -19,7 +19,7 @@ const prompt = (page: Page) => page.locator('#sign-in-required')
 
 test('opening and reloading /account while signed in shows "Your account"', async ({ page }) => {
   await signInWithTestWallet(page, 1)
-  await authStatus(page).getByRole('link').click()
+  await openAccountFromHeader(page)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
   await expectShown(intro(page))
   await page.reload()
@@ -31,7 +31,7 @@ test('signing out on /account shows the sign-in prompt; signing in from it shows
   page,
 }) => {
   await signInWithTestWallet(page, 1)
-  await authStatus(page).getByRole('link').click()
+  await openAccountFromHeader(page)
   await expectShown(intro(page))
   await page.getByRole('button', { name: 'Sign out' }).last().click()
   await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'unauthenticated')
@@ -46,7 +46,7 @@ test('signing out on /account shows the sign-in prompt; signing in from it shows
 
 test('revoking "This browser" on /account shows the sign-in prompt', async ({ page }) => {
   await signInWithTestWallet(page, 1)
-  await authStatus(page).getByRole('link').click()
+  await openAccountFromHeader(page)
   await expectShown(intro(page))
   await page.getByRole('button', { name: 'Revoke session (this browser)' }).click()
   await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'unauthenticated')

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { expectNoSeriousAxeViolations } from './support/axe.ts'
 import { signInWithTestWallet } from './support/sign-in.ts'
-import { authStatus } from './wallet/journey.ts'
+import { openAccountFromHeader } from './wallet/journey.ts'
 
 // The profile on the Account page: an object of class Profile with an uploaded avatar
 // and a birthday, through the SDK against the real server.
@@ -15,7 +15,7 @@ const PNG = Buffer.from(
 )
 
 async function openProfile(page: Page) {
-  await authStatus(page).getByRole('link').click()
+  await openAccountFromHeader(page)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
   const form = page.getByRole('form', { name: 'Profile' })
   await expect(form.getByLabel('Display name')).toBeVisible()

@@ -2,7 +2,12 @@ import { expect, test, type Page } from '@playwright/test'
 import { createPublicClient, formatEther, http } from 'viem'
 import { anvilUrl } from './ports.ts'
 import { installTestWallet, TEST_WALLET } from './wallet/test-wallet.ts'
-import { authStatus, openConnectDialog, recordRequests } from './wallet/journey.ts'
+import {
+  authStatus,
+  openConnectDialog,
+  recordRequests,
+  openAccountFromHeader,
+} from './wallet/journey.ts'
 import { expectNoSeriousAxeViolations } from './support/axe.ts'
 
 // Sign-in with a browser wallet: a real key signs, a real anvil chain answers reads,
@@ -40,11 +45,11 @@ test('connect → sign in → Account shows address and anvil balance → reload
   await walletButton.click()
 
   await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'authenticated')
-  await expect(authStatus(page)).toContainText(`Signed in as ${shortAddress(address)}`)
+  await expect(authStatus(page)).toContainText(shortAddress(address))
   await expect(dialog).toBeHidden()
   expect(wallet.signatures).toEqual(['personal_sign'])
 
-  await authStatus(page).getByRole('link').click()
+  await openAccountFromHeader(page)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
   await expect(page.getByTestId('account-address')).toHaveText(address)
   await expect(page.getByTestId('account-chain')).toHaveText('31337')

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url'
 import { defaultClientConditions, defaultServerConditions, defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 
@@ -6,7 +7,17 @@ import react from '@vitejs/plugin-react'
 export default defineConfig({
   plugins: [react()],
   // The workspace packages are built from their sources (the `source` export condition).
-  resolve: { conditions: ['source', ...defaultClientConditions] },
+  resolve: {
+    conditions: ['source', ...defaultClientConditions],
+    alias: [
+      {
+        find: /^use-sync-external-store\/shim(\/index\.js)?$/,
+        replacement: fileURLToPath(
+          new URL('./src/shell/use-sync-external-store.ts', import.meta.url),
+        ),
+      },
+    ],
+  },
   ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },
   // `npm run dev -w @portico/web` with the server running (npm start) on its default port.
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },

@@ -28,3 +28,14 @@ export function recordRequests(page: Page) {
     scripts: () => urls.filter((url) => url.endsWith('.js')).map((url) => new URL(url).pathname),
   }
 }
+
+/** Opens the Account page from the header's account menu (signed in). */
+export async function openAccountFromHeader(page: Page) {
+  await authStatus(page)
+    .getByRole('button', { name: /^Account menu/ })
+    .click()
+  await authStatus(page)
+    .getByRole('group', { name: 'Account' })
+    .getByRole('link', { name: 'Account' })
+    .click()
+}

@@ -1,4 +1,4 @@
-import type { ReactNode, RefObject } from 'react'
+import { useEffect, useState, type ReactNode, type RefObject } from 'react'
 import { Link } from 'wouter'
 import { ThemeControl } from '../theme/theme-control.tsx'
 import { AuthStatus } from '../wallet/auth-status.tsx'
@@ -16,6 +16,9 @@ export function Layout({
   mainRef: RefObject<HTMLElement | null>
   children: ReactNode
 }) {
+  // Phones show a Menu button instead of the navigation and the theme control (one header row).
+  const [menuOpen, setMenuOpen] = useState(false)
+  useEffect(() => setMenuOpen(false), [current])
   return (
     <>
       <a className="skip-link" href="#main">
@@ -26,21 +29,33 @@ export function Layout({
           <Link href="/" className="brand">
             Portico
           </Link>
-          <nav aria-label="Main">
-            <ul className="nav-list">
-              {pages
-                .filter((page) => page.navLabel)
-                .map((page) => (
-                  <li key={page.path}>
-                    <Link href={page.path} aria-current={page === current ? 'page' : undefined}>
-                      {page.navLabel}
-                    </Link>
-                  </li>
-                ))}
-            </ul>
-          </nav>
-          <ThemeControl />
           <AuthStatus />
+          <button
+            type="button"
+            className="menu-button button-secondary"
+            aria-expanded={menuOpen}
+            aria-controls="site-menu"
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
+            <span className="menu-icon" aria-hidden="true" />
+            <span className="visually-hidden">Menu</span>
+          </button>
+          <div id="site-menu" className="site-menu" data-open={menuOpen || undefined}>
+            <nav aria-label="Main">
+              <ul className="nav-list">
+                {pages
+                  .filter((page) => page.navLabel)
+                  .map((page) => (
+                    <li key={page.path}>
+                      <Link href={page.path} aria-current={page === current ? 'page' : undefined}>
+                        {page.navLabel}
+                      </Link>
+                    </li>
+                  ))}
+              </ul>
+            </nav>
+            <ThemeControl />
+          </div>
         </div>
       </header>
       <main id="main" ref={mainRef} tabIndex={-1} className="container site-main">

@@ -1,11 +1,14 @@
-import { Link } from 'wouter'
+import { lazy, Suspense } from 'react'
 import { useAuth } from '@portico/react'
 import { shortAddress } from './config.ts'
+
+const AccountMenu = lazy(() => import('./account-menu.tsx'))
 import { useConnectDialog } from './connect-dialog-provider.tsx'
 
 /**
- * The header's view of authentication: Connect button, signing in, signed in as
- * 0x12…ab, signing out, or the error with a retry. `data-auth-state` carries the raw state.
+ * The header's view of authentication: Connect button, signing in, the account menu, signing
+ * out, or the error with a retry. `data-auth-state` carries the raw state. It keeps one size
+ * whatever the state, so nothing around it moves when the state changes.
  */
 export function AuthStatus() {
   const auth = useAuth()
@@ -37,9 +40,16 @@ export function AuthStatus() {
       break
     case 'authenticated':
       content = (
-        <Link href="/account" className="signed-in">
-          Signed in as <span className="address">{shortAddress(auth.user!.address)}</span>
-        </Link>
+        // Same size as the menu's button, so nothing moves when its code arrives.
+        <Suspense
+          fallback={
+            <span className="account-button button-secondary address" aria-busy="true">
+              {shortAddress(auth.user!.address)}
+            </span>
+          }
+        >
+          <AccountMenu address={auth.user!.address} />
+        </Suspense>
       )
       break
     case 'logging_out':
@@ -47,12 +57,9 @@ export function AuthStatus() {
       break
     case 'error':
       content = (
-        <>
-          <span className="auth-error-text">Sign-in failed</span>
-          <button type="button" onClick={() => (openConnect(), void auth.retry())}>
-            Retry
-          </button>
-        </>
+        <button type="button" onClick={() => (openConnect(), void auth.retry())}>
+          <span className="visually-hidden">Sign-in failed. </span>Retry sign-in
+        </button>
       )
       break
   }
