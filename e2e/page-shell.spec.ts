@@ -37,7 +37,7 @@ test('navigation swaps the body class: the old page class goes, foreign classes 
 
 test('every page sets its own document title', async ({ page }) => {
   const expected: Array<[string, string, RegExp]> = [
-    ['/', 'Portico — a self-hosted shell for blockchain-connected sites', /blockchain-connected/],
+    ['/', 'Portico', /Your wallet is your account here/],
     ['/account', 'Account · Portico', /Your account/],
     ['/analytics', 'Analytics · Portico', /Analytics/],
     ['/no/such/page', 'Page not found · Portico', /Page not found/],
@@ -54,7 +54,7 @@ test('Home is pre-rendered into the HTML and hydrated without errors', async ({
   request,
 }) => {
   const html = await (await request.get('/')).text()
-  expect(html).toContain('Build blockchain-connected sites on your own server')
+  expect(html).toContain('Your wallet is your account here')
   expect(html).toContain('<body class="page-home">')
 
   const problems: string[] = []
@@ -66,7 +66,7 @@ test('Home is pre-rendered into the HTML and hydrated without errors', async ({
   await appStarted(page)
   // Interactive after hydration: client-side navigation works without a page load.
   await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1))
-  await page.getByRole('link', { name: 'Open your account' }).click()
+  await page.getByRole('link', { name: 'Go to your account' }).first().click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
   expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1)
   expect(problems).toEqual([])
@@ -80,11 +80,11 @@ test('a direct load of another path renders that page, not the pre-rendered Home
   await page.goto('/analytics')
   await appStarted(page)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Analytics')
-  await expect(page.getByText('Build blockchain-connected sites')).toHaveCount(0)
+  await expect(page.getByText('Your wallet is your account here')).toHaveCount(0)
   await expect(page.locator('body')).toHaveClass('page-analytics')
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click()
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/blockchain-connected/)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your wallet is your account here')
   expect(problems).toEqual([])
 })
 
@@ -96,14 +96,14 @@ test('an unknown path answers 404 and shows Not found with a way back home', asy
   await expect(page.getByText('/definitely/not/here')).toBeVisible()
   await page.getByRole('main').getByRole('link', { name: 'Back to the home page' }).click()
   await expect(page).toHaveURL(/\/$/)
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/blockchain-connected/)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your wallet is your account here')
 })
 
 test("each page's served HTML carries its own title, description and link previews", async ({
   request,
 }) => {
   for (const [path, title, description] of [
-    ['/', 'Portico — a self-hosted shell for blockchain-connected sites', /on your own server/],
+    ['/', 'Portico', /this site’s own server/],
     ['/account', 'Account · Portico', /your sessions and your profile/],
     ['/analytics', 'Analytics · Portico', /Page views, sign-ins and events/],
     ['/u/0x70997970C51812dc3A010C7d01b50e0d17dc79C8', 'Wallet · Portico', /A wallet address/],
@@ -159,7 +159,7 @@ test('a page whose code fails to load shows a friendly error with a way back', a
   const alert = page.getByRole('alert')
   await expect(alert.getByRole('heading', { name: 'Something went wrong' })).toBeVisible()
   await alert.getByRole('link', { name: 'Back to the home page' }).click()
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/blockchain-connected/)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your wallet is your account here')
 })
 
 test('loading / makes no request to any host but the server', async ({ page, baseURL }) => {

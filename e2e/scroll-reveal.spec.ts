@@ -100,7 +100,7 @@ test.describe('with JavaScript disabled', () => {
 
   test("the page's content is visible", async ({ page }) => {
     await page.goto('/')
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/blockchain-connected/)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your wallet is your account here')
     const targets = page.locator('[data-reveal]')
     expect(await targets.count()).toBeGreaterThan(3)
     for (const target of await targets.all()) {
@@ -108,7 +108,7 @@ test.describe('with JavaScript disabled', () => {
       await target.scrollIntoViewIfNeeded()
       await expect(target).toBeVisible()
     }
-    await expect(page.getByRole('heading', { name: 'Two commands' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Ready when you are' })).toBeVisible()
   })
 })
 

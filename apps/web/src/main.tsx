@@ -7,6 +7,7 @@ import { createThemeStore } from './theme/theme-store.ts'
 import { createPortico } from '@portico/sdk/portico'
 import { porticoConfigFromEnv } from './wallet/config.ts'
 import './styles.css'
+import './site/site.css'
 
 /** Browser entry: builds the services once, then hydrates the pre-rendered page or renders. */
 function start() {

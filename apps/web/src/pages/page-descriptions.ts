@@ -3,7 +3,7 @@
 // browser loads stays small.
 
 export const pageDescriptions: Record<string, string> = {
-  '/': 'Wallet sign-in, node access with failover, an object store and first-party analytics, all on your own server.',
+  '/': 'Sign in with your wallet: no password, and your profile lives on this site’s own server.',
   '/account': 'Your wallet, your sessions and your profile on this site.',
   '/analytics': "Page views, sign-ins and events of this site, from its own server's records.",
   '/u/:address': 'A wallet address on this site.',

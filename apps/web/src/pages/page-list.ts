@@ -1,21 +1,22 @@
 import { lazy } from 'react'
 import type { PageDefinition } from '../shell/page-table.ts'
+import { pageTitle, site } from '../site/site.ts'
 
 /**
  * The page table. Each page's code loads on first visit; Home is also pre-rendered into the built
  * index.html (scripts/build.mjs) and hydrated.
  */
-export const pages: readonly PageDefinition[] = [
+const allPages: readonly PageDefinition[] = [
   {
     path: '/',
-    title: 'Portico — a self-hosted shell for blockchain-connected sites',
+    title: site.name,
     bodyClass: 'page-home',
     navLabel: 'Home',
     component: lazy(() => import('./home.tsx')),
   },
   {
     path: '/account',
-    title: 'Account · Portico',
+    title: pageTitle('Account'),
     bodyClass: 'page-account',
     navLabel: 'Account',
     auth: 'required',
@@ -24,21 +25,24 @@ export const pages: readonly PageDefinition[] = [
   },
   {
     path: '/analytics',
-    title: 'Analytics · Portico',
+    title: pageTitle('Analytics'),
     bodyClass: 'page-analytics',
     navLabel: 'Analytics',
     component: lazy(() => import('./analytics.tsx')),
   },
   {
     path: '/u/:address',
-    title: 'Wallet · Portico',
+    title: pageTitle('Wallet'),
     bodyClass: 'page-address',
     component: lazy(() => import('./address.tsx')),
   },
   {
     path: '*',
-    title: 'Page not found · Portico',
+    title: pageTitle('Page not found'),
     bodyClass: 'page-not-found',
     component: lazy(() => import('./not-found.tsx')),
   },
 ]
+
+/** The pages of this site: the table without the ones site.ts hides. */
+export const pages = allPages.filter((page) => !site.hiddenPages.includes(page.path))

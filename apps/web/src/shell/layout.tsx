@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode, type RefObject } from 'react'
 import { Link } from 'wouter'
+import { site } from '../site/site.ts'
 import { ThemeControl } from '../theme/theme-control.tsx'
 import { AuthStatus } from '../wallet/auth-status.tsx'
 import type { PageDefinition } from './page-table.ts'
@@ -27,7 +28,8 @@ export function Layout({
       <header className="site-header">
         <div className="container header-inner">
           <Link href="/" className="brand">
-            Portico
+            {site.logo && <img src={site.logo} alt="" width={28} height={28} />}
+            {site.name}
           </Link>
           <AuthStatus />
           <button
@@ -64,8 +66,12 @@ export function Layout({
       <footer className="site-footer">
         <div className="container">
           <p>
-            Portico — self-hosted, open, no third-party requests on load.{' '}
-            <a href="/api/docs">API documentation</a>
+            {site.name} — {site.footer.text}
+            {site.footer.links.map((link) => (
+              <a key={link.href} href={link.href} className="footer-link">
+                {link.label}
+              </a>
+            ))}
           </p>
         </div>
       </footer>
