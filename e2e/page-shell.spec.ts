@@ -84,7 +84,9 @@ test('a direct load of another path renders that page, not the pre-rendered Home
   await expect(page.locator('body')).toHaveClass('page-analytics')
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click()
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your wallet is your account here')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    'Your wallet is your account here',
+  )
   expect(problems).toEqual([])
 })
 
@@ -96,7 +98,9 @@ test('an unknown path answers 404 and shows Not found with a way back home', asy
   await expect(page.getByText('/definitely/not/here')).toBeVisible()
   await page.getByRole('main').getByRole('link', { name: 'Back to the home page' }).click()
   await expect(page).toHaveURL(/\/$/)
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your wallet is your account here')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    'Your wallet is your account here',
+  )
 })
 
 test("each page's served HTML carries its own title, description and link previews", async ({
@@ -159,7 +163,9 @@ test('a page whose code fails to load shows a friendly error with a way back', a
   const alert = page.getByRole('alert')
   await expect(alert.getByRole('heading', { name: 'Something went wrong' })).toBeVisible()
   await alert.getByRole('link', { name: 'Back to the home page' }).click()
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your wallet is your account here')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    'Your wallet is your account here',
+  )
 })
 
 test('loading / makes no request to any host but the server', async ({ page, baseURL }) => {

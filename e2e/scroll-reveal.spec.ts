@@ -100,7 +100,9 @@ test.describe('with JavaScript disabled', () => {
 
   test("the page's content is visible", async ({ page }) => {
     await page.goto('/')
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your wallet is your account here')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'Your wallet is your account here',
+    )
     const targets = page.locator('[data-reveal]')
     expect(await targets.count()).toBeGreaterThan(3)
     for (const target of await targets.all()) {
