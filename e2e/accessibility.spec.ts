@@ -14,25 +14,30 @@ const PATHS = [
   '/no-such-page',
 ]
 
-for (const theme of ['light', 'dark'] as const) {
-  for (const path of PATHS) {
-    test(`${path} has no serious or critical axe violations (${theme})`, async ({ page }) => {
-      await seedStorage(page, { theme })
-      await page.goto(path)
-      await appStarted(page)
-      await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
-      await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
+for (const width of [320, 1280]) {
+  for (const theme of ['light', 'dark'] as const) {
+    for (const path of PATHS) {
+      test(`${path} has no serious or critical axe violations (${theme}, ${width} px)`, async ({
+        page,
+      }) => {
+        await page.setViewportSize({ width, height: 800 })
+        await seedStorage(page, { theme })
+        await page.goto(path)
+        await appStarted(page)
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+        await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
 
-      const results = await new AxeBuilder({ page }).analyze()
-      const blocking = results.violations
-        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-        .map((violation) => ({
-          id: violation.id,
-          impact: violation.impact,
-          targets: violation.nodes.map((node) => node.target.join(' ')),
-        }))
-      expect(blocking).toEqual([])
-    })
+        const results = await new AxeBuilder({ page }).analyze()
+        const blocking = results.violations
+          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+          .map((violation) => ({
+            id: violation.id,
+            impact: violation.impact,
+            targets: violation.nodes.map((node) => node.target.join(' ')),
+          }))
+        expect(blocking).toEqual([])
+      })
+    }
   }
 }
 
