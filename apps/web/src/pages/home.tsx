@@ -3,12 +3,13 @@ import { homeContent as content } from '../site/home-content.ts'
 
 /**
  * The landing page: its words come from site/home-content.ts. Pre-rendered into index.html at
- * build time and hydrated.
+ * build time and hydrated. The hero is the first screen, so it is never hidden for the scroll
+ * reveal: it paints with the HTML, before any script runs.
  */
 export default function Home() {
   return (
     <>
-      <section className="hero" data-reveal id="hero">
+      <section className="hero" id="hero">
         <p className="eyebrow">{content.eyebrow}</p>
         <h1>{content.heading}</h1>
         <p className="lead">{content.lead}</p>

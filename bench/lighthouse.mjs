@@ -1,0 +1,72 @@
+// Lighthouse (mobile: a mid-range phone on a throttled 4G network, Lighthouse's default) against
+// `/` of the built app served by the real server: prints the performance and accessibility
+// scores and the paint timings of 3 runs. Lighthouse is fetched on demand (`npx`), so it is not a
+// dependency of the project; Debian's Chromium is the browser.
+//
+//   npm run bench:lighthouse        (builds first)
+import { spawn, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const LIGHTHOUSE = 'lighthouse@12.8.2'
+const RUNS = 3
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-lighthouse-'))
+const server = spawn(process.execPath, ['packages/server/dist/cli.js'], {
+  cwd: repoRoot,
+  env: {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    WEB_DIR: path.join(repoRoot, 'apps/web/dist'),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  },
+  stdio: ['ignore', 'pipe', 'inherit'],
+})
+const url = await new Promise((resolve, reject) => {
+  let output = ''
+  server.stdout.on('data', (chunk) => {
+    output += chunk
+    const match = /running at (http:\/\/\S+)/.exec(output)
+    if (match) resolve(match[1])
+  })
+  server.on('exit', () => reject(new Error(`the server exited:\n${output}`)))
+})
+
+try {
+  console.log(`Lighthouse ${LIGHTHOUSE.split('@')[1]}, mobile defaults, ${url}/`)
+  for (let run = 1; run <= RUNS; run++) {
+    const report = path.join(dataDir, `report-${run}.json`)
+    const result = spawnSync(
+      'npx',
+      [
+        '--yes',
+        LIGHTHOUSE,
+        `${url}/`,
+        '--only-categories=performance,accessibility',
+        '--chrome-flags=--headless=new --no-sandbox',
+        '--output=json',
+        `--output-path=${report}`,
+        '--quiet',
+      ],
+      { env: { ...process.env, CHROME_PATH: '/usr/bin/chromium' }, stdio: 'inherit' },
+    )
+    if (result.status !== 0) throw new Error(`lighthouse exited with ${result.status}`)
+    const { categories, audits } = JSON.parse(fs.readFileSync(report, 'utf8'))
+    /** @param {string} id */
+    const timing = (id) => audits[id].displayValue
+    console.log(
+      `run ${run}: performance ${Math.round(categories.performance.score * 100)}, ` +
+        `accessibility ${Math.round(categories.accessibility.score * 100)}; ` +
+        `FCP ${timing('first-contentful-paint')}, LCP ${timing('largest-contentful-paint')}, ` +
+        `TBT ${timing('total-blocking-time')}, CLS ${timing('cumulative-layout-shift')}`,
+    )
+  }
+} finally {
+  server.kill('SIGTERM')
+  fs.rmSync(dataDir, { recursive: true, force: true })
+}
