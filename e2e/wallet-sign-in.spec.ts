@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { createPublicClient, formatEther, http } from 'viem'
+import { seedStorage } from './helpers.ts'
 import { anvilUrl } from './ports.ts'
 import { installTestWallet, TEST_WALLET } from './wallet/test-wallet.ts'
 import {
@@ -170,30 +171,33 @@ test('sign-out when the server cannot be reached still signs out here, and says 
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible()
 })
 
-test('a wallet on the wrong network: names, "Switch network" adds and switches, then sign-in goes on', async ({
-  page,
-}) => {
-  const wallet = await installTestWallet(page, { anvilUrl: anvilUrl() })
-  await page.goto('/')
-  await wallet.switchChain(page, 5)
-  const dialog = await openConnectDialog(page)
-  await dialog.getByRole('button', { name: TEST_WALLET.name }).click()
-  const alert = dialog.getByRole('alert')
-  await expect(alert).toContainText('Your wallet is on Chain 5, which this site does not accept')
-  await expect(alert).toContainText('Switch your wallet to Ethereum or Anvil (local).')
-  // Checked before any signature was asked for.
-  expect(wallet.signatures).toEqual([])
-  await expectNoSeriousAxeViolations(page)
+for (const theme of ['light', 'dark'] as const) {
+  test(`a wallet on the wrong network: names, "Switch network" adds and switches, then sign-in goes on (${theme})`, async ({
+    page,
+  }) => {
+    const wallet = await installTestWallet(page, { anvilUrl: anvilUrl() })
+    await seedStorage(page, { theme })
+    await page.goto('/')
+    await wallet.switchChain(page, 5)
+    const dialog = await openConnectDialog(page)
+    await dialog.getByRole('button', { name: TEST_WALLET.name }).click()
+    const alert = dialog.getByRole('alert')
+    await expect(alert).toContainText('Your wallet is on Chain 5, which this site does not accept')
+    await expect(alert).toContainText('Switch your wallet to Ethereum or Anvil (local).')
+    // Checked before any signature was asked for.
+    expect(wallet.signatures).toEqual([])
+    await expectNoSeriousAxeViolations(page)
 
-  await alert.getByRole('button', { name: 'Switch to Anvil (local)' }).click()
-  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'authenticated')
-  const requests = await page.evaluate(() => window.__testWallet!.networkRequests)
-  expect(requests[0]).toBe('wallet_switchEthereumChain 0x7a69')
-  expect(requests[1]).toMatch(
-    /^wallet_addEthereumChain 0x7a69 http:\/\/127\.0\.0\.1:\d+\/api\/rpc\/31337$/,
-  )
-  expect(wallet.signatures).toHaveLength(1)
-})
+    await alert.getByRole('button', { name: 'Switch to Anvil (local)' }).click()
+    await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'authenticated')
+    const requests = await page.evaluate(() => window.__testWallet!.networkRequests)
+    expect(requests[0]).toBe('wallet_switchEthereumChain 0x7a69')
+    expect(requests[1]).toMatch(
+      /^wallet_addEthereumChain 0x7a69 http:\/\/127\.0\.0\.1:\d+\/api\/rpc\/31337$/,
+    )
+    expect(wallet.signatures).toHaveLength(1)
+  })
+}
 
 test('closing the dialog after a failed sign-in leaves the header clean', async ({ page }) => {
   const wallet = await installTestWallet(page, { anvilUrl: anvilUrl() })
