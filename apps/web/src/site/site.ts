@@ -20,7 +20,7 @@ export const site: SiteConfig = {
   logo: undefined,
   hiddenPages: [],
   footer: {
-    text: 'Self-hosted: no third-party requests on load.',
+    text: 'self-hosted, no third-party requests on load.',
     links: [{ label: 'API documentation', href: '/api/docs' }],
   },
 }
