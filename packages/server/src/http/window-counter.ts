@@ -1,5 +1,6 @@
 import { lt, sql } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
+import { createCoalescer } from '../db/coalesce.ts'
 import { rateLimits } from '../db/schema.ts'
 
 /** Fixed-window counters behind every rate limit. */
@@ -30,30 +31,65 @@ export function memoryWindowCounter(): WindowCounter {
   }
 }
 
+interface Addition {
+  key: string
+  by: number
+  windowStart: number
+}
+
 /**
- * Counters in the `rate_limits` table, shared by every server process on one PostgreSQL. One
- * upsert per addition (`count = count + n … RETURNING count`), atomic across processes.
+ * Counters in the `rate_limits` table, shared by every server process on one PostgreSQL, so a
+ * limit holds across processes. Additions that arrive together go in one statement (group
+ * commit): `count = count + n … RETURNING count`, atomic across processes, and each request still
+ * learns its own exact count, so no burst slips past a limit.
  */
 export function databaseWindowCounter(db: Database): WindowCounter {
-  let additions = 0
+  let statements = 0
+  const add = createCoalescer(async (items: Addition[]) => {
+    // One row per key and window (a statement may not update a row twice), with the sum.
+    const rows = new Map<string, Addition>()
+    for (const item of items) {
+      const id = `${item.windowStart}|${item.key}`
+      const row = rows.get(id)
+      rows.set(id, row ? { ...row, by: row.by + item.by } : { ...item })
+    }
+    const totals = await db
+      .insert(rateLimits)
+      .values(
+        [...rows.values()].map((r) => ({ key: r.key, windowStart: r.windowStart, count: r.by })),
+      )
+      .onConflictDoUpdate({
+        target: [rateLimits.key, rateLimits.windowStart],
+        set: { count: sql`${rateLimits.count} + excluded.count` },
+      })
+      .returning({
+        key: rateLimits.key,
+        windowStart: rateLimits.windowStart,
+        count: rateLimits.count,
+      })
+    const total = new Map(totals.map((t) => [`${t.windowStart}|${t.key}`, t.count]))
+    // Old windows are useless: clear them now and then.
+    if (++statements % 1000 === 0) {
+      db.delete(rateLimits)
+        .where(lt(rateLimits.windowStart, Date.now() - 3_600_000))
+        .catch(() => {})
+    }
+    // Each addition's own count: the total less what later additions of the same key added.
+    const later = new Map<string, number>()
+    const counts = new Array<number>(items.length)
+    for (let index = items.length - 1; index >= 0; index--) {
+      const item = items[index]!
+      const id = `${item.windowStart}|${item.key}`
+      const after = later.get(id) ?? 0
+      counts[index] = (total.get(id) ?? item.by) - after
+      later.set(id, after + item.by)
+    }
+    return counts
+  })
   return {
     async add(key, by, windowMs) {
-      const { now, start, ttlMs } = windowOf(windowMs)
-      const [row] = await db
-        .insert(rateLimits)
-        .values({ key, windowStart: start, count: by })
-        .onConflictDoUpdate({
-          target: [rateLimits.key, rateLimits.windowStart],
-          set: { count: sql`${rateLimits.count} + ${by}` },
-        })
-        .returning({ count: rateLimits.count })
-      // Old windows are useless: clear them now and then.
-      if (++additions % 1000 === 0) {
-        db.delete(rateLimits)
-          .where(lt(rateLimits.windowStart, now - 3_600_000))
-          .catch(() => {})
-      }
-      return { count: row?.count ?? by, ttlMs }
+      const { start, ttlMs } = windowOf(windowMs)
+      return { count: await add({ key, by, windowStart: start }), ttlMs }
     },
   }
 }
