@@ -153,3 +153,13 @@ export const rateLimits = pgTable(
   },
   (t) => [uniqueIndex('rate_limits_key_window').on(t.key, t.windowStart)],
 )
+
+/**
+ * Values every server process on one database must agree on, made once by whichever process
+ * needs one first (e.g. the secret behind visitor ids).
+ */
+export const sharedValues = pgTable('shared_values', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
+})

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { databaseKinds, signedIn, testApp, testConfig } from '../../test/helpers.ts'
+import { databaseKinds, signedIn, testApp, testConfig, testDatabase } from '../../test/helpers.ts'
+import { buildServer } from '../app.ts'
 import type { AppConfig } from '../app-config.ts'
 import { events } from '../db/schema.ts'
 
@@ -186,5 +187,47 @@ describe.each(databaseKinds())('events on %s', (kind) => {
       remoteAddress: '198.51.100.2',
     })
     expect(other.statusCode).toBe(202)
+  })
+})
+
+describe.each(databaseKinds())('visitor ids on %s', (kind) => {
+  it('one visitor has one id through two servers on one database, and after a restart', async () => {
+    const database = await testDatabase(kind)
+    const base = testConfig()
+    const config = { ...base, app: { ...base.app, visitorSecret: undefined } }
+    const track = (app: Awaited<ReturnType<typeof buildServer>>, ip: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/events',
+        payload: { subdomain: 'a', event: 'page_view' },
+        headers: { 'user-agent': 'same-browser' },
+        remoteAddress: ip,
+      })
+    try {
+      // Two servers at once (racing to make the secret), then a third as if restarted.
+      const [a, b] = await Promise.all([
+        buildServer({ config, database, logger: false }),
+        buildServer({ config, database, logger: false }),
+      ])
+      await Promise.all([a.ready(), b.ready()])
+      expect((await track(a, '198.51.100.1')).statusCode).toBe(202)
+      expect((await track(b, '198.51.100.1')).statusCode).toBe(202)
+      expect((await track(b, '198.51.100.2')).statusCode).toBe(202)
+      await a.close()
+      await b.close()
+      const restarted = await buildServer({ config, database, logger: false })
+      await restarted.ready()
+      expect((await track(restarted, '198.51.100.1')).statusCode).toBe(202)
+      await restarted.close()
+
+      const rows = await database.db.select().from(events).orderBy(events.id)
+      expect(rows).toHaveLength(4)
+      const [first, second, other, afterRestart] = rows.map((r) => r.visitor)
+      expect(second).toBe(first)
+      expect(afterRestart).toBe(first)
+      expect(other).not.toBe(first)
+    } finally {
+      await database.close()
+    }
   })
 })

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 
 import { createEventWriter } from '../events/writer.ts'
 import { bucketStart, eventStats, maxBuckets } from '../events/stats.ts'
+import { sharedRandomValue } from '../db/shared-values.ts'
 import { createVisitorHasher } from '../events/visitor.ts'
 import { badRequest, forbidden } from '../errors.ts'
 import { eventSchemas } from './events-schemas.ts'
@@ -17,7 +18,9 @@ export async function eventRoutes(fastify: FastifyInstance): Promise<void> {
   const writer = createEventWriter(app.db)
   // Answers already sent are durable; wait for the ones in flight before the database closes.
   app.addHook('onClose', async () => writer.drain())
-  const visitorOf = createVisitorHasher(config.visitorSecret)
+  const visitorOf = createVisitorHasher(
+    config.visitorSecret ?? (await sharedRandomValue(app.db, 'visitor_secret')),
+  )
 
   app.post(
     '/api/events',
