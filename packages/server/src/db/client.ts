@@ -79,3 +79,22 @@ export async function pingDatabase(db: Database): Promise<boolean> {
     return false
   }
 }
+
+/**
+ * Migrations this build ships that the database has not applied (0 when up to date), read from
+ * the migrator's own table; undefined when the database cannot be asked.
+ */
+export async function pendingMigrations(db: Database): Promise<number | undefined> {
+  try {
+    const journal = JSON.parse(
+      fs.readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8'),
+    ) as { entries: unknown[] }
+    const result = await db.execute(
+      sql`select count(*)::int as applied from drizzle.__drizzle_migrations`,
+    )
+    const [row] = (result as unknown as { rows: { applied: number }[] }).rows
+    return Math.max(0, journal.entries.length - Number(row?.applied ?? 0))
+  } catch {
+    return undefined
+  }
+}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { sql } from 'drizzle-orm'
 import { databaseKinds, testApp } from '../../test/helpers.ts'
 
 describe.each(databaseKinds())('health and routing on %s', (kind) => {
@@ -28,5 +29,27 @@ describe.each(databaseKinds())('health and routing on %s', (kind) => {
     const res = await app.inject('/api/health')
     expect(res.statusCode).toBe(503)
     expect(res.json().status).toBe('degraded')
+  })
+})
+
+describe.each(databaseKinds())('readiness on %s', (kind) => {
+  it('is ready when the database answers and has every migration; not when one is undone', async () => {
+    const { app, database } = await testApp(kind)
+    const ready = await app.inject('/api/ready')
+    expect(ready.statusCode).toBe(200)
+    expect(ready.json()).toEqual({ ready: true, database: 'reachable', pendingMigrations: 0 })
+
+    // As if this build shipped a migration the database has not run yet.
+    await database.db.execute(
+      sql`delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`,
+    )
+    const behind = await app.inject('/api/ready')
+    expect(behind.statusCode).toBe(503)
+    expect(behind.json()).toEqual({ ready: false, database: 'reachable', pendingMigrations: 1 })
+
+    await database.close()
+    const gone = await app.inject('/api/ready')
+    expect(gone.statusCode).toBe(503)
+    expect(gone.json()).toEqual({ ready: false, database: 'unreachable', pendingMigrations: null })
   })
 })
