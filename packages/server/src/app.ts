@@ -10,6 +10,7 @@ import { installErrorHandler } from './http/error-handler.ts'
 import { installJsonBodyParser } from './http/json-body.ts'
 import { originGuard } from './http/origin-guard.ts'
 import { databaseRateLimitStore } from './http/rate-limit-store.ts'
+import { requestIdGenerator } from './http/request-id.ts'
 import { webRoutes } from './http/web.ts'
 import { authRoutes } from './routes/auth.ts'
 import { eventRoutes } from './routes/events.ts'
@@ -67,12 +68,19 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
       typeof config.trustProxy === 'number'
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
+    // One id per request in every log line and in the answer; a trusted proxy's own id is kept.
+    genReqId: requestIdGenerator(config.trustProxy),
+    requestIdLogLabel: 'requestId',
     // Strict JSON: reject prototype-poisoning keys instead of silently stripping them.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
   })
   if (options.onRoute) app.addHook('onRoute', options.onRoute)
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-request-id', request.id)
+    return payload
+  })
   app.decorate('db', database.db)
   app.decorate('dbKind', database.kind)
   app.decorate('config', config)
