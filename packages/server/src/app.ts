@@ -9,6 +9,7 @@ import type { Database, DatabaseKind } from './db/client.ts'
 import { installErrorHandler } from './http/error-handler.ts'
 import { installJsonBodyParser } from './http/json-body.ts'
 import { originGuard } from './http/origin-guard.ts'
+import { joinPeers, sharedSettings } from './db/peers.ts'
 import { databaseRateLimitStore } from './http/rate-limit-store.ts'
 import { requestIdGenerator } from './http/request-id.ts'
 import { webRoutes } from './http/web.ts'
@@ -81,6 +82,11 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     reply.header('x-request-id', request.id)
     return payload
   })
+  // Several processes on one PostgreSQL share limits, sessions and visitors: their settings must match.
+  if (database.kind === 'postgres') {
+    const membership = await joinPeers(database.db, sharedSettings(config))
+    app.addHook('onClose', async () => membership.leave())
+  }
   app.decorate('db', database.db)
   app.decorate('dbKind', database.kind)
   app.decorate('config', config)

@@ -163,3 +163,14 @@ export const sharedValues = pgTable('shared_values', {
   value: text('value').notNull(),
   createdAt: createdAt(),
 })
+
+/**
+ * The server processes running on this database, each with a digest per setting that must
+ * match between them; a process refreshes `lastSeen` while it runs and removes its row on exit.
+ */
+export const serverProcesses = pgTable('server_processes', {
+  id: text('id').primaryKey(),
+  settings: jsonb('settings').notNull(),
+  startedAt: createdAt(),
+  lastSeen: timestamp('last_seen', { withTimezone: true }).notNull().defaultNow(),
+})
