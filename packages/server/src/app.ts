@@ -5,12 +5,13 @@ import cookie from '@fastify/cookie'
 import rateLimit from '@fastify/rate-limit'
 import { createChainClients } from './auth/signature.ts'
 import type { ServerConfig } from './config.ts'
-import type { Database, DatabaseKind } from './db/client.ts'
+import type { Database, DatabaseHandle, DatabaseKind } from './db/client.ts'
 import { installErrorHandler } from './http/error-handler.ts'
 import { installJsonBodyParser } from './http/json-body.ts'
 import { originGuard } from './http/origin-guard.ts'
 import { joinPeers, sharedSettings } from './db/peers.ts'
 import { databaseRateLimitStore } from './http/rate-limit-store.ts'
+import { metricsPlugin } from './http/metrics.ts'
 import { requestIdGenerator } from './http/request-id.ts'
 import { webRoutes } from './http/web.ts'
 import { authRoutes } from './routes/auth.ts'
@@ -36,7 +37,7 @@ declare module 'fastify' {
 
 export interface BuildServerOptions {
   config: ServerConfig
-  database: { db: Database; kind: DatabaseKind }
+  database: { db: Database; kind: DatabaseKind; pool?: DatabaseHandle['pool'] }
   /** Pino logger options; `false` silences logs (tests). */
   logger?: boolean | object
   /** Called for every route as it is registered (the OpenAPI coverage test collects them). */
@@ -71,7 +72,6 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
         : config.trustProxy,
     // One id per request in every log line and in the answer; a trusted proxy's own id is kept.
     genReqId: requestIdGenerator(config.trustProxy),
-    requestIdLogLabel: 'requestId',
     // Strict JSON: reject prototype-poisoning keys instead of silently stripping them.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
@@ -98,6 +98,10 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
       openapi: '3.1.0',
       info: { title: 'Portico API', version: serverVersion },
     },
+  })
+  await app.register(metricsPlugin, {
+    token: config.metricsToken,
+    pool: () => database.pool,
   })
   await app.register(compress, { global: true, threshold: 1024 })
   await app.register(cookie)

@@ -36,6 +36,8 @@ export interface ServerConfig {
     /** A connection with no traffic either way is closed after this (IDLE_TIMEOUT_MS, 60 s). */
     idleMs: number
   }
+  /** Bearer token for `GET /api/metrics` (METRICS_TOKEN); absent → metrics are off. */
+  metricsToken: string | undefined
   /** Most bytes of objects one answer may carry: a query, or all results of a batch (ANSWER_MAX_BYTES, 16 MB). */
   answerMaxBytes: number
 }
@@ -98,6 +100,7 @@ export function loadConfig(
       ),
       idleMs: positiveInt(env, 'IDLE_TIMEOUT_MS', defaults.timeouts?.idleMs ?? 60_000, problems),
     },
+    metricsToken: env.METRICS_TOKEN || defaults.metricsToken || undefined,
     answerMaxBytes: positiveInt(
       env,
       'ANSWER_MAX_BYTES',

@@ -19,6 +19,8 @@ export interface DatabaseHandle {
   db: Database
   kind: DatabaseKind
   close(): Promise<void>
+  /** Connections of the PostgreSQL pool (for metrics); absent for the embedded database. */
+  pool?: { total: number; idle: number; waiting: number } | undefined
 }
 
 export type OpenDatabaseOptions =
@@ -48,7 +50,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     pool.on('error', () => {})
     const db = drizzlePg(pool, { schema }) as unknown as Database
     await migrateWithLock(pool, db)
-    return { db, kind: 'postgres', close: () => pool.end() }
+    return {
+      db,
+      kind: 'postgres',
+      close: () => pool.end(),
+      get pool() {
+        return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }
+      },
+    }
   }
   const client =
     options.client ?? (options.dir ? new PGlite(path.join(options.dir, 'pglite')) : new PGlite())

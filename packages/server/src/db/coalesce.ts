@@ -8,6 +8,9 @@
  *
  * @param run Runs one batch; must answer one result per item, in order.
  */
+/** Told the size of every batch a coalescer runs (metrics listen here). */
+export const batchSizes = new Set<(size: number) => void>()
+
 export function createCoalescer<I, O>(
   run: (items: I[]) => Promise<O[]>,
   maxBatch = 200,
@@ -20,6 +23,7 @@ export function createCoalescer<I, O>(
     while (queue.length > 0) {
       const group = queue.slice(0, maxBatch)
       queue = queue.slice(group.length)
+      for (const listen of batchSizes) listen(group.length)
       try {
         const results = await run(group.map((entry) => entry.item))
         group.forEach((entry, index) => entry.resolve(results[index] as O))

@@ -57,8 +57,10 @@ function callLimit(
  */
 export async function rpcRoutes(app: FastifyInstance): Promise<void> {
   const config = app.config.rpc
-  const gateway = new RpcGateway(config, (chainId, failure) =>
-    app.log.warn({ chainId, ...failure }, 'rpc upstream attempt failed'),
+  const gateway = new RpcGateway(
+    config,
+    (chainId, failure) => app.log.warn({ chainId, ...failure }, 'rpc upstream attempt failed'),
+    (chainId, outcome, seconds) => app.upstreamAttempt?.(chainId, outcome, seconds),
   )
   const keys = new ApiKeyVerifier(app.db)
   app.addHook('onClose', async () => gateway.close())

@@ -49,6 +49,7 @@ export class RpcGateway {
   constructor(
     private readonly config: RpcGatewayConfig,
     onUpstreamFailure?: (chainId: number, failure: Parameters<UpstreamFailureLog>[0]) => void,
+    onUpstreamAttempt?: (chainId: number, outcome: string, seconds: number) => void,
   ) {
     for (const [chainId, urls] of config.upstreams) {
       this.#pools.set(
@@ -58,6 +59,7 @@ export class RpcGateway {
           config.timeoutMs,
           (f) => onUpstreamFailure?.(chainId, f),
           config.upstreamBatch,
+          (outcome, seconds) => onUpstreamAttempt?.(chainId, outcome, seconds),
         ),
       )
       this.#caches.set(chainId, new AnswerCache())

@@ -72,6 +72,8 @@ export class UpstreamPool {
     readonly timeoutMs: number,
     private readonly onFailure: UpstreamFailureLog = () => {},
     readonly maxBatch = 1,
+    /** Told the outcome (`ok` or the failure reason) and duration of every attempt. */
+    private readonly onAttempt: (outcome: string, seconds: number) => void = () => {},
   ) {
     this.#upstreams = urls.map((raw) => {
       const url = new URL(raw)
@@ -117,7 +119,9 @@ export class UpstreamPool {
     const body = JSON.stringify(batch ? calls : calls[0])
     let last: Attempt | undefined
     for (const [index, upstream] of this.#upstreams.entries()) {
+      const started = performance.now()
       last = await this.#attempt(upstream, body, calls.length, batch)
+      this.onAttempt(last.ok ? 'ok' : last.reason, (performance.now() - started) / 1000)
       if (last.ok) return last.answers
       this.onFailure({
         upstream: index + 1,

@@ -1,0 +1,103 @@
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { batchSizes } from '../db/coalesce.ts'
+import type { DatabaseHandle } from '../db/client.ts'
+import { unauthorized } from '../errors.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where the RPC gateway reports upstream attempts (chain, outcome, seconds). */
+    upstreamAttempt(chainId: number, outcome: string, seconds: number): void
+  }
+}
+
+/**
+ * `GET /api/metrics` in the Prometheus text format, off unless METRICS_TOKEN is set (then it asks
+ * for `Authorization: Bearer <token>`): requests and latency by route and status, rate-limit
+ * refusals, the PostgreSQL pool, group-commit batch sizes, and the RPC gateway's upstream
+ * attempts per chain. One registry per server, so tests and several apps in one process do not
+ * mix their figures.
+ */
+export const metricsPlugin = fp(
+  async (
+    app: FastifyInstance,
+    opts: { token: string | undefined; pool: () => DatabaseHandle['pool'] },
+  ) => {
+    const registry = new Registry()
+    const requests = new Histogram({
+      name: 'portico_http_request_duration_seconds',
+      help: 'HTTP requests by route, method and status, and how long they took',
+      labelNames: ['route', 'method', 'status'],
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+      registers: [registry],
+    })
+    const refusals = new Counter({
+      name: 'portico_rate_limit_refusals_total',
+      help: 'Requests refused by a rate limit (429), by route',
+      labelNames: ['route'],
+      registers: [registry],
+    })
+    const batches = new Histogram({
+      name: 'portico_group_commit_batch_size',
+      help: 'Writes per group-commit batch',
+      buckets: [1, 2, 5, 10, 20, 50, 100, 200],
+      registers: [registry],
+    })
+    const upstream = new Histogram({
+      name: 'portico_rpc_upstream_attempt_seconds',
+      help: 'RPC gateway attempts to upstream nodes, by chain and outcome',
+      labelNames: ['chain', 'outcome'],
+      buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
+      registers: [registry],
+    })
+    new Gauge({
+      name: 'portico_db_pool_connections',
+      help: 'PostgreSQL pool connections by state (embedded database: none)',
+      labelNames: ['state'],
+      registers: [registry],
+      collect() {
+        const pool = opts.pool()
+        if (!pool) return
+        this.set({ state: 'total' }, pool.total)
+        this.set({ state: 'idle' }, pool.idle)
+        this.set({ state: 'waiting' }, pool.waiting)
+      },
+    })
+
+    const observeBatch = (size: number) => batches.observe(size)
+    batchSizes.add(observeBatch)
+    app.addHook('onClose', async () => batchSizes.delete(observeBatch))
+    app.decorate('upstreamAttempt', (chainId: number, outcome: string, seconds: number) =>
+      upstream.observe({ chain: String(chainId), outcome }, seconds),
+    )
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? 'unknown'
+      if (route === '/api/metrics') return
+      requests.observe(
+        { route, method: request.method, status: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      )
+      if (reply.statusCode === 429) refusals.inc({ route })
+    })
+
+    app.get(
+      '/api/metrics',
+      {
+        schema: {
+          tags: ['meta'],
+          summary: 'Prometheus metrics (needs METRICS_TOKEN as a bearer token; off without it)',
+          produces: ['text/plain'],
+        },
+      },
+      async (request, reply) => {
+        if (!opts.token) return reply.callNotFound()
+        if (request.headers.authorization !== `Bearer ${opts.token}`) {
+          throw unauthorized('Send the metrics token as a bearer token.')
+        }
+        return reply.type(registry.contentType).send(await registry.metrics())
+      },
+    )
+  },
+  { name: 'portico-metrics' },
+)
