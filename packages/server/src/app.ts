@@ -10,7 +10,12 @@ import { installErrorHandler } from './http/error-handler.ts'
 import { installJsonBodyParser } from './http/json-body.ts'
 import { originGuard } from './http/origin-guard.ts'
 import { joinPeers, sharedSettings } from './db/peers.ts'
-import { databaseRateLimitStore } from './http/rate-limit-store.ts'
+import { counterRateLimitStore } from './http/rate-limit-store.ts'
+import {
+  databaseWindowCounter,
+  memoryWindowCounter,
+  type WindowCounter,
+} from './http/window-counter.ts'
 import { metricsPlugin } from './http/metrics.ts'
 import { requestIdGenerator } from './http/request-id.ts'
 import { webRoutes } from './http/web.ts'
@@ -32,6 +37,8 @@ declare module 'fastify' {
     db: Database
     dbKind: DatabaseKind
     config: ServerConfig
+    /** The counters behind every rate limit (shared through the database on PostgreSQL). */
+    windowCounter: WindowCounter
   }
 }
 
@@ -107,11 +114,15 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   await app.register(cookie)
   await app.register(originGuard)
   await app.register(securityHeaders)
-  // Limits are set per route (auth, events). On PostgreSQL (several processes) the sign-in
-  // counters live in the database; on PGlite there is one process and memory is exact.
+  // One set of counters behind every limit: on PostgreSQL (several processes) they live in the
+  // database and are shared; on PGlite there is one process and memory is exact.
+  const counter =
+    database.kind === 'postgres' ? databaseWindowCounter(database.db) : memoryWindowCounter()
+  app.decorate('windowCounter', counter)
+  // Limits are set per route (auth, events); the RPC gateway counts calls with `windowCounter`.
   await app.register(rateLimit, {
     global: false,
-    ...(database.kind === 'postgres' ? { store: databaseRateLimitStore(database.db) } : {}),
+    ...(database.kind === 'postgres' ? { store: counterRateLimitStore(counter) } : {}),
   })
 
   await app.register(currentUserPlugin)

@@ -11,16 +11,21 @@ export function answerBudget(maxBytes: number): number {
   return store ? Math.max(0, Math.min(maxBytes, store.remaining)) : maxBytes
 }
 
-/** Runs `work` (the sub-requests of one batch) with one budget of `maxBytes` for all of them. */
+/**
+ * Runs `work` (the sub-requests of one batch) with one budget of `maxBytes` for all of them.
+ * `take(bytes)` spends from it and says whether the bytes fitted; bytes that do not fit are not
+ * spent unless `always` (an answer that is kept anyway, such as a write's).
+ */
 export function withSharedAnswerBudget<T>(
   maxBytes: number,
-  work: (spend: (bytes: number) => number) => Promise<T>,
+  work: (take: (bytes: number, always?: boolean) => boolean) => Promise<T>,
 ): Promise<T> {
   const store = { remaining: maxBytes }
   return shared.run(store, () =>
-    work((bytes) => {
+    work((bytes, always = false) => {
+      if (bytes > store.remaining && !always) return false
       store.remaining -= bytes
-      return store.remaining
+      return true
     }),
   )
 }

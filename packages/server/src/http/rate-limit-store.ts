@@ -1,6 +1,5 @@
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
-import type { Database } from '../db/client.ts'
-import { databaseWindowCounter } from './window-counter.ts'
+import type { WindowCounter } from './window-counter.ts'
 
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void
 interface StoreOptions {
@@ -8,12 +7,11 @@ interface StoreOptions {
 }
 
 /**
- * A store for @fastify/rate-limit on the shared window counters, so every server process on one
- * PostgreSQL shares every limit (docs/decisions.md, "Rate limits"). Concurrent requests share one
- * counter statement, which keeps high-volume routes such as event ingestion cheap.
+ * A store for @fastify/rate-limit on the app's window counters: with the database counters, every
+ * server process on one PostgreSQL shares every limit (docs/decisions.md, "Rate limits").
+ * Concurrent requests share one counter statement, which keeps event ingestion cheap.
  */
-export function databaseRateLimitStore(db: Database): FastifyRateLimitStoreCtor {
-  const shared = databaseWindowCounter(db)
+export function counterRateLimitStore(shared: WindowCounter): FastifyRateLimitStoreCtor {
   return class DatabaseRateLimitStore {
     private readonly prefix: string
     constructor(raw: unknown = {}) {

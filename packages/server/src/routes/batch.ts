@@ -2,7 +2,7 @@ import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-
 import type { FastifyInstance } from 'fastify'
 import { batchAnswerSchema } from '@portico/sdk/wire'
 import { errorBodySchema } from '../errors.ts'
-import { withSharedAnswerBudget } from '../http/answer-budget.ts'
+import { answerBudget, withSharedAnswerBudget } from '../http/answer-budget.ts'
 import { subRequestKey } from '../idempotency/store.ts'
 import { answerTooLarge } from '../objects/store.ts'
 
@@ -71,7 +71,7 @@ export async function batchRoutes(fastify: FastifyInstance): Promise<void> {
       const key = request.headers['idempotency-key']
       const results: { status: number; body: unknown }[] = []
       // The results share one answer budget: a query refuses itself before reading past it.
-      await withSharedAnswerBudget(app.config.answerMaxBytes, async (spend) => {
+      await withSharedAnswerBudget(app.config.answerMaxBytes, async (take) => {
         for (const [index, sub] of request.body.requests.entries()) {
           const answer = await app.inject({
             method: sub.method,
@@ -86,15 +86,13 @@ export async function batchRoutes(fastify: FastifyInstance): Promise<void> {
             ...(sub.body === undefined ? {} : { payload: JSON.stringify(sub.body) }),
             remoteAddress: request.ip,
           })
-          const left = spend(answer.body.length)
-          if (left < 0 && sub.method === 'GET') {
-            // A single object read that went past the budget is dropped; writes are always reported.
-            const refused = answerTooLarge(answer.body.length, left + answer.body.length)
+          // A read past the budget is dropped (it was bounded on its own); writes are always reported.
+          if (!take(answer.body.length, sub.method !== 'GET')) {
+            const refused = answerTooLarge(answer.body.length, answerBudget(Infinity))
             results.push({
               status: refused.statusCode,
               body: { error: { code: refused.code, message: refused.message } },
             })
-            spend(-answer.body.length)
           } else {
             results.push({ status: answer.statusCode, body: answer.body ? answer.json() : null })
           }

@@ -3,11 +3,7 @@ import { promisify } from 'node:util'
 import zlib from 'node:zlib'
 
 import { HttpError, unauthorized } from '../errors.ts'
-import {
-  databaseWindowCounter,
-  memoryWindowCounter,
-  type WindowCounter,
-} from '../http/window-counter.ts'
+import type { WindowCounter } from '../http/window-counter.ts'
 import { ApiKeyVerifier } from '../rpc/api-keys.ts'
 import { rpcErrorHandler } from '../rpc/error-handler.ts'
 import { RpcGateway } from '../rpc/gateway.ts'
@@ -60,14 +56,13 @@ export async function rpcRoutes(app: FastifyInstance): Promise<void> {
   const gateway = new RpcGateway(
     config,
     (chainId, failure) => app.log.warn({ chainId, ...failure }, 'rpc upstream attempt failed'),
-    (chainId, outcome, seconds) => app.upstreamAttempt?.(chainId, outcome, seconds),
+    (chainId, outcome, seconds) => app.upstreamAttempt(chainId, outcome, seconds),
   )
   const keys = new ApiKeyVerifier(app.db)
   app.addHook('onClose', async () => gateway.close())
   app.setErrorHandler(rpcErrorHandler)
   app.decorateRequest('rpcCaller', '')
-  // Shared by every process on PostgreSQL; on PGlite there is one process and memory is exact.
-  const counter = app.dbKind === 'postgres' ? databaseWindowCounter(app.db) : memoryWindowCounter()
+  const counter = app.windowCounter
   const perIp = callLimit(counter, config.rateLimitPerIp, 'This address', (r) => `ip:${r.ip}`)
   const perCaller = callLimit(
     counter,
