@@ -31,6 +31,14 @@ import { batchRoutes } from './routes/batch.ts'
 import { fileRoutes } from './routes/files.ts'
 import { rpcRoutes } from './routes/rpc.ts'
 import { serverVersion } from './version.ts'
+import { compatMount } from './compat/mount.ts'
+import { loadSiteFunctions } from './compat/functions.ts'
+import { parseLiveQuerySocket } from './compat/live-query.ts'
+import { LiveHub } from './live/hub.ts'
+import { nativeLiveSocket } from './live/native-socket.ts'
+import { attachSockets, type SocketHandler } from './live/sockets.ts'
+import { openChangeFeed } from './objects/changes.ts'
+import { readObjectAsServer } from './objects/store.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,12 +47,20 @@ declare module 'fastify' {
     config: ServerConfig
     /** The counters behind every rate limit (shared through the database on PostgreSQL). */
     windowCounter: WindowCounter
+    /** Live-query subscriptions of this process's sockets. */
+    liveHub: LiveHub
   }
 }
 
 export interface BuildServerOptions {
   config: ServerConfig
-  database: { db: Database; kind: DatabaseKind; pool?: DatabaseHandle['pool'] }
+  database: {
+    db: Database
+    kind: DatabaseKind
+    pool?: DatabaseHandle['pool']
+    /** PostgreSQL's connection URL: live queries listen for other processes' changes on it. */
+    url?: string | undefined
+  }
   /** Pino logger options; `false` silences logs (tests). */
   logger?: boolean | object
   /** Called for every route as it is registered (the OpenAPI coverage test collects them). */
@@ -130,12 +146,38 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
 
   await app.register(healthRoutes)
   // Contract-wallet signatures are checked on chain through the gateway's upstream nodes.
-  await app.register(authRoutes, { clientFor: createChainClients(config.rpc.upstreams) })
+  const clientFor = createChainClients(config.rpc.upstreams)
+  await app.register(authRoutes, { clientFor })
   await app.register(eventRoutes)
   await app.register(objectRoutes)
   await app.register(batchRoutes)
   await app.register(fileRoutes)
   await app.register(rpcRoutes)
+
+  // Live queries: every committed object change, from this process or (on PostgreSQL) any
+  // other, is matched against the subscriptions of the sockets connected here.
+  const url = database.url ?? config.databaseUrl
+  const feed = openChangeFeed(
+    database.db,
+    database.kind === 'postgres' && url
+      ? { kind: 'postgres', url, readObject: (keys) => readObjectAsServer(database.db, keys) }
+      : { kind: 'pglite' },
+  )
+  const hub = new LiveHub(database.db, feed, (error) =>
+    app.log.error({ err: error }, 'live query dispatch failed'),
+  )
+  app.addHook('onClose', async () => {
+    hub.close()
+    await feed.close()
+  })
+  app.decorate('liveHub', hub)
+  const sockets = new Map<string, SocketHandler>([['/api/live', nativeLiveSocket(app, hub)]])
+  if (config.compat.mount) {
+    sockets.set(config.compat.mount, parseLiveQuerySocket(app, hub))
+    const functions = await loadSiteFunctions(config.functionsModule)
+    await app.register(compatMount, { clientFor, functions })
+  }
+  attachSockets(app, sockets)
 
   await app.register(metaRoutes)
   await app.register(webRoutes, { webDir: config.webDir })

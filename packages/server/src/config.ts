@@ -40,6 +40,15 @@ export interface ServerConfig {
   metricsToken: string | undefined
   /** Most bytes of objects one answer may carry: a query, or all results of a batch (ANSWER_MAX_BYTES, 16 MB). */
   answerMaxBytes: number
+  /** The Moralis v1 / Parse compatibility mount. */
+  compat: {
+    /** Path of the mount (COMPAT_MOUNT, `/server`); undefined when switched off (`off`). */
+    mount: string | undefined
+    /** Whether the v1 clients' own sign-in message (signed server time) is accepted (COMPAT_LEGACY_SIGN_IN). */
+    legacySignIn: boolean
+  }
+  /** The site's server functions: a JavaScript module whose default export defines them (FUNCTIONS_MODULE). */
+  functionsModule: string | undefined
 }
 
 export class ConfigError extends Error {
@@ -107,12 +116,34 @@ export function loadConfig(
       defaults.answerMaxBytes ?? 16 * 1024 * 1024,
       problems,
     ),
+    compat: { mount: '/server', legacySignIn: true },
+    functionsModule: undefined,
   }
+  config.compat = defaults.compat ?? loadCompatConfig(env, problems)
+  config.functionsModule = env.FUNCTIONS_MODULE
+    ? path.resolve(env.FUNCTIONS_MODULE)
+    : defaults.functionsModule
   if (config.timeouts.headersMs > config.timeouts.requestMs) {
     problems.push('HEADERS_TIMEOUT_MS cannot be longer than REQUEST_TIMEOUT_MS')
   }
   if (problems.length) throw new ConfigError(problems)
   return config
+}
+
+function loadCompatConfig(env: Env, problems: string[]): ServerConfig['compat'] {
+  const raw = (env.COMPAT_MOUNT ?? '/server').trim()
+  let mount: string | undefined = raw.replace(/\/+$/, '')
+  if (raw === 'off' || raw === 'false') mount = undefined
+  else if (!/^(\/[A-Za-z0-9_-]{1,64}){1,4}$/.test(mount) || mount.startsWith('/api')) {
+    problems.push(
+      `COMPAT_MOUNT is a path like /server (letters, digits, _ and -; not under /api), or off (got "${raw}")`,
+    )
+    mount = '/server'
+  }
+  const legacy = (env.COMPAT_LEGACY_SIGN_IN ?? 'true').trim()
+  if (legacy !== 'true' && legacy !== 'false')
+    problems.push(`COMPAT_LEGACY_SIGN_IN is true or false (got "${legacy}")`)
+  return { mount, legacySignIn: legacy !== 'false' }
 }
 
 const CIDR_V4 = /^(\d{1,3})(\.\d{1,3}){3}(\/(3[0-2]|[12]?\d))?$/

@@ -19,6 +19,8 @@ export interface DatabaseHandle {
   db: Database
   kind: DatabaseKind
   close(): Promise<void>
+  /** PostgreSQL's connection URL; absent for the embedded database. */
+  url?: string | undefined
   /** Connections of the PostgreSQL pool (for metrics); absent for the embedded database. */
   pool?: { total: number; idle: number; waiting: number } | undefined
 }
@@ -53,6 +55,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     return {
       db,
       kind: 'postgres',
+      url: options.url,
       close: () => pool.end(),
       get pool() {
         return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }

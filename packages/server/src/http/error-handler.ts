@@ -80,7 +80,7 @@ function clientErrorMessage(error: FastifyError): string {
  * out-of-range numbers) are caused by the values a client sent, not by the server: 400, not 500.
  * Drivers and Drizzle wrap them, so the cause chain is searched.
  */
-function isDataException(error: unknown): boolean {
+export function isDataException(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 5; depth++) {
     const code = (current as { code?: unknown }).code
     if (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) return true

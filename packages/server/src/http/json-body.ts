@@ -55,35 +55,34 @@ export function unstorableValue(value: unknown): string | undefined {
   return undefined
 }
 
+/** Parses a JSON body with every check above; throws the 400 a client gets. */
+export function parseJsonText(text: string): unknown {
+  if (text === '') throw badRequest('The JSON body is empty. Send a JSON object.', 'invalid_json')
+  if (nestingTooDeep(text))
+    throw badRequest(`The JSON body is nested deeper than ${MAX_DEPTH} levels.`, 'json_too_deep')
+  let parsed: unknown
+  try {
+    parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' })
+  } catch {
+    throw badRequest('The body is not valid JSON.', 'invalid_json')
+  }
+  const problem = unstorableValue(parsed)
+  if (problem) {
+    throw badRequest(
+      `The JSON body contains ${problem}, which cannot be stored. Remove or replace it.`,
+      'invalid_value',
+    )
+  }
+  return parsed
+}
+
 export function installJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = body as string
-    if (text === '')
-      return done(badRequest('The JSON body is empty. Send a JSON object.', 'invalid_json'))
-    if (nestingTooDeep(text)) {
-      return done(
-        badRequest(`The JSON body is nested deeper than ${MAX_DEPTH} levels.`, 'json_too_deep'),
-      )
-    }
-    let parsed: unknown
     try {
-      parsed = secureJson.parse(text, undefined, {
-        protoAction: 'error',
-        constructorAction: 'error',
-      })
-    } catch {
-      return done(badRequest('The body is not valid JSON.', 'invalid_json'))
+      done(null, parseJsonText(body as string))
+    } catch (error) {
+      done(error as Error)
     }
-    const problem = unstorableValue(parsed)
-    if (problem) {
-      return done(
-        badRequest(
-          `The JSON body contains ${problem}, which cannot be stored. Remove or replace it.`,
-          'invalid_value',
-        ),
-      )
-    }
-    done(null, parsed)
   })
 }

@@ -20,8 +20,14 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
  */
 export const originGuard = fp(async function originGuard(app: FastifyInstance) {
   const allowed = new Set(app.config.app.publicOrigins)
+  // The compatibility mount never reads the cookie (its clients send their session in the body).
+  const mount = app.config.compat.mount
+  const underMount = (url: string) =>
+    mount !== undefined &&
+    (url === mount || url.startsWith(`${mount}/`) || url.startsWith(`${mount}?`))
   app.addHook('onRequest', async (request) => {
     if (safeMethods.has(request.method)) return
+    if (underMount(request.url)) return
     if (!carriesSessionCookie(request) && !request.url.startsWith('/api/auth/')) return
     if (await hasValidBearer(request)) return
     const origin = request.headers.origin

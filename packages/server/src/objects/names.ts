@@ -20,6 +20,18 @@ export function isValidName(name: unknown): name is string {
   return typeof name === 'string' && NAME.test(name)
 }
 
+/**
+ * Classes the Moralis v1 / Parse compatibility mount keeps for its users and their addresses.
+ * They are not reachable under `/api` (a class name there starts with a letter), but pointers may
+ * name them.
+ */
+export const SYSTEM_CLASSES: ReadonlySet<string> = new Set(['_User', '_EthAddress'])
+
+/** A class a pointer may name: an ordinary class or a system class. */
+export function isPointerClass(name: unknown): name is string {
+  return isValidName(name) || (typeof name === 'string' && SYSTEM_CLASSES.has(name))
+}
+
 /** Throws 400 `invalid_class_name` unless `name` is a letter then up to 63 letters, digits or `_`. */
 export function assertClassName(name: unknown): string {
   if (!isValidName(name)) {

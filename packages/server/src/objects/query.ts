@@ -10,6 +10,7 @@ import {
   lte,
   ne,
   notInArray,
+  or,
   sql,
   type SQL,
 } from 'drizzle-orm'
@@ -28,7 +29,20 @@ export const DEFAULT_LIMIT = 100
 const MAX_CONDITIONS = 50
 const MAX_IN = 1000
 const RANGE = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const
-const OPERATORS = new Set(['$ne', '$in', '$nin', '$exists', ...Object.keys(RANGE)])
+const OPERATORS = new Set([
+  '$ne',
+  '$in',
+  '$nin',
+  '$all',
+  '$exists',
+  '$regex',
+  '$options',
+  ...Object.keys(RANGE),
+])
+/** Longest `$regex` pattern: PostgreSQL's engine runs it (not JavaScript's, which can backtrack for ever). */
+export const MAX_PATTERN = 500
+/** `$or`/`$and` nest at most this deep. */
+const MAX_NESTING = 4
 
 const invalid = (message: string) => badRequest(message, 'invalid_query')
 
@@ -70,6 +84,11 @@ function dataCondition(name: string, op: string, raw: unknown): SQL {
       const list = listOf(value, op).map((v) => json(v))
       const member = list.length ? sql`${f} in (${sql.join(list, sql`, `)})` : sql`false`
       return op === '$in' ? sql`coalesce(${member}, false)` : sql`not coalesce(${member}, false)`
+    }
+    case '$all': {
+      // Every listed value is an element of the array field.
+      const list = listOf(value, op)
+      return sql`(jsonb_typeof(${f}) = 'array' and ${f} @> ${json(list)})`
     }
     case '$exists':
       if (typeof value !== 'boolean') throw invalid('$exists takes true or false.')
@@ -126,8 +145,27 @@ function metaCondition({ column, convert }: Meta, op: string, value: unknown): S
   }
 }
 
-/** `where` as sent in the query string (JSON text) → one SQL condition, or undefined for none. */
-export function translateWhere(text: string | undefined): SQL | undefined {
+/**
+ * `$regex` (with `$options` i, m, s, x) on a string field, run by PostgreSQL's regular
+ * expression engine, whose run time does not explode on nested quantifiers like `(a+)+$` the way
+ * a backtracking engine's does; the pattern's length is bounded too.
+ */
+function regexCondition(name: string, pattern: unknown, options: unknown): SQL {
+  if (typeof pattern !== 'string') throw invalid('$regex takes a string.')
+  if (pattern.length > MAX_PATTERN)
+    throw invalid(`$regex patterns are at most ${MAX_PATTERN} characters.`)
+  if (options !== undefined && (typeof options !== 'string' || !/^[imsx]{0,4}$/.test(options)))
+    throw invalid('$options takes any of the letters i, m, s and x.')
+  const flags = (options ?? '') as string
+  // PostgreSQL's embedded options: n is the JavaScript `m` (newline-sensitive); `s` is its default.
+  const embedded = [...new Set(flags.replace('s', '').replace('m', 'n'))].join('')
+  const text = embedded ? `(?${embedded})${pattern}` : pattern
+  const f = field(name)
+  return sql`(jsonb_typeof(${f}) = 'string' and (${objects.data} ->> ${name}::text) ~ ${text}::text)`
+}
+
+/** Reads the `where` parameter (JSON text) as an object. */
+export function parseWhere(text: string | undefined): Record<string, unknown> | undefined {
   if (text === undefined || text === '') return undefined
   let where: unknown
   try {
@@ -135,22 +173,72 @@ export function translateWhere(text: string | undefined): SQL | undefined {
   } catch {
     throw invalid('"where" is not valid JSON.')
   }
+  return whereObject(where)
+}
+
+function whereObject(where: unknown): Record<string, unknown> {
   if (where === null || typeof where !== 'object' || Array.isArray(where))
     throw invalid('"where" must be a JSON object of field constraints.')
+  return where as Record<string, unknown>
+}
+
+/** `where` as sent in the query string (JSON text) → one SQL condition, or undefined for none. */
+export function translateWhere(text: string | undefined): SQL | undefined {
+  const where = parseWhere(text)
+  return where ? translateWhereObject(where) : undefined
+}
+
+/**
+ * A `where` object → one SQL condition (undefined for none). Besides field constraints it takes
+ * `$or` and `$and`, each a list of `where` objects.
+ */
+export function translateWhereObject(where: Record<string, unknown>): SQL | undefined {
+  const counter = { conditions: 0 }
+  const condition = translateLevel(whereObject(where), 1, counter)
+  if (counter.conditions > MAX_CONDITIONS)
+    throw invalid(`A query takes at most ${MAX_CONDITIONS} conditions.`)
+  return condition
+}
+
+function translateLevel(
+  where: Record<string, unknown>,
+  depth: number,
+  counter: { conditions: number },
+): SQL | undefined {
   const conditions: SQL[] = []
   for (const [name, constraint] of Object.entries(where)) {
+    if (name === '$or' || name === '$and') {
+      if (depth >= MAX_NESTING) throw invalid(`$or and $and nest at most ${MAX_NESTING} deep.`)
+      const parts = listOf(constraint, name).map((part) =>
+        translateLevel(whereObject(part), depth + 1, counter),
+      )
+      if (parts.length === 0) throw invalid(`${name} takes at least one condition.`)
+      const all = parts.map((part) => part ?? sql`true`)
+      conditions.push(name === '$or' ? sql`(${or(...all)})` : sql`(${and(...all)})`)
+      continue
+    }
     const meta = Object.hasOwn(META, name) ? META[name] : undefined
     if (!meta) assertFieldName(name)
     const ops: [string, unknown][] = isOperatorObject(constraint)
       ? Object.entries(constraint)
       : [['$eq', constraint]]
+    const options = ops.find(([op]) => op === '$options')?.[1]
     for (const [op, value] of ops) {
       if (op !== '$eq' && !OPERATORS.has(op)) throw invalid(`Unknown operator ${op.slice(0, 20)}.`)
+      if (op === '$options') {
+        if (!ops.some(([other]) => other === '$regex')) throw invalid('$options goes with $regex.')
+        continue
+      }
+      counter.conditions++
+      if (op === '$regex') {
+        if (meta) throw invalid('$regex applies to document fields.')
+        conditions.push(regexCondition(name, value, options))
+        continue
+      }
+      if (meta && op === '$all') throw invalid('$all applies to array fields.')
       conditions.push(meta ? metaCondition(meta, op, value) : dataCondition(name, op, value))
     }
   }
-  if (conditions.length > MAX_CONDITIONS)
-    throw invalid(`A query takes at most ${MAX_CONDITIONS} conditions.`)
   return conditions.length ? and(...conditions) : undefined
 }
 

@@ -2,6 +2,7 @@ import { and, count, eq, getTableColumns, or, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { objects } from '../db/schema.ts'
 import { badRequest, forbidden, notFound, type HttpError } from '../errors.ts'
+import { publishChanges } from './changes.ts'
 import type { Document } from './wire.ts'
 
 // The object store with its access rule: an object belongs to the user who created
@@ -70,8 +71,45 @@ async function refusal(db: Database, className: string, objectId: string, userId
   return readable ? forbidden('Only the owner can change or delete this object.') : unreadable()
 }
 
+/**
+ * Changes the owner's object in one transaction: the row is locked, `modify` computes the new
+ * document and/or `publicRead` from the current object, and the result is written and told to
+ * live listeners. Refused (404 or 403, see `refusal`) unless `userId` owns it.
+ */
+export async function modifyObject(
+  db: Database,
+  input: { className: string; objectId: string; userId: string },
+  modify: (current: WireObject) => { data?: Document; publicRead?: boolean },
+): Promise<WireObject> {
+  const changed = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(objects)
+      .where(and(byId(input.className, input.objectId), eq(objects.ownerId, input.userId)))
+      .for('update')
+    if (!row) return null
+    const before = toWire(row)
+    const next = modify(before)
+    const [updated] = await tx
+      .update(objects)
+      .set({
+        ...(next.data ? { data: next.data } : {}),
+        ...(next.publicRead === undefined ? {} : { publicRead: next.publicRead }),
+        updatedAt: new Date(),
+      })
+      .where(byId(input.className, input.objectId))
+      .returning()
+    return { before, after: toWire(updated!) }
+  })
+  if (!changed) throw await refusal(db, input.className, input.objectId, input.userId)
+  await publishChanges(db, [
+    { kind: 'update', className: input.className, objectId: input.objectId, ...changed },
+  ])
+  return changed.after
+}
+
 /** Merges `data` into the owner's object (top-level fields) and/or sets `publicRead`. */
-export async function updateObject(
+export function updateObject(
   db: Database,
   input: {
     className: string
@@ -81,17 +119,10 @@ export async function updateObject(
     publicRead?: boolean
   },
 ): Promise<WireObject> {
-  const [row] = await db
-    .update(objects)
-    .set({
-      ...(input.data ? { data: sql`${objects.data} || ${JSON.stringify(input.data)}::jsonb` } : {}),
-      ...(input.publicRead === undefined ? {} : { publicRead: input.publicRead }),
-      updatedAt: new Date(),
-    })
-    .where(and(byId(input.className, input.objectId), eq(objects.ownerId, input.userId)))
-    .returning()
-  if (!row) throw await refusal(db, input.className, input.objectId, input.userId)
-  return toWire(row)
+  return modifyObject(db, input, (current) => ({
+    ...(input.data ? { data: { ...current.data, ...input.data } } : {}),
+    ...(input.publicRead === undefined ? {} : { publicRead: input.publicRead }),
+  }))
 }
 
 export async function deleteObject(
@@ -101,8 +132,44 @@ export async function deleteObject(
   const rows = await db
     .delete(objects)
     .where(and(byId(input.className, input.objectId), eq(objects.ownerId, input.userId)))
-    .returning({ id: objects.id })
+    .returning()
   if (!rows.length) throw await refusal(db, input.className, input.objectId, input.userId)
+  await publishChanges(db, [
+    {
+      kind: 'delete',
+      className: input.className,
+      objectId: input.objectId,
+      before: toWire(rows[0]!),
+      after: null,
+    },
+  ])
+}
+
+/** An object whatever its access rule, for the server's own use (never answered as such). */
+export async function readObjectAsServer(
+  db: Database,
+  keys: { className: string; objectId: string },
+): Promise<WireObject | null> {
+  const [row] = await db.select().from(objects).where(byId(keys.className, keys.objectId)).limit(1)
+  return row ? toWire(row) : null
+}
+
+/** The objects among `ids` (any classes) that `viewerId` may read, by class and id. */
+export async function getReadableObjects(
+  db: Database,
+  keys: { className: string; objectId: string }[],
+  viewerId: string | undefined,
+): Promise<Map<string, WireObject>> {
+  const found = new Map<string, WireObject>()
+  if (keys.length === 0) return found
+  const rows = await db
+    .select()
+    .from(objects)
+    .where(
+      or(...keys.map((k) => and(readableBy(k.className, viewerId), eq(objects.id, k.objectId)))),
+    )
+  for (const row of rows) found.set(`${row.className}/${row.id}`, toWire(row))
+  return found
 }
 
 export interface QueryInput {

@@ -1,5 +1,5 @@
 import { badRequest } from '../errors.ts'
-import { assertFieldName, isValidName } from './names.ts'
+import { assertFieldName, isPointerClass } from './names.ts'
 
 // Checks and normalises a document before it is stored. Values use the wire forms of
 // Date `{ __type: "Date", iso }`, File `{ __type: "File", name, url }`,
@@ -34,7 +34,7 @@ export function normaliseValue(value: unknown, path: string, depth = 1): unknown
         invalid(`"${path}" is a File without "name" and "url".`)
       return { __type: 'File', name: object.name, url: object.url }
     case 'Pointer':
-      if (!isValidName(object.className) || typeof object.objectId !== 'string')
+      if (!isPointerClass(object.className) || typeof object.objectId !== 'string')
         invalid(`"${path}" is a Pointer without a valid "className" and "objectId".`)
       return { __type: 'Pointer', className: object.className, objectId: object.objectId }
     default:

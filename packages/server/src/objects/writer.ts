@@ -4,6 +4,7 @@ import type { Database } from '../db/client.ts'
 import { createCoalescer } from '../db/coalesce.ts'
 import { objects } from '../db/schema.ts'
 import { claimStatement, type IdempotencyClaim } from '../idempotency/store.ts'
+import { publishChanges } from './changes.ts'
 import { toWire, type WireObject } from './store.ts'
 import type { Document } from './wire.ts'
 
@@ -69,6 +70,18 @@ async function writeGroup(db: Database, requests: CreateRequest[]): Promise<Crea
     returning id`)
   const created = new Set(
     (result as unknown as { rows: { id: string }[] }).rows.map((row) => row.id),
+  )
+  await publishChanges(
+    db,
+    answers
+      .filter((answer) => created.has(answer.objectId))
+      .map((answer) => ({
+        kind: 'create' as const,
+        className: answer.className,
+        objectId: answer.objectId,
+        before: null,
+        after: answer,
+      })),
   )
   return rows.map((row, i) =>
     created.has(row.id) ? { created: answers[i]! } : { taken: true as const },

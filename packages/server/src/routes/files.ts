@@ -1,40 +1,17 @@
-import { randomBytes } from 'node:crypto'
-import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
-
-import { files } from '../db/schema.ts'
 import { badRequest, errorBodySchema, HttpError, notFound } from '../errors.ts'
 
-// Files: raw uploads of an allow-listed type up to `fileMaxBytes`, stored in the
-// database and served so that nothing uploaded can run in the site's origin: `nosniff`, a CSP
-// of `default-src 'none'; sandbox`, and `Content-Disposition: attachment` for everything but
-// inert raster images. HTML is refused outright; SVG (which can carry script) is only ever a
-// download.
+import {
+  ALLOWED_TYPES,
+  FILE_NAME,
+  mediaType,
+  sendStoredFile,
+  STORED_FILE_NAME,
+  storeFile,
+} from '../files/store.ts'
 
-/** Types that can be uploaded. */
-export const ALLOWED_TYPES = [
-  'image/png',
-  'image/jpeg',
-  'image/gif',
-  'image/webp',
-  'image/avif',
-  'image/svg+xml',
-  'application/pdf',
-  'text/plain',
-  'text/csv',
-  'application/json',
-  'application/octet-stream',
-] as const
-
-/** Types a browser only ever renders as a picture: served inline. */
-const INERT_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'])
-
-const NAME = '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$'
-const STORED_NAME = '^[A-Za-z0-9_-]{16}_[A-Za-z0-9][A-Za-z0-9._-]{0,127}$'
-
-function mediaType(header: string | undefined): string {
-  return (header ?? '').split(';')[0]!.trim().toLowerCase()
-}
+// `POST /api/files/:name` (the raw bytes as the body) and `GET /api/files/:name`; what may be
+// stored and how it is served is files/store.ts.
 
 export async function fileRoutes(app: FastifyInstance): Promise<void> {
   const maxBytes = app.config.fileMaxBytes
@@ -65,7 +42,7 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
         summary: `Upload a file (raw body, at most ${maxBytes} bytes, allow-listed types)`,
         params: {
           type: 'object',
-          properties: { name: { type: 'string', pattern: NAME } },
+          properties: { name: { type: 'string', pattern: FILE_NAME } },
           required: ['name'],
         },
         response: {
@@ -86,13 +63,10 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
       const body = request.body
       if (!Buffer.isBuffer(body) || body.length === 0)
         throw badRequest('The file is empty.', 'empty_file')
-      // A unique prefix: names never collide and cannot be guessed from the original name.
-      const name = `${randomBytes(12).toString('base64url')}_${request.params.name}`
-      await app.db.insert(files).values({
-        name,
+      const name = await storeFile(app.db, {
         ownerId: user.id,
+        name: request.params.name,
         contentType: mediaType(request.headers['content-type']),
-        size: body.length,
         bytes: body,
       })
       return reply.status(201).send({ name, url: `/api/files/${encodeURIComponent(name)}` })
@@ -107,32 +81,16 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Download a file (served inert: nosniff, sandboxed, attachment unless an image)',
         params: {
           type: 'object',
-          properties: { name: { type: 'string', pattern: STORED_NAME } },
+          properties: { name: { type: 'string', pattern: STORED_FILE_NAME } },
           required: ['name'],
         },
         response: { 404: errorBodySchema },
       },
     },
     async (request, reply) => {
-      const [file] = await app.db.select().from(files).where(eq(files.name, request.params.name))
-      if (!file) throw notFound('No such file.')
-      const original = file.name.slice(17)
-      const inline = INERT_IMAGES.has(file.contentType)
+      if (!(await sendStoredFile(app.db, request.params.name, reply)))
+        throw notFound('No such file.')
       return reply
-        .header(
-          'content-type',
-          file.contentType.startsWith('text/')
-            ? `${file.contentType}; charset=utf-8`
-            : file.contentType,
-        )
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'; sandbox")
-        .header(
-          'content-disposition',
-          `${inline ? 'inline' : 'attachment'}; filename="${original}"`,
-        )
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .send(file.bytes)
     },
   )
 }

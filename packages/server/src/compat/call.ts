@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { findSession, type CurrentUser } from '../auth/sessions.ts'
+import { ParseCode, ParseError } from './parse-error.ts'
+
+// One call to the compatibility mount, whichever way it came: the envelope (`POST` with a
+// text/plain JSON body carrying `_method`, `_ApplicationId`, `_SessionToken`…), a REST call with
+// real verbs and `X-Parse-*` headers, or a sub-request of a batch (which shares its caller's
+// session).
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+
+export interface CompatCall {
+  app: FastifyInstance
+  request: FastifyRequest
+  method: Method
+  /** The path below the mount, without a leading slash (`classes/Item/abc`). */
+  path: string
+  /** The body's fields or the query's parameters, without the envelope's `_` fields. */
+  params: Record<string, unknown>
+  /** The Portico session token (the client's `r:` token without its prefix), if one was sent. */
+  sessionToken: string | undefined
+  /** The signed-in user; 209 when a token was sent but is not a live session. */
+  session(): Promise<CurrentUser | null>
+  /** Like `session()`, but 209 when nobody is signed in. */
+  requireSession(): Promise<CurrentUser>
+}
+
+export interface CompatAnswer {
+  status?: number
+  body: unknown
+}
+
+/** Prefix of every session token this mount hands out (the clients log out only such tokens). */
+export const TOKEN_PREFIX = 'r:'
+
+export const invalidSession = () =>
+  new ParseError(ParseCode.INVALID_SESSION_TOKEN, 'Invalid session token: sign in again.')
+
+/** The session resolver of a call carrying `token` (client form, with or without `r:`). */
+export function sessionResolver(app: FastifyInstance, token: string | undefined) {
+  const bare = token?.startsWith(TOKEN_PREFIX) ? token.slice(TOKEN_PREFIX.length) : token
+  let pending: Promise<CurrentUser | null> | undefined
+  const session = () => {
+    pending ??= (async () => {
+      if (!bare) return null
+      if (bare.length > 200) throw invalidSession()
+      const found = await findSession(app.db, bare)
+      if (!found) throw invalidSession()
+      return { ...found, via: 'bearer' as const }
+    })()
+    return pending
+  }
+  return {
+    sessionToken: bare,
+    session,
+    requireSession: async () => {
+      const current = await session()
+      if (!current)
+        throw new ParseError(ParseCode.INVALID_SESSION_TOKEN, 'Sign in with your wallet first.')
+      return current
+    },
+  }
+}

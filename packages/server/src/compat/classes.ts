@@ -1,0 +1,193 @@
+import { HttpError } from '../errors.ts'
+import { answerBudget } from '../http/answer-budget.ts'
+import { assertClassName, SYSTEM_CLASSES } from '../objects/names.ts'
+import { DEFAULT_LIMIT, MAX_LIMIT, translateOrder, translateWhereObject } from '../objects/query.ts'
+import {
+  deleteObject,
+  getObject,
+  getReadableObjects,
+  modifyObject,
+  queryObjects,
+  type WireObject,
+} from '../objects/store.ts'
+import { createObjectGrouped } from '../objects/writer.ts'
+import type { CompatAnswer, CompatCall } from './call.ts'
+import { ParseCode, ParseError } from './parse-error.ts'
+import {
+  applyParseWrite,
+  publicReadOfAcl,
+  toParseObject,
+  type ParseObject,
+} from './parse-object.ts'
+import { checkUserWrite } from './users.ts'
+
+// `classes/:className` and `classes/:className/:objectId`: Parse's object routes on Portico's
+// object store, with its access rule (each query, include and write is the caller's own).
+
+const notFound = () => new ParseError(ParseCode.OBJECT_NOT_FOUND, 'Object not found.')
+
+/** A class the mount serves: an ordinary one, or `_User` / `_EthAddress`. */
+export function compatClassName(name: string): string {
+  if (SYSTEM_CLASSES.has(name)) return name
+  if (name.startsWith('_'))
+    throw new ParseError(
+      ParseCode.OPERATION_FORBIDDEN,
+      `The class ${name.slice(0, 64)} is not available on Portico.`,
+    )
+  return assertClassName(name)
+}
+
+/** `where` from an envelope (an object) or a query string (JSON text). */
+function whereOf(value: unknown): Record<string, unknown> | undefined {
+  if (value === undefined || value === null || value === '') return undefined
+  if (typeof value === 'string') {
+    try {
+      return whereOf(JSON.parse(value) as unknown) ?? {}
+    } catch (error) {
+      if (error instanceof ParseError) throw error
+      throw new ParseError(ParseCode.INVALID_JSON, '"where" is not valid JSON.')
+    }
+  }
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new ParseError(ParseCode.INVALID_QUERY, '"where" must be an object.')
+  return value as Record<string, unknown>
+}
+
+function wholeNumber(value: unknown, name: string, fallback: number): number {
+  if (value === undefined || value === null || value === '') return fallback
+  const n = typeof value === 'string' ? Number(value) : value
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
+    throw new ParseError(ParseCode.INVALID_QUERY, `"${name}" must be a whole number.`)
+  return n
+}
+
+function listParam(value: unknown, name: string): string[] | undefined {
+  if (value === undefined || value === null || value === '') return undefined
+  if (typeof value !== 'string' || value.length > 2_000)
+    throw new ParseError(ParseCode.INVALID_QUERY, `"${name}" is a comma-separated list of fields.`)
+  return value.split(',').filter(Boolean)
+}
+
+/** Replaces the pointers named by `include` with the objects they point at, where readable. */
+async function resolveIncludes(
+  call: CompatCall,
+  objects: ParseObject[],
+  include: string[],
+  viewerId: string | undefined,
+): Promise<void> {
+  // Each path's first field, one level of pointers: what the clients' `include` asks most.
+  const fields = [...new Set(include.map((path) => path.split('.')[0]!))].slice(0, 10)
+  const keys: { className: string; objectId: string }[] = []
+  for (const object of objects)
+    for (const field of fields) {
+      const value = object[field] as { __type?: unknown; className?: unknown; objectId?: unknown }
+      if (value && value.__type === 'Pointer')
+        keys.push({ className: String(value.className), objectId: String(value.objectId) })
+    }
+  const found = await getReadableObjects(call.app.db, keys.slice(0, 1_000), viewerId)
+  for (const object of objects)
+    for (const field of fields) {
+      const value = object[field] as { __type?: unknown; className?: unknown; objectId?: unknown }
+      if (!value || value.__type !== 'Pointer') continue
+      const target = found.get(`${String(value.className)}/${String(value.objectId)}`)
+      if (target)
+        object[field] = { __type: 'Object', className: target.className, ...toParseObject(target) }
+    }
+}
+
+export async function queryClass(call: CompatCall, className: string): Promise<CompatAnswer> {
+  const current = await call.session()
+  const { params } = call
+  const where = whereOf(params.where)
+  const limit = wholeNumber(params.limit, 'limit', DEFAULT_LIMIT)
+  const keys = listParam(params.keys, 'keys')
+  const include = listParam(params.include, 'include')
+  const order = params.order
+  if (order !== undefined && typeof order !== 'string')
+    throw new ParseError(ParseCode.INVALID_QUERY, '"order" is a comma-separated list of fields.')
+  const found = await queryObjects(call.app.db, {
+    className,
+    viewerId: current?.user.id,
+    where: where ? translateWhereObject(where) : undefined,
+    orderBy: translateOrder(order),
+    limit: Math.min(limit, MAX_LIMIT),
+    skip: wholeNumber(params.skip, 'skip', 0),
+    count: params.count === 1 || params.count === '1' || params.count === true,
+    maxBytes: answerBudget(call.app.config.answerMaxBytes),
+  })
+  const results = found.results.map((object) => toParseObject(object, keys))
+  if (include) await resolveIncludes(call, results, include, current?.user.id)
+  return { body: { results, ...(found.count === undefined ? {} : { count: found.count }) } }
+}
+
+export async function getFromClass(
+  call: CompatCall,
+  className: string,
+  objectId: string,
+): Promise<CompatAnswer> {
+  const current = await call.session()
+  const found = await getObject(call.app.db, className, objectId, current?.user.id)
+  if (!found) throw notFound()
+  const object = toParseObject(found, listParam(call.params.keys, 'keys'))
+  const include = listParam(call.params.include, 'include')
+  if (include) await resolveIncludes(call, [object], include, current?.user.id)
+  return { body: object }
+}
+
+export async function createInClass(call: CompatCall, className: string): Promise<CompatAnswer> {
+  if (className === '_User' || className === '_EthAddress')
+    throw new ParseError(
+      ParseCode.OPERATION_FORBIDDEN,
+      `${className} rows are made by signing in with a wallet.`,
+    )
+  const { user } = await call.requireSession()
+  const publicRead =
+    call.params.ACL === undefined ? true : publicReadOfAcl(call.params.ACL, user.id)
+  const outcome = await createObjectGrouped(call.app.db, {
+    className,
+    ownerId: user.id,
+    data: applyParseWrite({}, call.params),
+    publicRead,
+  })
+  if (!('created' in outcome))
+    throw new HttpError(409, 'idempotency_key_reused', 'Already created.')
+  const created: WireObject = outcome.created
+  return { status: 201, body: { objectId: created.objectId, createdAt: created.createdAt } }
+}
+
+export async function updateInClass(
+  call: CompatCall,
+  className: string,
+  objectId: string,
+): Promise<CompatAnswer> {
+  if (className === '_EthAddress')
+    throw new ParseError(ParseCode.OPERATION_FORBIDDEN, '_EthAddress rows are kept by the server.')
+  const { user } = await call.requireSession()
+  const updated = await modifyObject(
+    call.app.db,
+    { className, objectId, userId: user.id },
+    (current) => {
+      const data = applyParseWrite(current.data, call.params)
+      if (className === '_User') checkUserWrite(data, user.address)
+      return {
+        data,
+        ...(call.params.ACL === undefined
+          ? {}
+          : { publicRead: publicReadOfAcl(call.params.ACL, user.id) }),
+      }
+    },
+  )
+  return { body: { updatedAt: updated.updatedAt } }
+}
+
+export async function deleteFromClass(
+  call: CompatCall,
+  className: string,
+  objectId: string,
+): Promise<CompatAnswer> {
+  if (SYSTEM_CLASSES.has(className))
+    throw new ParseError(ParseCode.OPERATION_FORBIDDEN, `${className} rows cannot be deleted here.`)
+  const { user } = await call.requireSession()
+  await deleteObject(call.app.db, { className, objectId, userId: user.id })
+  return { body: {} }
+}

@@ -1,0 +1,98 @@
+import { pathToFileURL } from 'node:url'
+import path from 'node:path'
+import type { FunctionsSetup, SiteFunction } from '../functions.ts'
+import { HttpError } from '../errors.ts'
+import type { CompatCall } from './call.ts'
+import { ParseCode, ParseError } from './parse-error.ts'
+import { requestMessage, serverTime } from './users.ts'
+
+// `functions/:name`: the built-ins the v1 clients call on their own (`getPluginSpecs` at start,
+// `getServerTime` before every sign-in), `requestMessage` (a Sign-In with Ethereum message, as
+// the self-hosted Moralis server offered), `trackEvent` (Portico's events, through `POST /api/events`), and the site's own
+// functions from FUNCTIONS_MODULE, run as the caller.
+
+type Builtin = (call: CompatCall) => Promise<unknown>
+
+const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/
+
+const builtins: Record<string, Builtin> = {
+  getPluginSpecs: async () => [],
+  getServerTime: serverTime,
+  requestMessage,
+  // Through `POST /api/events` itself: the same validation, rate limit and visitor hashing.
+  trackEvent: async (call) => {
+    const { event, subdomain = 'www', options } = call.params
+    await call.session()
+    const answer = await call.app.inject({
+      method: 'POST',
+      url: '/api/events',
+      remoteAddress: call.request.ip,
+      headers: {
+        'content-type': 'application/json',
+        ...(call.sessionToken ? { authorization: `Bearer ${call.sessionToken}` } : {}),
+        ...(call.request.headers['user-agent']
+          ? { 'user-agent': call.request.headers['user-agent'] }
+          : {}),
+      },
+      payload: JSON.stringify({ subdomain, event, ...(options === undefined ? {} : { options }) }),
+    })
+    if (answer.statusCode === 202) return { ok: true }
+    const refusal = answer.json<{ error?: { message?: string } }>()
+    throw new ParseError(
+      answer.statusCode === 429 ? ParseCode.CONNECTION_FAILED : ParseCode.SCRIPT_FAILED,
+      `trackEvent: ${refusal.error?.message ?? 'the event was refused.'}`,
+    )
+  },
+}
+
+export type SiteFunctions = ReadonlyMap<string, SiteFunction>
+
+/** Loads the site's functions from `modulePath` (a JavaScript module whose default export is the setup). */
+export async function loadSiteFunctions(modulePath: string | undefined): Promise<SiteFunctions> {
+  const defined = new Map<string, SiteFunction>()
+  if (!modulePath) return defined
+  const loaded = (await import(pathToFileURL(path.resolve(modulePath)).href)) as {
+    default?: FunctionsSetup
+  }
+  if (typeof loaded.default !== 'function')
+    throw new Error(`FUNCTIONS_MODULE ${modulePath} must export a default setup function.`)
+  await loaded.default({
+    defineFunction(name, handler) {
+      if (!NAME.test(name))
+        throw new Error(`Function names are letters, digits and _ (got "${name}").`)
+      if (Object.hasOwn(builtins, name) || defined.has(name))
+        throw new Error(`The function "${name}" is already defined.`)
+      if (typeof handler !== 'function') throw new Error(`The function "${name}" needs a handler.`)
+      defined.set(name, handler)
+    },
+  })
+  return defined
+}
+
+export async function runFunction(
+  call: CompatCall,
+  name: string,
+  site: SiteFunctions,
+): Promise<unknown> {
+  const builtin = Object.hasOwn(builtins, name) ? builtins[name] : undefined
+  if (builtin) return builtin(call)
+  const handler = site.get(name)
+  if (!handler)
+    throw new ParseError(ParseCode.SCRIPT_FAILED, `Invalid function: "${name.slice(0, 64)}"`)
+  const current = await call.session()
+  try {
+    const result = await handler({
+      params: call.params,
+      user: current ? { id: current.user.id, address: current.user.address } : null,
+    })
+    return result === undefined ? null : result
+  } catch (error) {
+    if (error instanceof ParseError || error instanceof HttpError) throw error
+    // The site's own failure: its message goes to the caller (as Parse Server does), with 141.
+    call.request.log.warn({ err: error, function: name }, 'site function failed')
+    throw new ParseError(
+      ParseCode.SCRIPT_FAILED,
+      error instanceof Error ? error.message : String(error),
+    )
+  }
+}

@@ -1,0 +1,262 @@
+import { getAddress, isAddress, type Hex } from 'viem'
+import { createSiweMessage } from 'viem/siwe'
+import { issueNonce } from '../auth/nonces.ts'
+import { revokeSession } from '../auth/sessions.ts'
+import { completeSignIn } from '../auth/sign-in.ts'
+import { verifySignInSignature, type ChainClients } from '../auth/signature.ts'
+import { checkSignInMessage } from '../auth/siwe.ts'
+import type { Database } from '../db/client.ts'
+import { objects } from '../db/schema.ts'
+import { publishChanges } from '../objects/changes.ts'
+import { getObject, toWire, type WireObject } from '../objects/store.ts'
+import type { Document } from '../objects/wire.ts'
+import { TOKEN_PREFIX, type CompatAnswer, type CompatCall } from './call.ts'
+import { ParseCode, ParseError } from './parse-error.ts'
+import { toParseObject } from './parse-object.ts'
+
+// Sign-in as Moralis v1 clients do it, kept safe:
+// - `getServerTime` hands out a single-use server nonce as its `dateTime`; the client pastes it
+//   verbatim into the message it signs (`<message>\n\nId: <appId>:<dateTime>`), so a signed
+//   legacy message is good for one sign-in, within the nonce lifetime, for this app only. The
+//   nonce is used up only after the signature checked out: a forged attempt cannot burn it.
+// - `authData.moralisEth.id` must be the signer (compared case-insensitively, as moralis-v1
+//   sends lowercase): a signature by wallet B sent with A's id is refused with 101. Contract
+//   wallets are checked on chain, like every Portico sign-in.
+// - A Sign-In with Ethereum message (e.g. from the `requestMessage` function) gets every check
+//   of `POST /api/auth/verify` on the part before the `Id:` suffix, and its own nonce is the one
+//   used up.
+// Sessions are Portico sessions (stored hashed); the client sees the token with an `r:` prefix,
+// which is what makes the v1 clients call `logout`.
+
+const ID_SUFFIX = '\n\nId: '
+const SIWE_MARKER = ' wants you to sign in with your Ethereum account:\n'
+
+const authFailed = (why: string) =>
+  new ParseError(ParseCode.OBJECT_NOT_FOUND, `Moralis auth failed, invalid data: ${why}`)
+
+interface MoralisAuthData {
+  id: string
+  signature: Hex
+  data: string
+}
+
+function readAuthData(value: unknown): MoralisAuthData {
+  const auth = value as Partial<Record<keyof MoralisAuthData, unknown>> | null
+  if (
+    !auth ||
+    typeof auth !== 'object' ||
+    typeof auth.id !== 'string' ||
+    typeof auth.signature !== 'string' ||
+    typeof auth.data !== 'string'
+  )
+    throw authFailed('authData.moralisEth needs "id", "signature" and "data" strings.')
+  if (!isAddress(auth.id, { strict: false })) throw authFailed('"id" is not an address.')
+  if (!/^0x[0-9a-fA-F]{2,4000}$/.test(auth.signature)) throw authFailed('"signature" is not hex.')
+  if (auth.data.length > 8_000) throw authFailed('"data" is too long.')
+  return { id: auth.id, signature: auth.signature as Hex, data: auth.data }
+}
+
+/** `getServerTime`: a fresh nonce as the `dateTime` the client signs (null with legacy sign-in off). */
+export async function serverTime(call: CompatCall): Promise<unknown> {
+  if (!call.app.config.compat.legacySignIn) return null
+  const nonce = await issueNonce(call.app.db, call.app.config.app.nonceTtlMs)
+  return { dateTime: nonce.nonce }
+}
+
+/** `requestMessage`: a Sign-In with Ethereum message for `address`, with a fresh nonce. */
+export async function requestMessage(call: CompatCall): Promise<unknown> {
+  const config = call.app.config.app
+  const { address, chain } = call.params
+  if (typeof address !== 'string' || !isAddress(address, { strict: false }))
+    throw new ParseError(ParseCode.SCRIPT_FAILED, 'requestMessage needs an "address".')
+  const chainId =
+    chain === undefined
+      ? config.allowedChainIds[0]!
+      : Number(typeof chain === 'string' ? chain : NaN)
+  if (!config.allowedChainIds.includes(chainId))
+    throw new ParseError(
+      ParseCode.SCRIPT_FAILED,
+      `Sign-in is possible on chains ${config.allowedChainIds.join(', ')} (got ${String(chain).slice(0, 20)}).`,
+    )
+  const nonce = await issueNonce(call.app.db, config.nonceTtlMs)
+  const origin = config.publicOrigins[0]!
+  const message = createSiweMessage({
+    domain: new URL(origin).host,
+    uri: origin,
+    address: getAddress(address),
+    chainId,
+    nonce: nonce.nonce,
+    version: '1',
+    statement: `Sign in to ${config.appName}.`,
+    issuedAt: nonce.issuedAt,
+    expirationTime: nonce.expiresAt,
+    requestId: config.appId,
+  })
+  return { id: nonce.nonce, message, profileId: getAddress(address) }
+}
+
+/** Splits `<message>\n\nId: <appId>:<dateTime>`; refuses another app's id. */
+function splitSuffix(
+  data: string,
+  appId: string,
+): { message: string; dateTime: string | undefined } {
+  const at = data.lastIndexOf(ID_SUFFIX)
+  if (at < 0) return { message: data, dateTime: undefined }
+  const id = data.slice(at + ID_SUFFIX.length)
+  if (!id.startsWith(`${appId}:`)) throw authFailed('the message is for another application id.')
+  return { message: data.slice(0, at), dateTime: id.slice(appId.length + 1) }
+}
+
+/** `POST users` with `authData.moralisEth`: verifies, signs in, and answers the user with its token. */
+export async function signIn(call: CompatCall, clientFor: ChainClients): Promise<CompatAnswer> {
+  const { app } = call
+  const config = app.config.app
+  const authData = call.params.authData as Record<string, unknown> | undefined
+  if (!authData || typeof authData !== 'object' || !('moralisEth' in authData)) {
+    throw new ParseError(
+      ParseCode.UNSUPPORTED_SERVICE,
+      'Portico signs users in with their wallet (authData.moralisEth); passwords and other providers are not available.',
+    )
+  }
+  const limit = await app.windowCounter.add(`compat-sign-in:${call.request.ip}`, 1, 60_000)
+  if (limit.count > config.authRateLimit)
+    throw new ParseError(
+      ParseCode.CONNECTION_FAILED,
+      'Too many sign-in attempts: try again in a minute.',
+    )
+
+  const auth = readAuthData(authData.moralisEth)
+  const { message, dateTime } = splitSuffix(auth.data, config.appId)
+  const claimed = getAddress(auth.id)
+  let nonce: string
+  let chainId: number
+  let issuedAt = new Date()
+  if (message.includes(SIWE_MARKER)) {
+    const checked = checkSignInMessage(message, config)
+    if (checked.address !== claimed) throw authFailed('"id" is not the address that signed.')
+    nonce = checked.nonce
+    chainId = checked.chainId
+    issuedAt = checked.issuedAt
+  } else {
+    if (!app.config.compat.legacySignIn)
+      throw authFailed('this server accepts only Sign-In with Ethereum messages (requestMessage).')
+    if (!dateTime) throw authFailed('the message does not carry the server time it was signed at.')
+    nonce = dateTime
+    chainId = config.allowedChainIds[0]!
+  }
+  // The signature over everything the wallet signed, by the claimed address (or its contract).
+  await verifySignInSignature(clientFor, {
+    message: auth.data,
+    signature: auth.signature,
+    address: claimed,
+    chainId,
+  }).catch((error: unknown) => {
+    if ((error as { statusCode?: number }).statusCode === 401)
+      throw authFailed('"id" is not the address that signed.')
+    throw error
+  })
+  const signedIn = await completeSignIn(app.db, {
+    nonce,
+    address: claimed,
+    chainId,
+    issuedAt,
+    skewMs: config.clockSkewMs,
+    userAgent: call.request.headers['user-agent'],
+    ttlMs: config.sessionTtlMs,
+  })
+  const { user, created } = await ensureUserRows(app.db, signedIn.user)
+  return {
+    status: created ? 201 : 200,
+    body: { ...toParseObject(user), sessionToken: TOKEN_PREFIX + signedIn.token },
+  }
+}
+
+/** The `_User` object of a user (and the `_EthAddress` row of its address), made at first sign-in. */
+async function ensureUserRows(
+  db: Database,
+  user: { id: string; address: string },
+): Promise<{ user: WireObject; created: boolean }> {
+  const lower = user.address.toLowerCase()
+  const now = new Date()
+  const made = await db
+    .insert(objects)
+    .values([
+      {
+        className: '_User',
+        id: user.id,
+        ownerId: user.id,
+        publicRead: false,
+        data: { username: lower, ethAddress: lower, accounts: [lower] },
+        createdAt: now,
+        updatedAt: now,
+      },
+      {
+        className: '_EthAddress',
+        id: lower,
+        ownerId: user.id,
+        publicRead: false,
+        data: { user: { __type: 'Pointer', className: '_User', objectId: user.id } },
+        createdAt: now,
+        updatedAt: now,
+      },
+    ])
+    .onConflictDoNothing()
+    .returning()
+  await publishChanges(
+    db,
+    made.map((row) => {
+      const after = toWire(row)
+      return {
+        kind: 'create' as const,
+        className: after.className,
+        objectId: after.objectId,
+        before: null,
+        after,
+      }
+    }),
+  )
+  const row = made.find((r) => r.className === '_User')
+  if (row) return { user: toWire(row), created: true }
+  const existing = await getObject(db, '_User', user.id, user.id)
+  if (!existing) throw new ParseError(ParseCode.OBJECT_NOT_FOUND, 'This user no longer exists.')
+  return { user: existing, created: false }
+}
+
+/**
+ * A user may change their own `_User` fields, but not who they are: `ethAddress` and `accounts`
+ * can only name their own address (Portico has one address per user); `authData`,
+ * `sessionToken` and `password` are not theirs to set. `username` is a display name here.
+ */
+export function checkUserWrite(data: Document, address: string): void {
+  const lower = address.toLowerCase()
+  if (data.ethAddress !== undefined && String(data.ethAddress).toLowerCase() !== lower)
+    throw new ParseError(
+      ParseCode.OPERATION_FORBIDDEN,
+      'ethAddress is the address you signed in with.',
+    )
+  if (
+    data.accounts !== undefined &&
+    (!Array.isArray(data.accounts) || data.accounts.some((a) => String(a).toLowerCase() !== lower))
+  )
+    throw new ParseError(
+      ParseCode.OPERATION_FORBIDDEN,
+      'accounts holds only the address you signed in with (linking more wallets is not available).',
+    )
+  for (const field of ['authData', 'sessionToken', 'password'])
+    if (field in data)
+      throw new ParseError(ParseCode.OPERATION_FORBIDDEN, `${field} cannot be set on a user.`)
+}
+
+/** `GET users/me`: the caller's user with the token it sent, or 209. */
+export async function me(call: CompatCall): Promise<CompatAnswer> {
+  const { user } = await call.requireSession()
+  const { user: object } = await ensureUserRows(call.app.db, user)
+  return { body: { ...toParseObject(object), sessionToken: TOKEN_PREFIX + call.sessionToken } }
+}
+
+/** `POST logout`: ends the caller's session. */
+export async function logout(call: CompatCall): Promise<CompatAnswer> {
+  const current = await call.session().catch(() => null)
+  if (current) await revokeSession(call.app.db, current.user.id, current.session.id)
+  return { body: {} }
+}

@@ -1,0 +1,27 @@
+// The public types of a site's server-side functions: the module named by FUNCTIONS_MODULE
+// exports a default setup function, which the server calls once at start.
+//
+//   import type { FunctionsSetup } from '@portico/server/functions'
+//   const setup: FunctionsSetup = ({ defineFunction }) => {
+//     defineFunction('greet', ({ params, user }) => `Hello ${user?.address ?? String(params.name)}`)
+//   }
+//   export default setup
+
+/** What a function is called with. */
+export interface FunctionRequest {
+  /** The caller's parameters (`Moralis.Cloud.run(name, params)`). */
+  params: Record<string, unknown>
+  /** The signed-in caller; null for an anonymous one. */
+  user: { id: string; address: string } | null
+}
+
+/** A site function: its result is answered as `{ result }` (it must be JSON). */
+export type SiteFunction = (request: FunctionRequest) => unknown
+
+export interface FunctionsApi {
+  /** Makes `name` callable (names are letters, digits and `_`; built-ins cannot be replaced). */
+  defineFunction(name: string, handler: SiteFunction): void
+}
+
+/** The default export of a FUNCTIONS_MODULE. */
+export type FunctionsSetup = (api: FunctionsApi) => void | Promise<void>

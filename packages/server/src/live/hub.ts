@@ -1,0 +1,115 @@
+import { and, sql, type SQL } from 'drizzle-orm'
+import type { Database } from '../db/client.ts'
+import { objects } from '../db/schema.ts'
+import type { ChangeFeed, ObjectChange } from '../objects/changes.ts'
+import { readableBy, type WireObject } from '../objects/store.ts'
+
+// Live queries: subscriptions to the objects of a class that match a `where`, as a viewer may
+// read them. Every committed change (from any process, through the change feed) is matched
+// against the subscriptions of its class by PostgreSQL itself: the object's state before and
+// after is put in a one-row stand-in for the objects table and the very conditions that queries
+// use (the query translation and the access rule) are evaluated on it. So a live query matches
+// exactly what a query would find, `$regex` included, with no second matcher in JavaScript.
+
+export type LiveEvent = 'create' | 'update' | 'enter' | 'leave' | 'delete'
+
+export interface Subscription {
+  className: string
+  /** The subscriber's user id; null for an anonymous visitor. */
+  viewerId: string | undefined
+  /** The translated `where`; undefined matches every object. */
+  condition: SQL | undefined
+  send(event: LiveEvent, object: WireObject, original: WireObject | null): void
+}
+
+/** Subscriptions evaluated per statement. */
+const CHUNK = 100
+
+export class LiveHub {
+  private readonly byClass = new Map<string, Set<Subscription>>()
+  private queue: Promise<void> = Promise.resolve()
+  private readonly stopListening: () => void
+
+  constructor(
+    private readonly db: Database,
+    feed: ChangeFeed,
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {
+    // Changes are matched one after another so that subscribers see them in commit order.
+    this.stopListening = feed.listen((change) => {
+      this.queue = this.queue.then(() => this.dispatch(change)).catch(this.onError)
+    })
+  }
+
+  get size(): number {
+    let n = 0
+    for (const set of this.byClass.values()) n += set.size
+    return n
+  }
+
+  add(subscription: Subscription): () => void {
+    let set = this.byClass.get(subscription.className)
+    if (!set) this.byClass.set(subscription.className, (set = new Set()))
+    set.add(subscription)
+    return () => {
+      set.delete(subscription)
+      if (set.size === 0 && this.byClass.get(subscription.className) === set)
+        this.byClass.delete(subscription.className)
+    }
+  }
+
+  /** Resolves once every change heard so far has been sent on. */
+  settled(): Promise<void> {
+    return this.queue
+  }
+
+  close(): void {
+    this.stopListening()
+    this.byClass.clear()
+  }
+
+  private async dispatch(change: ObjectChange): Promise<void> {
+    const subscriptions = [...(this.byClass.get(change.className) ?? [])]
+    for (let i = 0; i < subscriptions.length; i += CHUNK) {
+      const chunk = subscriptions.slice(i, i + CHUNK)
+      const [before, after] = await Promise.all([
+        change.before ? this.matches(change.before, chunk) : chunk.map(() => false),
+        change.after ? this.matches(change.after, chunk) : chunk.map(() => false),
+      ])
+      chunk.forEach((subscription, index) => {
+        const event = eventFor(change, before[index]!, after[index]!)
+        if (!event) return
+        const object =
+          event === 'delete' || event === 'leave' ? (change.after ?? change.before) : change.after
+        subscription.send(event, object!, change.before)
+      })
+    }
+  }
+
+  /** Whether each subscription's viewer may read `object` and its condition holds for it. */
+  private async matches(object: WireObject, chunk: Subscription[]): Promise<boolean[]> {
+    const columns = chunk.map(
+      (s, i) =>
+        sql`coalesce(${and(readableBy(s.className, s.viewerId), s.condition)}, false) as ${sql.identifier(`m${i}`)}`,
+    )
+    const result = await this.db.execute(sql`
+      with ${objects} (class_name, id, owner_id, public_read, data, created_at, updated_at) as (
+        values (${object.className}::text, ${object.objectId}::text, ${object.owner}::text,
+          ${object.publicRead}::boolean, ${JSON.stringify(object.data)}::jsonb,
+          ${object.createdAt}::timestamptz, ${object.updatedAt}::timestamptz))
+      select ${sql.join(columns, sql`, `)} from ${objects}`)
+    const [row] = (result as unknown as { rows: Record<string, boolean>[] }).rows
+    return chunk.map((_s, i) => row?.[`m${i}`] === true)
+  }
+}
+
+/** The event a subscriber sees, from whether the object matched before and after the change. */
+function eventFor(change: ObjectChange, before: boolean, after: boolean): LiveEvent | undefined {
+  if (change.kind === 'create') return after ? 'create' : undefined
+  if (change.kind === 'delete') return before ? 'delete' : undefined
+  if (change.before === null) return after ? 'update' : undefined
+  if (before && after) return 'update'
+  if (after) return 'enter'
+  if (before) return 'leave'
+  return undefined
+}

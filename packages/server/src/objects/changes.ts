@@ -1,0 +1,152 @@
+import { EventEmitter } from 'node:events'
+import { sql } from 'drizzle-orm'
+import pg from 'pg'
+import type { Database } from '../db/client.ts'
+import type { WireObject } from './store.ts'
+
+// Every committed change of an object, told to whoever listens (the live-query hub). On the
+// embedded database there is one process and the news stays in memory. On PostgreSQL several
+// processes share the store, so a change goes out through `pg_notify` and every process, the
+// writer included, hears it on a dedicated LISTEN connection: one path, whoever made the change.
+// A notification carries at most 8000 bytes; a bigger change travels as its keys only and
+// listeners read the object's current state (its earlier state is then unknown to them).
+
+export interface ObjectChange {
+  kind: 'create' | 'update' | 'delete'
+  className: string
+  objectId: string
+  /** The object before the change (update, delete); null when unknown. */
+  before: WireObject | null
+  /** The object after the change (create, update). */
+  after: WireObject | null
+}
+
+type Listener = (change: ObjectChange) => void
+
+export interface ChangeFeed {
+  /** Tells listeners (on every process) about committed changes. Never throws. */
+  publish(changes: ObjectChange[]): Promise<void>
+  listen(listener: Listener): () => void
+  close(): Promise<void>
+}
+
+const CHANNEL = 'portico_object_changes'
+const MAX_NOTIFY_BYTES = 7_800
+
+function memoryFeed(): ChangeFeed {
+  const emitter = new EventEmitter().setMaxListeners(0)
+  return {
+    async publish(changes) {
+      for (const change of changes) emitter.emit('change', change)
+    },
+    listen(listener) {
+      emitter.on('change', listener)
+      return () => emitter.off('change', listener)
+    },
+    async close() {
+      emitter.removeAllListeners()
+    },
+  }
+}
+
+type Slim = Omit<ObjectChange, 'before' | 'after'> & { slim: true }
+
+/** PostgreSQL: NOTIFY to publish, a LISTEN connection (re-opened when lost) to hear. */
+function postgresFeed(db: Database, url: string, readObject: ReadObject): ChangeFeed {
+  const local = memoryFeed()
+  let client: pg.Client | undefined
+  let closed = false
+  let retry: NodeJS.Timeout | undefined
+
+  const deliver = async (payload: string) => {
+    let message: ObjectChange | Slim
+    try {
+      message = JSON.parse(payload) as ObjectChange | Slim
+    } catch {
+      return
+    }
+    if ('slim' in message) {
+      const after = message.kind === 'delete' ? null : await readObject(message).catch(() => null)
+      const { slim: _slim, ...keys } = message
+      await local.publish([{ ...keys, before: null, after }])
+    } else await local.publish([message])
+  }
+
+  const connect = async () => {
+    if (closed) return
+    const next = new pg.Client({ connectionString: url })
+    next.on('error', () => {})
+    next.on('end', () => {
+      if (closed || client !== next) return
+      client = undefined
+      retry = setTimeout(() => void connect(), 1_000)
+    })
+    next.on('notification', (note) => {
+      if (note.channel === CHANNEL && note.payload) void deliver(note.payload)
+    })
+    try {
+      await next.connect()
+      await next.query(`listen ${CHANNEL}`)
+      client = next
+    } catch {
+      await next.end().catch(() => {})
+      if (!closed) retry = setTimeout(() => void connect(), 1_000)
+    }
+  }
+  const ready = connect()
+
+  return {
+    async publish(changes) {
+      if (changes.length === 0) return
+      const payloads = changes.map((change) => {
+        const full = JSON.stringify(change)
+        if (Buffer.byteLength(full) <= MAX_NOTIFY_BYTES) return full
+        const slim: Slim = {
+          kind: change.kind,
+          className: change.className,
+          objectId: change.objectId,
+          slim: true,
+        }
+        return JSON.stringify(slim)
+      })
+      try {
+        await db.execute(
+          sql`select pg_notify(${CHANNEL}, p) from unnest(${sql.raw('ARRAY[')}${sql.join(
+            payloads.map((p) => sql`${p}::text`),
+            sql`, `,
+          )}${sql.raw(']')}) as p`,
+        )
+      } catch {
+        // The write itself committed; live listeners miss this one news item.
+      }
+    },
+    listen: (listener) => local.listen(listener),
+    async close() {
+      closed = true
+      clearTimeout(retry)
+      await ready
+      await client?.end().catch(() => {})
+      await local.close()
+    },
+  }
+}
+
+type ReadObject = (keys: { className: string; objectId: string }) => Promise<WireObject | null>
+
+const feeds = new WeakMap<Database, ChangeFeed>()
+
+/** Opens the change feed of a database; the server does this once at start. */
+export function openChangeFeed(
+  db: Database,
+  options: { kind: 'pglite' } | { kind: 'postgres'; url: string; readObject: ReadObject },
+): ChangeFeed {
+  const feed =
+    options.kind === 'postgres' ? postgresFeed(db, options.url, options.readObject) : memoryFeed()
+  feeds.set(db, feed)
+  return feed
+}
+
+/** Tells the database's listeners about committed changes; nothing when no feed is open. */
+export function publishChanges(db: Database, changes: ObjectChange[]): Promise<void> {
+  return feeds.get(db)?.publish(changes) ?? Promise.resolve()
+}

@@ -1,0 +1,45 @@
+import { createRequire } from 'node:module'
+import type { FastifyInstance } from 'fastify'
+import { freePort } from '@portico/test-kit/ports'
+import { loadConfig, type ServerConfig } from '../src/config.ts'
+import type { DatabaseKind } from '../src/db/client.ts'
+import { testApp } from './helpers.ts'
+
+export interface ListeningApp {
+  app: FastifyInstance
+  origin: string
+  /** The compatibility mount's URL, as apps pass it to `Moralis.start` / `Parse.serverURL`. */
+  serverUrl: string
+  close(): Promise<void>
+}
+
+/** A server listening on 127.0.0.1 (the clients under test speak HTTP and WebSocket to it). */
+export async function listeningApp(
+  kind: DatabaseKind,
+  overrides: Partial<ServerConfig> = {},
+): Promise<ListeningApp> {
+  const port = await freePort()
+  const { app, close } = await testApp(kind, { app: loadConfig({ PORT: String(port) }).app, ...overrides })
+  await app.listen({ host: '127.0.0.1', port })
+  const origin = `http://127.0.0.1:${port}`
+  return { app, origin, serverUrl: `${origin}${app.config.compat.mount}`, close }
+}
+
+const require = createRequire(import.meta.url)
+
+/**
+ * Keeps a v1 / Parse client on this machine: `start` asks unpkg for the latest version and
+ * reports to Moralis' telemetry. Those calls go through the client's own REST controller, so
+ * they are refused there, at the client's network boundary, like an offline machine would.
+ */
+export function keepOnLoopback(controllerModule: string): void {
+  type Controller = { ajax: (...args: unknown[]) => Promise<unknown> }
+  const loaded = require(controllerModule) as Controller & { default?: Controller }
+  const controller = loaded.default ?? loaded
+  const ajax = controller.ajax.bind(controller)
+  controller.ajax = (method: unknown, url: unknown, ...rest: unknown[]) => {
+    if (typeof url === 'string' && !/^https?:\/\/127\.0\.0\.1[:/]/.test(url))
+      return Promise.reject(new Error(`outside host refused in tests: ${url}`))
+    return ajax(method, url, ...rest)
+  }
+}
