@@ -52,10 +52,12 @@ export function parseLiveQuerySocket(app: FastifyInstance, hub: LiveHub): Socket
       return found.user.id
     }
 
+    let queue: Promise<void> = Promise.resolve()
     socket.on('message', (data, isBinary) => {
       const message = readMessage(data, isBinary)
       if (!message) return fail(1, 'Messages are JSON objects with an "op".', false)
-      void handle(message).catch((error: unknown) => {
+      // One message at a time, in order: a subscribe waits for the connect before it.
+      queue = queue.then(() => handle(message)).catch((error: unknown) => {
         const requestId = typeof message.requestId === 'number' ? message.requestId : undefined
         const code = (error as { parseCode?: number }).parseCode
         if (code) return fail(code, (error as Error).message, false, requestId)

@@ -43,10 +43,12 @@ export function nativeLiveSocket(app: FastifyInstance, hub: LiveHub): SocketHand
         message,
       })
 
+    let queue: Promise<void> = Promise.resolve()
     socket.on('message', (data, isBinary) => {
       const message = readMessage(data, isBinary)
       if (!message) return fail('invalid_message', 'Messages are JSON objects with an "op".')
-      void handle(message).catch((error: unknown) => {
+      // One message at a time, in order: a subscribe waits for the connect before it.
+      queue = queue.then(() => handle(message)).catch((error: unknown) => {
         if (error instanceof HttpError) return fail(error.code, error.message, message.requestId)
         app.log.error({ err: error }, 'live query failed')
         fail('internal', 'The subscription could not be made. Try again.', message.requestId)
