@@ -30,6 +30,22 @@ export interface BackendClientConfig {
   random?: (() => number) | undefined
   /** Injected for tests: how idempotency keys are made. */
   idempotencyKey?: (() => string) | undefined
+  /**
+   * The WebSocket class live queries use; the global one by default (browsers, Node 22+). On
+   * Node 20 pass the `ws` package's: `import WebSocket from 'ws'`.
+   */
+  WebSocket?: WebSocketClass | undefined
+}
+
+/** What live queries need of a WebSocket class (the browser's, or the `ws` package's). */
+export type WebSocketClass = new (url: string) => {
+  readyState: number
+  send(data: string): void
+  close(): void
+  onopen: ((event: unknown) => void) | null
+  onmessage: ((event: { data: unknown }) => void) | null
+  onclose: ((event: unknown) => void) | null
+  onerror: ((event: unknown) => void) | null
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -61,6 +77,10 @@ export interface BackendClient {
   url(path: string): string
   /** Replaces the bearer token (e.g. after a bearer-mode sign-in); `undefined` removes it. */
   setToken(token: string | undefined): void
+  /** The bearer token now, if any. */
+  currentToken(): string | undefined
+  /** The WebSocket class for live queries, if one is available. */
+  readonly WebSocket: WebSocketClass | undefined
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
@@ -196,5 +216,9 @@ export function createBackendClient(config: BackendClientConfig): BackendClient 
     setToken(next) {
       token = next
     },
+    currentToken: () => (typeof token === 'function' ? token() : token),
+    WebSocket:
+      config.WebSocket ??
+      ((globalThis as { WebSocket?: WebSocketClass }).WebSocket as WebSocketClass | undefined),
   }
 }

@@ -6,6 +6,7 @@ export {
   type BackendFetch,
   type HttpMethod,
   type RequestOptions,
+  type WebSocketClass,
 } from './client.ts'
 export { decode, encode, type DecodeErrorType, type EncodeErrorType } from './encode.ts'
 export { createFile, Pointer, pointerTo, PorticoFile, type FileContent } from './values.ts'
@@ -26,6 +27,13 @@ export {
   type SaveObjectReturnType,
 } from './objects.ts'
 export { saveFile, type SaveFileErrorType } from './files.ts'
+export {
+  subscribe,
+  type LiveEvent,
+  type SubscribeHandlers,
+  type SubscribeParameters,
+  type Subscription,
+} from './live.ts'
 export {
   BackendError,
   BatchError,

@@ -40,6 +40,13 @@ export interface CompatOptions {
   functions: SiteFunctions
 }
 
+const described = (summary: string) => ({
+  tags: ['compatibility'],
+  summary,
+  description:
+    'Answers are Parse-shaped: `{ code, error }` with Parse error codes. See the README chapter "Coming from Moralis v1 or Parse".',
+})
+
 export async function compatMount(app: FastifyInstance, options: CompatOptions): Promise<void> {
   const mount = app.config.compat.mount ?? '/server'
   const appId = app.config.app.appId
@@ -72,25 +79,29 @@ export async function compatMount(app: FastifyInstance, options: CompatOptions):
     const parsed = toParseError(error)
     if (!parsed) {
       request.log.error({ err: error }, 'unhandled error')
-      return reply
-        .status(500)
-        .send({
-          code: ParseCode.INTERNAL_SERVER_ERROR,
-          error: 'Something went wrong on the server.',
-        })
+      return reply.status(500).send({
+        code: ParseCode.INTERNAL_SERVER_ERROR,
+        error: 'Something went wrong on the server.',
+      })
     }
     return reply.status(parseStatus(parsed.code)).send({ code: parsed.code, error: parsed.message })
   })
-  app.options(`${mount}/*`, async (request, reply) =>
-    reply
-      .header('access-control-allow-methods', 'GET, POST, PUT, DELETE, OPTIONS')
-      .header(
-        'access-control-allow-headers',
-        String(request.headers['access-control-request-headers'] ?? 'content-type').slice(0, 1000),
-      )
-      .header('access-control-max-age', '86400')
-      .status(204)
-      .send(),
+  app.options(
+    `${mount}/*`,
+    { schema: { ...described('CORS preflight (answered on every path)') } },
+    async (request, reply) =>
+      reply
+        .header('access-control-allow-methods', 'GET, POST, PUT, DELETE, OPTIONS')
+        .header(
+          'access-control-allow-headers',
+          String(request.headers['access-control-request-headers'] ?? 'content-type').slice(
+            0,
+            1000,
+          ),
+        )
+        .header('access-control-max-age', '86400')
+        .status(204)
+        .send(),
   )
 
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -154,11 +165,15 @@ export async function compatMount(app: FastifyInstance, options: CompatOptions):
     method: ['GET', 'POST', 'PUT', 'DELETE'],
     url: `${mount}/*`,
     bodyLimit,
+    schema: described(
+      'Moralis v1 / Parse REST API: functions, users, logout, classes, batch, files (envelope or X-Parse-* headers)',
+    ),
     handler: handle,
   })
   app.route({
     method: ['GET', 'POST'],
     url: mount,
+    schema: described('Parse API root (LiveQuery WebSocket upgrades arrive here)'),
     handler: async () => {
       throw new ParseError(
         ParseCode.OBJECT_NOT_FOUND,

@@ -69,6 +69,19 @@ describe.each(databaseKinds())('object queries on %s', (kind) => {
     expect(await names({ tags: ['a'] })).toEqual(['ada'])
   })
 
+  it('combines conditions with $or and $and, matches $regex and $all', async () => {
+    expect(await names({ $or: [{ name: 'ada' }, { score: { $gte: 30 } }] })).toEqual(['ada', 'cy'])
+    expect(
+      await names({ $and: [{ score: { $gt: 5 } }, { $or: [{ active: true }, { active: false }] }] }),
+    ).toEqual(['bob', 'cy'])
+    expect(await names({ name: { $regex: '^[a-c]' } })).toEqual(['ada', 'bob', 'cy'])
+    expect(await names({ name: { $regex: '^B', $options: 'i' } })).toEqual(['bob'])
+    // Only strings match a pattern: the number 10 is not the text "10".
+    expect(await names({ score: { $regex: '0' } })).toEqual(['dee'])
+    expect(await names({ tags: { $all: ['a'] } })).toEqual(['ada'])
+    expect(await names({ tags: { $all: ['a', 'b'] } })).toEqual([])
+  })
+
   it('compares dates by time', async () => {
     expect(await names({ when: { $gt: { __type: 'Date', iso: '2024-01-15T00:00:00Z' } } })).toEqual(
       ['bob'],
@@ -107,7 +120,10 @@ describe.each(databaseKinds())('object queries on %s', (kind) => {
       { limit: '1e3' },
       { where: 'not json' },
       { where: '[1]' },
-      { where: { score: { $regex: '.*' } } },
+      { where: { score: { $regex: 5 } } },
+      { where: { name: { $regex: 'a', $options: 'q' } } },
+      { where: { $or: 'x' } },
+      { where: { name: { $options: 'i' } } },
       { where: { score: { $gt: [1] } } },
       { where: { score: { $in: 5 } } },
       { where: { score: { $gt: 1, plain: 2 } } },
