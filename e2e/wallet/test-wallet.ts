@@ -17,6 +17,8 @@ export type WalletMode =
   | 'eip6963'
   /** Only a legacy `window.ethereum`, appearing 1 s after load (a slow extension). */
   | 'legacy-late'
+  /** Only a legacy `window.ethereum`, there from the start (what Moralis v1 apps look for). */
+  | 'legacy'
   /** No wallet at all. */
   | 'none'
 
@@ -220,6 +222,8 @@ function injectWallet(config: { mode: WalletMode; address: string; name: string;
       window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }))
     window.addEventListener('eip6963:requestProvider', announce)
     announce()
+  } else if (config.mode === 'legacy') {
+    ;(window as unknown as { ethereum: unknown }).ethereum = provider
   } else {
     // A slow extension: window.ethereum appears a second after the page loaded.
     window.addEventListener('load', () =>
