@@ -59,7 +59,11 @@ test('a v1 dApp on another origin signs in, saves, sees a live update and logs o
       item.textContent = post.get('text')
       document.querySelector('#feed')!.append(item)
     })
-    return { address: signedIn.get('ethAddress'), token: signedIn.getSessionToken(), id: signedIn.id }
+    return {
+      address: signedIn.get('ethAddress'),
+      token: signedIn.getSessionToken(),
+      id: signedIn.id,
+    }
   }, serverUrl)
 
   expect(user.address).toBe(wallet.current().address.toLowerCase())
@@ -86,7 +90,10 @@ test('a v1 dApp on another origin signs in, saves, sees a live update and logs o
     const Post = Moralis.Object.extend('Post')
     await new Post().save({ board: 'main', text: 'saved in the page' })
   })
-  await expect(tab.locator('#feed li')).toHaveText(['hello from another device', 'saved in the page'])
+  await expect(tab.locator('#feed li')).toHaveText([
+    'hello from another device',
+    'saved in the page',
+  ])
 
   const after = await tab.evaluate(async () => {
     const Moralis = (window as unknown as { Moralis: any }).Moralis // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -4,8 +4,4 @@ export { PorticoProvider, usePortico } from './portico-provider.ts'
 export { useAuth } from './use-auth.ts'
 export { useWallet } from './use-wallet.ts'
 export { useNode, type NodeReading } from './use-node.ts'
-export {
-  useLiveQuery,
-  type LiveQueryParameters,
-  type LiveQueryState,
-} from './use-live-query.ts'
+export { useLiveQuery, type LiveQueryParameters, type LiveQueryState } from './use-live-query.ts'

@@ -53,7 +53,12 @@ export function useLiveQuery<T extends ObjectData = ObjectData>(
       const client = await portico.backend()
       const filter = JSON.parse(where) as Record<string, unknown>
       const load = async () => {
-        const { results } = await queryObjects<T>(client, { className, where: filter, order, limit })
+        const { results } = await queryObjects<T>(client, {
+          className,
+          where: filter,
+          order,
+          limit,
+        })
         if (active) setState({ objects: results, isLoading: false })
       }
       const live = subscribe<T>(

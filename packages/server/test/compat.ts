@@ -19,7 +19,10 @@ export async function listeningApp(
   overrides: Partial<ServerConfig> = {},
 ): Promise<ListeningApp> {
   const port = await freePort()
-  const { app, close } = await testApp(kind, { app: loadConfig({ PORT: String(port) }).app, ...overrides })
+  const { app, close } = await testApp(kind, {
+    app: loadConfig({ PORT: String(port) }).app,
+    ...overrides,
+  })
   await app.listen({ host: '127.0.0.1', port })
   const origin = `http://127.0.0.1:${port}`
   return { app, origin, serverUrl: `${origin}${app.config.compat.mount}`, close }

@@ -75,7 +75,13 @@ function openConnection(client: BackendClient): Connection {
       }
     }
     next.onmessage = (event) => {
-      let message: { op?: string; requestId?: number; object?: WireObject; code?: string; message?: string }
+      let message: {
+        op?: string
+        requestId?: number
+        object?: WireObject
+        code?: string
+        message?: string
+      }
       try {
         message = JSON.parse(String(event.data)) as typeof message
       } catch {
@@ -119,7 +125,8 @@ function openConnection(client: BackendClient): Connection {
     },
     remove(id) {
       entries.delete(id)
-      if (socket?.readyState === 1) socket.send(JSON.stringify({ op: 'unsubscribe', requestId: id }))
+      if (socket?.readyState === 1)
+        socket.send(JSON.stringify({ op: 'unsubscribe', requestId: id }))
       if (entries.size === 0) {
         clearTimeout(timer)
         timer = undefined

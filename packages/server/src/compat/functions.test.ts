@@ -10,13 +10,19 @@ const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 
 describe.each(databaseKinds())('site functions on %s', (kind) => {
   it('runs them with the caller, answers { result }, and 141 with the message when one fails', async () => {
-    const { app } = await testApp(kind, { functionsModule: path.join(fixtures, 'site-functions.mjs') })
+    const { app } = await testApp(kind, {
+      functionsModule: path.join(fixtures, 'site-functions.mjs'),
+    })
     const run = async (name: string, params: object, token?: string) => {
       const answer = await app.inject({
         method: 'POST',
         url: `/server/functions/${name}`,
         headers: { 'content-type': 'text/plain' },
-        payload: JSON.stringify({ _ApplicationId: 'portico', ...params, ...(token ? { _SessionToken: `r:${token}` } : {}) }),
+        payload: JSON.stringify({
+          _ApplicationId: 'portico',
+          ...params,
+          ...(token ? { _SessionToken: `r:${token}` } : {}),
+        }),
       })
       return answer.json()
     }

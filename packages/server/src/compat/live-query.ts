@@ -57,15 +57,17 @@ export function parseLiveQuerySocket(app: FastifyInstance, hub: LiveHub): Socket
       const message = readMessage(data, isBinary)
       if (!message) return fail(1, 'Messages are JSON objects with an "op".', false)
       // One message at a time, in order: a subscribe waits for the connect before it.
-      queue = queue.then(() => handle(message)).catch((error: unknown) => {
-        const requestId = typeof message.requestId === 'number' ? message.requestId : undefined
-        const code = (error as { parseCode?: number }).parseCode
-        if (code) return fail(code, (error as Error).message, false, requestId)
-        const parsed = toParseError(error)
-        if (parsed) return fail(parsed.code, parsed.message, false, requestId)
-        app.log.error({ err: error }, 'live query failed')
-        fail(1, 'The subscription could not be made.', true, requestId)
-      })
+      queue = queue
+        .then(() => handle(message))
+        .catch((error: unknown) => {
+          const requestId = typeof message.requestId === 'number' ? message.requestId : undefined
+          const code = (error as { parseCode?: number }).parseCode
+          if (code) return fail(code, (error as Error).message, false, requestId)
+          const parsed = toParseError(error)
+          if (parsed) return fail(parsed.code, parsed.message, false, requestId)
+          app.log.error({ err: error }, 'live query failed')
+          fail(1, 'The subscription could not be made.', true, requestId)
+        })
     })
     socket.on('close', () => {
       for (const stop of subscriptions.values()) stop()

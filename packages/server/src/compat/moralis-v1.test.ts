@@ -94,7 +94,9 @@ describe.each(databaseKinds())('moralis-v1 against the mount on %s', (kind) => {
   })
 
   it('saves a file whose URL serves the bytes', async () => {
-    const file = new Moralis.File('hello.txt', { base64: Buffer.from('hello portico').toString('base64') })
+    const file = new Moralis.File('hello.txt', {
+      base64: Buffer.from('hello portico').toString('base64'),
+    })
     await file.save()
     expect(file.url()).toContain('/server/files/portico/')
     const answer = await fetch(file.url())
@@ -105,7 +107,9 @@ describe.each(databaseKinds())('moralis-v1 against the mount on %s', (kind) => {
   it('runs cloud functions: built-ins, and 141 for an unknown one', async () => {
     expect(await Moralis.Cloud.run('getPluginSpecs')).toEqual([])
     await expect(Moralis.Cloud.run('noSuchFunction')).rejects.toMatchObject({ code: 141 })
-    expect(await Moralis.Cloud.run('trackEvent', { event: 'signup', subdomain: 'www' })).toEqual({ ok: true })
+    expect(await Moralis.Cloud.run('trackEvent', { event: 'signup', subdomain: 'www' })).toEqual({
+      ok: true,
+    })
   })
 
   it('receives a live create event and destroys the object', async () => {

@@ -15,7 +15,11 @@ const Parse = require('parse/node') as any
 async function moralisAuthData(account: PrivateKeyAccount) {
   const { dateTime } = (await Parse.Cloud.run('getServerTime')) as { dateTime: string }
   const data = `Sign in to the shop\n\nId: portico:${dateTime}`
-  return { id: account.address.toLowerCase(), signature: await account.signMessage({ message: data }), data }
+  return {
+    id: account.address.toLowerCase(),
+    signature: await account.signMessage({ message: data }),
+    data,
+  }
 }
 
 describe.each(databaseKinds())('the parse SDK against the mount on %s', (kind) => {
@@ -37,7 +41,9 @@ describe.each(databaseKinds())('the parse SDK against the mount on %s', (kind) =
   })
 
   async function logInAs(account: PrivateKeyAccount) {
-    const user = await Parse.User.logInWith('moralisEth', { authData: await moralisAuthData(account) })
+    const user = await Parse.User.logInWith('moralisEth', {
+      authData: await moralisAuthData(account),
+    })
     return user as { id: string; getSessionToken(): string; get(k: string): unknown }
   }
 
@@ -102,7 +108,9 @@ describe.each(databaseKinds())('the parse SDK against the mount on %s', (kind) =
     const fetched = await new Parse.Query('Post').get(post.id)
     const answer = await fetch(fetched.get('image').url())
     expect(answer.headers.get('content-type')).toBe('image/png')
-    expect([...new Uint8Array(await answer.arrayBuffer())]).toEqual([137, 80, 78, 71, 13, 10, 26, 10])
+    expect([...new Uint8Array(await answer.arrayBuffer())]).toEqual([
+      137, 80, 78, 71, 13, 10, 26, 10,
+    ])
   })
 
   it('gets live updates: enter and leave as an object starts and stops matching', async () => {

@@ -32,10 +32,18 @@ describe.runIf(postgres)('live queries across two processes on PostgreSQL', () =
     const [one, two] = await Promise.all(servers.map((server) => server.url))
 
     const account = privateKeyToAccount(generatePrivateKey())
-    const { result } = (await post(one!, 'functions/getServerTime', {})) as { result: { dateTime: string } }
+    const { result } = (await post(one!, 'functions/getServerTime', {})) as {
+      result: { dateTime: string }
+    }
     const data = `Hello\n\nId: portico:${result.dateTime}`
     const user = await post(one!, 'users', {
-      authData: { moralisEth: { id: account.address, signature: await account.signMessage({ message: data }), data } },
+      authData: {
+        moralisEth: {
+          id: account.address,
+          signature: await account.signMessage({ message: data }),
+          data,
+        },
+      },
     })
     const token = user.sessionToken as string
     expect(token).toMatch(/^r:/)
@@ -46,13 +54,17 @@ describe.runIf(postgres)('live queries across two processes on PostgreSQL', () =
     await new Promise((resolve) => socket.once('open', resolve))
     // Anonymous: sees public objects only.
     socket.send(JSON.stringify({ op: 'connect', applicationId: 'portico' }))
-    socket.send(JSON.stringify({ op: 'subscribe', requestId: 7, query: { className: 'Wall', where: {} } }))
+    socket.send(
+      JSON.stringify({ op: 'subscribe', requestId: 7, query: { className: 'Wall', where: {} } }),
+    )
     await expect.poll(() => messages.map((m) => m.op)).toEqual(['connected', 'subscribed'])
 
     const mine = { [String(user.objectId)]: { read: true, write: true } }
     await post(one!, 'classes/Wall', { note: 'private', ACL: mine, _SessionToken: token })
     await post(one!, 'classes/Wall', { note: 'public', _SessionToken: token })
-    await expect.poll(() => messages.map((m) => m.op), { timeout: 10_000 }).toEqual(['connected', 'subscribed', 'create'])
+    await expect
+      .poll(() => messages.map((m) => m.op), { timeout: 10_000 })
+      .toEqual(['connected', 'subscribed', 'create'])
     expect(messages[2]!.object!.note).toBe('public')
     socket.close()
     await database.close()

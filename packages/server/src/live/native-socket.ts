@@ -48,11 +48,13 @@ export function nativeLiveSocket(app: FastifyInstance, hub: LiveHub): SocketHand
       const message = readMessage(data, isBinary)
       if (!message) return fail('invalid_message', 'Messages are JSON objects with an "op".')
       // One message at a time, in order: a subscribe waits for the connect before it.
-      queue = queue.then(() => handle(message)).catch((error: unknown) => {
-        if (error instanceof HttpError) return fail(error.code, error.message, message.requestId)
-        app.log.error({ err: error }, 'live query failed')
-        fail('internal', 'The subscription could not be made. Try again.', message.requestId)
-      })
+      queue = queue
+        .then(() => handle(message))
+        .catch((error: unknown) => {
+          if (error instanceof HttpError) return fail(error.code, error.message, message.requestId)
+          app.log.error({ err: error }, 'live query failed')
+          fail('internal', 'The subscription could not be made. Try again.', message.requestId)
+        })
     })
     socket.on('close', () => {
       for (const stop of subscriptions.values()) stop()

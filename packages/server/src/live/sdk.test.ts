@@ -46,10 +46,17 @@ describe.each(databaseKinds())('SDK live queries against the server on %s', (kin
       data: { room: 'lobby', text: 'hi all' },
     })
     await saveObject(bob, { className: 'Chat', data: { room: 'lobby', text: 'hi secret' } })
-    await saveObject(bob, { className: 'Chat', publicRead: true, data: { room: 'attic', text: 'hi' } })
+    await saveObject(bob, {
+      className: 'Chat',
+      publicRead: true,
+      data: { room: 'attic', text: 'hi' },
+    })
     await saveObject(bob, { ...hello, data: { ...hello.data, text: 'hi everyone' } })
     await saveObject(bob, { ...hello, data: { ...hello.data, text: 'bye' } })
-    const mine = await saveObject(alice, { className: 'Chat', data: { room: 'lobby', text: 'hi me' } })
+    const mine = await saveObject(alice, {
+      className: 'Chat',
+      data: { room: 'lobby', text: 'hi me' },
+    })
     await destroyObject(alice, mine)
     await expect
       .poll(() => events)
@@ -58,7 +65,11 @@ describe.each(databaseKinds())('SDK live queries against the server on %s', (kin
   })
 
   it('refuses an invalid where with the query error', async () => {
-    const live = subscribe(alice, { className: 'Chat', where: { text: { $nope: 1 } } }, { onEvent: () => {} })
+    const live = subscribe(
+      alice,
+      { className: 'Chat', where: { text: { $nope: 1 } } },
+      { onEvent: () => {} },
+    )
     await expect(live.ready).rejects.toMatchObject({ code: 'invalid_query' })
   })
 

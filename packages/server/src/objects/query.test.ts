@@ -72,7 +72,9 @@ describe.each(databaseKinds())('object queries on %s', (kind) => {
   it('combines conditions with $or and $and, matches $regex and $all', async () => {
     expect(await names({ $or: [{ name: 'ada' }, { score: { $gte: 30 } }] })).toEqual(['ada', 'cy'])
     expect(
-      await names({ $and: [{ score: { $gt: 5 } }, { $or: [{ active: true }, { active: false }] }] }),
+      await names({
+        $and: [{ score: { $gt: 5 } }, { $or: [{ active: true }, { active: false }] }],
+      }),
     ).toEqual(['bob', 'cy'])
     expect(await names({ name: { $regex: '^[a-c]' } })).toEqual(['ada', 'bob', 'cy'])
     expect(await names({ name: { $regex: '^B', $options: 'i' } })).toEqual(['bob'])
