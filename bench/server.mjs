@@ -298,8 +298,56 @@ async function eventsSection({ url, bare, concurrency }) {
   }
 }
 
+/**
+ * The Moralis v1 / Parse compatibility mount: creates and the same filtered page as above, sent
+ * the way the v1 clients send them (a text/plain POST carrying `_method`, `_ApplicationId` and an
+ * `r:` session token), beside the `/api` figures.
+ * @param {Target} target
+ * @returns {Promise<{ rows: Row[], acknowledged: Record<string, number> }>}
+ */
+async function compatSection({ url, token, bare, concurrency }) {
+  const envelope = (/** @type {Record<string, unknown>} */ body) =>
+    JSON.stringify({ ...body, _ApplicationId: 'portico', _SessionToken: `r:${token}` })
+  const headers = { 'content-type': 'text/plain' }
+  const create = (/** @type {number} */ i) =>
+    /** @type {[string, Parameters<typeof request>[1]]} */ ([
+      `${url}/server/classes/BenchCompat`,
+      { method: 'POST', headers, body: envelope({ n: i, name: `item ${i}`, tags: ['a', 'b'] }) },
+    ])
+  await measure(concurrency, create, 201, 300)
+  const creates = await measure(concurrency, create, 201)
+  const queryBody = envelope({
+    _method: 'GET',
+    where: { n: { $gte: 100 }, tags: ['a', 'b'] },
+    order: '-createdAt',
+    limit: 20,
+  })
+  const query = () =>
+    /** @type {[string, Parameters<typeof request>[1]]} */ ([
+      `${url}/server/classes/BenchCompat`,
+      { method: 'POST', headers, body: queryBody },
+    ])
+  await measure(concurrency, query, 200, 100)
+  const queries = await measure(concurrency, query, 200, Math.ceil(count / 4))
+  return {
+    rows: [
+      {
+        name: `/server creates/s @${concurrency}`,
+        perSecond: creates.perSecond,
+        ratio: creates.perSecond / bare,
+      },
+      {
+        name: `/server queries/s @${concurrency}`,
+        perSecond: queries.perSecond,
+        ratio: queries.perSecond / bare,
+      },
+    ],
+    acknowledged: { BenchCompat: 300 + creates.acknowledged },
+  }
+}
+
 /** Add sections here; each returns its rows and what it expects to be stored. */
-const sections = [objectsSection, signInSection, eventsSection]
+const sections = [objectsSection, compatSection, signInSection, eventsSection]
 
 async function main() {
   const { url, token, child } = await startTarget()
