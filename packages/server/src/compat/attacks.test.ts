@@ -169,6 +169,24 @@ describe.each(databaseKinds())('attacks on the mount on %s', (kind) => {
     socket.close()
   })
 
+  it('applies a write re-sent with the same X-Parse-Request-Id once, answering 159', async () => {
+    const { app } = await testApp(kind)
+    const call = client(app)
+    const { token } = await logIn(call, alice)
+    const send = (payload: object) =>
+      app.inject({
+        method: 'POST',
+        url: '/server/classes/Counter',
+        headers: { 'content-type': 'text/plain', 'x-parse-request-id': 'req-1' },
+        payload: JSON.stringify({ _ApplicationId: 'portico', _SessionToken: token, ...payload }),
+      })
+    const first = await send({ n: 1 })
+    expect(first.statusCode).toBe(201)
+    expect((await send({ n: 1 })).json()).toEqual({ code: 159, error: 'Duplicate request' })
+    const counted = await call('classes/Counter', { _method: 'GET', count: 1, limit: 0 }, token)
+    expect(counted.body).toEqual({ results: [], count: 1 })
+  })
+
   it('bounds $regex: nested quantifiers run by PostgreSQL, long patterns refused', async () => {
     const { app } = await testApp(kind)
     const call = client(app)

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { claim, record, release } from '../idempotency/store.ts'
 import type { ChainClients } from '../auth/signature.ts'
 import { parseJsonText } from '../http/json-body.ts'
 import { withSharedAnswerBudget } from '../http/answer-budget.ts'
@@ -158,8 +160,42 @@ export async function compatMount(app: FastifyInstance, options: CompatOptions):
       const answer = await uploadFile(call, fileUpload[1]!, Buffer.isBuffer(raw) ? raw : undefined)
       return reply.status(answer.status ?? 200).send(answer.body)
     }
-    const answer = await dispatch(call)
+    const answer = await once(call, header('x-parse-request-id'), () => dispatch(call))
     return reply.status(answer.status ?? 200).send(answer.body)
+  }
+
+  /**
+   * Parse's idempotency (`X-Parse-Request-Id`, sent by clients with IDEMPOTENCY on): a write whose
+   * id was seen is not applied again and answers 159, as Parse Server does. Kept in Portico's
+   * idempotency records.
+   */
+  async function once(
+    call: CompatCall,
+    requestId: string | undefined,
+    run: () => Promise<CompatAnswer>,
+  ): Promise<CompatAnswer> {
+    if (!requestId || (call.method !== 'POST' && call.method !== 'PUT')) return run()
+    if (requestId.length > 200)
+      throw new ParseError(ParseCode.INVALID_JSON, 'X-Parse-Request-Id is at most 200 characters.')
+    const current = await call.session()
+    const claimed = {
+      scope: current ? `user:${current.user.id}` : `anon:${call.request.ip}`,
+      key: `parse:${requestId}`,
+      requestHash: createHash('sha256')
+        .update(`${call.method} ${call.path}\n${JSON.stringify(call.params)}`)
+        .digest('hex'),
+    }
+    if (!(await claim(app.db, claimed)))
+      throw new ParseError(ParseCode.DUPLICATE_REQUEST, 'Duplicate request')
+    try {
+      const answer = await run()
+      await record(app.db, claimed, answer.status ?? 200, answer.body)
+      return answer
+    } catch (error) {
+      // Refused or failed: nothing was applied, so the client's retry may run.
+      await release(app.db, claimed).catch(() => {})
+      throw error
+    }
   }
   app.route({
     method: ['GET', 'POST', 'PUT', 'DELETE'],
