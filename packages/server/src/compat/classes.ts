@@ -1,4 +1,3 @@
-import { HttpError } from '../errors.ts'
 import { answerBudget } from '../http/answer-budget.ts'
 import { assertClassName, SYSTEM_CLASSES } from '../objects/names.ts'
 import { DEFAULT_LIMIT, MAX_LIMIT, translateOrder, translateWhereObject } from '../objects/query.ts'
@@ -149,9 +148,8 @@ export async function createInClass(call: CompatCall, className: string): Promis
     data: applyParseWrite({}, call.params),
     publicRead,
   })
-  if (!('created' in outcome))
-    throw new HttpError(409, 'idempotency_key_reused', 'Already created.')
-  const created: WireObject = outcome.created
+  // Without an idempotency claim a create is always applied.
+  const created = (outcome as { created: WireObject }).created
   return { status: 201, body: { objectId: created.objectId, createdAt: created.createdAt } }
 }
 

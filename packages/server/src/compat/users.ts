@@ -176,6 +176,8 @@ async function ensureUserRows(
   db: Database,
   user: { id: string; address: string },
 ): Promise<{ user: WireObject; created: boolean }> {
+  const existing = await getObject(db, '_User', user.id, user.id)
+  if (existing) return { user: existing, created: false }
   const lower = user.address.toLowerCase()
   const now = new Date()
   const made = await db
@@ -217,9 +219,10 @@ async function ensureUserRows(
   )
   const row = made.find((r) => r.className === '_User')
   if (row) return { user: toWire(row), created: true }
-  const existing = await getObject(db, '_User', user.id, user.id)
-  if (!existing) throw new ParseError(ParseCode.OBJECT_NOT_FOUND, 'This user no longer exists.')
-  return { user: existing, created: false }
+  // Another sign-in of the same user made it a moment ago.
+  const raced = await getObject(db, '_User', user.id, user.id)
+  if (!raced) throw new ParseError(ParseCode.OBJECT_NOT_FOUND, 'This user no longer exists.')
+  return { user: raced, created: false }
 }
 
 /**

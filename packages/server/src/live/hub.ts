@@ -41,12 +41,6 @@ export class LiveHub {
     })
   }
 
-  get size(): number {
-    let n = 0
-    for (const set of this.byClass.values()) n += set.size
-    return n
-  }
-
   add(subscription: Subscription): () => void {
     let set = this.byClass.get(subscription.className)
     if (!set) this.byClass.set(subscription.className, (set = new Set()))
@@ -56,11 +50,6 @@ export class LiveHub {
       if (set.size === 0 && this.byClass.get(subscription.className) === set)
         this.byClass.delete(subscription.className)
     }
-  }
-
-  /** Resolves once every change heard so far has been sent on. */
-  settled(): Promise<void> {
-    return this.queue
   }
 
   close(): void {
