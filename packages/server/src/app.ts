@@ -32,7 +32,10 @@ import { fileRoutes } from './routes/files.ts'
 import { rpcRoutes } from './routes/rpc.ts'
 import { serverVersion } from './version.ts'
 import { compatMount } from './compat/mount.ts'
-import { loadSiteFunctions } from './compat/functions.ts'
+import { loadSiteModule } from './site-module.ts'
+import { checkSync, type Sync } from './sync/definition.ts'
+import { startSyncs, type SyncRunner } from './sync/runner.ts'
+import type { SyncStatus } from './sync/syncer.ts'
 import { parseLiveQuerySocket } from './compat/live-query.ts'
 import { LiveHub } from './live/hub.ts'
 import { nativeLiveSocket } from './live/native-socket.ts'
@@ -49,6 +52,10 @@ declare module 'fastify' {
     windowCounter: WindowCounter
     /** Live-query subscriptions of this process's sockets. */
     liveHub: LiveHub
+    /** The contract-event syncs the site declared. */
+    syncs: Sync[]
+    /** Their progress, as this process sees it (`writer`: this process runs it). */
+    syncStatus(): (SyncStatus & { writer: boolean })[]
   }
 }
 
@@ -172,12 +179,31 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   })
   app.decorate('liveHub', hub)
   const sockets = new Map<string, SocketHandler>([['/api/live', nativeLiveSocket(app, hub)]])
+  const site = await loadSiteModule(config.functionsModule)
   if (config.compat.mount) {
     sockets.set(config.compat.mount, parseLiveQuerySocket(app, hub))
-    const functions = await loadSiteFunctions(config.functionsModule)
-    await app.register(compatMount, { clientFor, functions })
+    await app.register(compatMount, { clientFor, functions: site.functions })
   }
   attachSockets(app, sockets)
+
+  // Contract-event syncs declared by the site, run once the server is ready.
+  const syncs = site.syncs.map((definition) =>
+    checkSync(definition, new Set(config.rpc.upstreams.keys())),
+  )
+  app.decorate('syncs', syncs)
+  let runner: SyncRunner | undefined
+  app.addHook('onReady', async () => {
+    if (syncs.length === 0) return
+    runner = startSyncs({
+      db: database.db,
+      syncs,
+      upstreams: config.rpc.upstreams,
+      log: app.log,
+      postgresUrl: database.kind === 'postgres' ? url : undefined,
+    })
+  })
+  app.addHook('onClose', async () => runner?.stop())
+  app.decorate('syncStatus', () => runner?.status() ?? [])
 
   await app.register(metaRoutes)
   await app.register(webRoutes, { webDir: config.webDir })

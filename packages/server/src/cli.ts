@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { buildServer } from './app.ts'
 import { apiKeyCommand, UsageError } from './commands/api-key.ts'
+import { syncCommand } from './commands/sync-status.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { openDatabase } from './db/client.ts'
 import { DataDirLockedError, lockDataDir } from './db/lock.ts'
@@ -37,6 +38,7 @@ async function serve(): Promise<void> {
 const commands: Record<string, () => Promise<void>> = {
   serve,
   'api-key': () => apiKeyCommand(process.argv.slice(3)),
+  sync: () => syncCommand(process.argv.slice(3)),
 }
 
 const name = process.argv[2] ?? 'serve'

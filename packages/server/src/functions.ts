@@ -1,11 +1,16 @@
-// The public types of a site's server-side functions: the module named by FUNCTIONS_MODULE
-// exports a default setup function, which the server calls once at start.
+// The public types of a site's server module: the module named by FUNCTIONS_MODULE exports a
+// default setup function, which the server calls once at start to define the site's functions
+// and contract-event syncs.
 //
 //   import type { FunctionsSetup } from '@portico/server/functions'
 //   const setup: FunctionsSetup = ({ defineFunction }) => {
 //     defineFunction('greet', ({ params, user }) => `Hello ${user?.address ?? String(params.name)}`)
 //   }
 //   export default setup
+
+import type { SyncDefinition } from './sync/definition.ts'
+
+export type { SyncDefinition }
 
 /** What a function is called with. */
 export interface FunctionRequest {
@@ -21,6 +26,8 @@ export type SiteFunction = (request: FunctionRequest) => unknown
 export interface FunctionsApi {
   /** Makes `name` callable (names are letters, digits and `_`; built-ins cannot be replaced). */
   defineFunction(name: string, handler: SiteFunction): void
+  /** Keeps a class filled with a contract's events (see the README, "Sync contract events"). */
+  defineSync(definition: SyncDefinition): void
 }
 
 /** The default export of a FUNCTIONS_MODULE. */

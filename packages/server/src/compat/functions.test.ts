@@ -2,7 +2,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { databaseKinds, signedIn, testApp } from '../../test/helpers.ts'
-import { loadSiteFunctions } from './functions.ts'
+import { loadSiteModule } from '../site-module.ts'
 
 // The site's own functions (FUNCTIONS_MODULE), called as v1 apps call Cloud.run.
 
@@ -38,7 +38,7 @@ describe.each(databaseKinds())('site functions on %s', (kind) => {
 })
 
 it('refuses a module that redefines a built-in, naming it', async () => {
-  await expect(loadSiteFunctions(path.join(fixtures, 'bad-functions.mjs'))).rejects.toThrow(
+  await expect(loadSiteModule(path.join(fixtures, 'bad-functions.mjs'))).rejects.toThrow(
     'The function "getServerTime" is already defined.',
   )
 })

@@ -1,6 +1,4 @@
-import { pathToFileURL } from 'node:url'
-import path from 'node:path'
-import type { FunctionsSetup, SiteFunction } from '../functions.ts'
+import type { SiteFunction } from '../functions.ts'
 import { HttpError } from '../errors.ts'
 import type { CompatCall } from './call.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
@@ -47,26 +45,9 @@ const builtins: Record<string, Builtin> = {
 
 export type SiteFunctions = ReadonlyMap<string, SiteFunction>
 
-/** Loads the site's functions from `modulePath` (a JavaScript module whose default export is the setup). */
-export async function loadSiteFunctions(modulePath: string | undefined): Promise<SiteFunctions> {
-  const defined = new Map<string, SiteFunction>()
-  if (!modulePath) return defined
-  const loaded = (await import(pathToFileURL(path.resolve(modulePath)).href)) as {
-    default?: FunctionsSetup
-  }
-  if (typeof loaded.default !== 'function')
-    throw new Error(`FUNCTIONS_MODULE ${modulePath} must export a default setup function.`)
-  await loaded.default({
-    defineFunction(name, handler) {
-      if (!NAME.test(name))
-        throw new Error(`Function names are letters, digits and _ (got "${name}").`)
-      if (Object.hasOwn(builtins, name) || defined.has(name))
-        throw new Error(`The function "${name}" is already defined.`)
-      if (typeof handler !== 'function') throw new Error(`The function "${name}" needs a handler.`)
-      defined.set(name, handler)
-    },
-  })
-  return defined
+/** Whether a site function may take this name. */
+export function isFreeFunctionName(name: string): boolean {
+  return NAME.test(name) && !Object.hasOwn(builtins, name)
 }
 
 export async function runFunction(

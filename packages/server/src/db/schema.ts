@@ -174,3 +174,42 @@ export const serverProcesses = pgTable('server_processes', {
   startedAt: createdAt(),
   lastSeen: timestamp('last_seen', { withTimezone: true }).notNull().defaultNow(),
 })
+
+/** Where each contract-event sync stands: the next block to read (committed with its rows). */
+export const eventSyncs = pgTable('event_syncs', {
+  name: text('name').primaryKey(),
+  chainId: integer('chain_id').notNull(),
+  className: text('class_name').notNull(),
+  nextBlock: bigint('next_block', { mode: 'bigint' }).notNull(),
+  /** The chain's head when the sync last looked. */
+  head: bigint('head', { mode: 'bigint' }),
+  /** Rows written so far. */
+  rows: bigint('rows', { mode: 'number' }).notNull().default(0),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/** Hashes of the recent blocks a sync read: a block whose hash changed was dropped by a reorg. */
+export const syncBlocks = pgTable(
+  'sync_blocks',
+  {
+    name: text('name').notNull(),
+    number: bigint('number', { mode: 'bigint' }).notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.number] })],
+)
+
+/** The rows each sync wrote, by block: which to confirm, and which a reorg drops. */
+export const syncedEvents = pgTable(
+  'synced_events',
+  {
+    name: text('name').notNull(),
+    objectId: text('object_id').notNull(),
+    blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+    confirmed: boolean('confirmed').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.name, t.objectId] }),
+    index('synced_events_block_idx').on(t.name, t.blockNumber),
+  ],
+)

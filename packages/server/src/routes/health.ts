@@ -8,6 +8,28 @@ const healthSchema = {
     status: { type: 'string', enum: ['ok', 'degraded'] },
     version: { type: 'string' },
     database: { type: 'string', enum: ['pglite', 'postgres'] },
+    syncs: {
+      type: 'array',
+      description: 'Contract-event syncs: where each stands (present when the site declares any)',
+      items: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          chainId: { type: 'integer' },
+          className: { type: 'string' },
+          mode: { type: 'string', enum: ['starting', 'backfill', 'following'] },
+          writer: { type: 'boolean', description: 'This process runs it (else another does)' },
+          nextBlock: { type: 'string' },
+          head: { type: ['string', 'null'] },
+          blocksLeft: { type: ['string', 'null'] },
+          eventsPerSecond: { type: 'number' },
+          rows: { type: 'integer', description: 'Rows this process wrote since it started' },
+          range: { type: 'integer', description: 'Blocks per eth_getLogs now' },
+          lastError: { type: ['string', 'null'] },
+        },
+        required: ['name', 'chainId', 'className', 'mode', 'writer', 'nextBlock'],
+      },
+    },
   },
   required: ['status', 'version', 'database'],
 } as const
@@ -34,9 +56,21 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
     },
     async (_request, reply) => {
       const ok = await pingDatabase(app.db)
-      return reply
-        .status(ok ? 200 : 503)
-        .send({ status: ok ? 'ok' : 'degraded', version: serverVersion, database: app.dbKind })
+      return reply.status(ok ? 200 : 503).send({
+        status: ok ? 'ok' : 'degraded',
+        version: serverVersion,
+        database: app.dbKind,
+        ...(app.syncs.length
+          ? {
+              syncs: app.syncStatus().map((s) => ({
+                ...s,
+                head: s.head ?? null,
+                blocksLeft: s.blocksLeft ?? null,
+                lastError: s.lastError ?? null,
+              })),
+            }
+          : {}),
+      })
     },
   )
 
