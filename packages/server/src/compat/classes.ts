@@ -18,6 +18,7 @@ import {
   toParseObject,
   type ParseObject,
 } from './parse-object.ts'
+import { syncedView } from './synced-classes.ts'
 import { checkUserWrite } from './users.ts'
 
 // `classes/:className` and `classes/:className/:objectId`: Parse's object routes on Portico's
@@ -97,13 +98,14 @@ async function resolveIncludes(
 export async function queryClass(call: CompatCall, className: string): Promise<CompatAnswer> {
   const current = await call.session()
   const { params } = call
-  const where = whereOf(params.where)
+  const view = syncedView(call.app, className)
+  const where = view ? view.where(whereOf(params.where)) : whereOf(params.where)
   const limit = wholeNumber(params.limit, 'limit', DEFAULT_LIMIT)
-  const keys = listParam(params.keys, 'keys')
+  const keys = view ? view.keys(listParam(params.keys, 'keys')) : listParam(params.keys, 'keys')
   const include = listParam(params.include, 'include')
-  const order = params.order
-  if (order !== undefined && typeof order !== 'string')
+  if (params.order !== undefined && typeof params.order !== 'string')
     throw new ParseError(ParseCode.INVALID_QUERY, '"order" is a comma-separated list of fields.')
+  const order = view ? view.order(params.order) : params.order
   const found = await queryObjects(call.app.db, {
     className,
     viewerId: current?.user.id,
@@ -114,7 +116,9 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
     count: params.count === 1 || params.count === '1' || params.count === true,
     maxBytes: answerBudget(call.app.config.answerMaxBytes),
   })
-  const results = found.results.map((object) => toParseObject(object, keys))
+  const results = found.results.map((object) =>
+    view ? view.toParse(toParseObject(object, keys)) : toParseObject(object, keys),
+  )
   if (include) await resolveIncludes(call, results, include, current?.user.id)
   return { body: { results, ...(found.count === undefined ? {} : { count: found.count }) } }
 }
@@ -127,7 +131,11 @@ export async function getFromClass(
   const current = await call.session()
   const found = await getObject(call.app.db, className, objectId, current?.user.id)
   if (!found) throw notFound()
-  const object = toParseObject(found, listParam(call.params.keys, 'keys'))
+  const view = syncedView(call.app, className)
+  const keys = listParam(call.params.keys, 'keys')
+  const object = view
+    ? view.toParse(toParseObject(found, view.keys(keys)))
+    : toParseObject(found, keys)
   const include = listParam(call.params.include, 'include')
   if (include) await resolveIncludes(call, [object], include, current?.user.id)
   return { body: object }

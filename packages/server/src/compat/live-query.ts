@@ -10,6 +10,8 @@ import { compatClassName } from './classes.ts'
 import { TOKEN_PREFIX } from './call.ts'
 import { ParseCode, toParseError } from './parse-error.ts'
 import { toParseObject } from './parse-object.ts'
+import { syncedView } from './synced-classes.ts'
+import type { WireObject } from '../objects/store.ts'
 
 // Parse's LiveQuery protocol on the mount path (what `Moralis.Query#subscribe` and
 // `Parse.LiveQueryClient` speak):
@@ -104,13 +106,19 @@ export function parseLiveQuerySocket(app: FastifyInstance, hub: LiveHub): Socket
           if (typeof query.className !== 'string')
             return fail(4, 'A subscription names its "className".', false, requestId)
           const className = compatClassName(query.className)
-          const where = query.where === undefined ? {} : (query.where as Record<string, unknown>)
-          const condition = translateWhereObject(where)
-          const viewerId = await viewerOf(message.sessionToken ?? connectToken)
           const fieldsValue = query.fields ?? query.keys
           const fields = Array.isArray(fieldsValue)
             ? fieldsValue.filter((f): f is string => typeof f === 'string')
             : undefined
+          const view = syncedView(app, className)
+          const given = query.where === undefined ? {} : (query.where as Record<string, unknown>)
+          const condition = translateWhereObject((view ? view.where(given) : given) ?? {})
+          const present = (object: WireObject) =>
+            view
+              ? view.toParse(toParseObject(object, view.keys(fields)))
+              : toParseObject(object, fields)
+          const viewerId = await viewerOf(message.sessionToken ?? connectToken)
+
           subscriptions.get(requestId)?.()
           subscriptions.set(
             requestId,
@@ -123,9 +131,9 @@ export function parseLiveQuerySocket(app: FastifyInstance, hub: LiveHub): Socket
                   op,
                   clientId,
                   requestId,
-                  object: { className, ...toParseObject(object, fields) },
+                  object: { className, ...present(object) },
                   ...(op === 'update' && original
-                    ? { original: { className, ...toParseObject(original, fields) } }
+                    ? { original: { className, ...present(original) } }
                     : {}),
                 }),
             }),
