@@ -33,10 +33,12 @@ export function startSyncs(options: {
     let client = clients.get(chainId)
     if (!client) {
       const urls = options.upstreams.get(chainId) ?? []
+      // No retries inside viem: a refused range is retried at once, smaller (syncer.ts), and
+      // any other failure by the sync's own backoff.
       client = createPublicClient({
         transport: fallback(
           urls.map((url) =>
-            http(url, { timeout: 15_000, retryCount: 1, batch: { batchSize: 100 } }),
+            http(url, { timeout: 15_000, retryCount: 0, batch: { batchSize: 100 } }),
           ),
         ),
       }) as PublicClient
