@@ -1,13 +1,20 @@
-import { useAuth } from '@portico/react'
+import { RecentActivity, useAuth } from '@portico/react'
 import { Dashboard, SignedOut } from '../analytics/dashboard.tsx'
 import { useBackendClient } from '../backend/use-backend-client.ts'
 import { PageLoading } from '../shell/page-loading.tsx'
 import '../analytics/analytics.css'
 
 /**
+ * The class the Recent activity section shows: one a contract-event sync fills
+ * (`defineSync({ className })` in the server's FUNCTIONS_MODULE).
+ */
+const ACTIVITY_CLASS = 'Activity'
+
+/**
  * Analytics dashboard: page views and sign-ins recorded first-party by this site's server
  *. Admins only (the server answers 403 to anyone else); signed-out visitors are asked
  * to sign in without a request being made. The chart library loads with this page alone.
+ * Below it, everyone sees the site's contract events live (Recent activity).
  */
 export default function Analytics() {
   const auth = useAuth()
@@ -31,6 +38,14 @@ export default function Analytics() {
           <SignedOut />
         )}
       </div>
+      <section data-reveal id="recent-activity">
+        <h2>Recent activity</h2>
+        <p>Events of this site&apos;s contracts, newest first, as they are mined.</p>
+        <RecentActivity
+          className={ACTIVITY_CLASS}
+          empty="No activity yet: events appear here as soon as they are mined."
+        />
+      </section>
     </>
   )
 }
