@@ -104,46 +104,51 @@ export async function commitRange(db: Database, sync: Sync, commit: RangeCommit)
         .where(and(eq(syncBlocks.name, sync.name), gt(syncBlocks.number, commit.dropAfter)))
     }
     let count = 0
-    // In slices: one statement takes at most 65535 parameters.
-    for (let at = 0; at < commit.rows.length; at += 1_000) {
-      const slice = commit.rows.slice(at, at + 1_000)
+    // All rows as ONE parameter (a JSON array) unpacked by PostgreSQL: thousands of bound
+    // parameters per statement cost far more than the rows themselves.
+    if (commit.rows.length) {
       const now = new Date()
-      const made = await tx
-        .insert(objects)
-        .values(
-          slice.map((row) => ({
-            className: sync.className,
-            id: row.id,
-            ownerId: SYNC_OWNER.id,
-            publicRead: sync.publicRead,
-            data: row.data,
-            createdAt: now,
-            updatedAt: now,
-          })),
-        )
-        .onConflictDoNothing()
-        .returning()
-      count += made.length
-      for (const row of made) {
+      const input = JSON.stringify(
+        commit.rows.map((row) => ({
+          id: row.id,
+          data: row.data,
+          block: row.blockNumber.toString(),
+          confirmed: row.confirmed,
+        })),
+      )
+      const made = await tx.execute(sql`
+        insert into ${objects} (class_name, id, owner_id, public_read, data, created_at, updated_at)
+        select ${sync.className}::text, r.id, ${SYNC_OWNER.id}::text, ${sync.publicRead}::boolean,
+          r.data, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+        from jsonb_to_recordset(${input}::jsonb) as r(id text, data jsonb)
+        on conflict do nothing
+        returning id`)
+      const ids = (made as unknown as { rows: { id: string }[] }).rows
+      count = ids.length
+      const byId = new Map(commit.rows.map((row) => [row.id, row]))
+      for (const { id } of ids) {
+        const after = {
+          objectId: id,
+          className: sync.className,
+          owner: SYNC_OWNER.id,
+          publicRead: sync.publicRead,
+          createdAt: now.toISOString(),
+          updatedAt: now.toISOString(),
+          data: byId.get(id)!.data,
+        }
         changes.push({
           kind: 'create',
-          className: row.className,
-          objectId: row.id,
+          className: sync.className,
+          objectId: id,
           before: null,
-          after: toWire(row),
+          after,
         })
       }
-      await tx
-        .insert(syncedEvents)
-        .values(
-          slice.map((row) => ({
-            name: sync.name,
-            objectId: row.id,
-            blockNumber: row.blockNumber,
-            confirmed: row.confirmed,
-          })),
-        )
-        .onConflictDoNothing()
+      await tx.execute(sql`
+        insert into ${syncedEvents} (name, object_id, block_number, confirmed)
+        select ${sync.name}::text, r.id, r.block::bigint, r.confirmed
+        from jsonb_to_recordset(${input}::jsonb) as r(id text, block text, confirmed boolean)
+        on conflict do nothing`)
     }
     const confirming = await tx
       .update(syncedEvents)

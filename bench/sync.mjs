@@ -1,0 +1,212 @@
+// Contract-event sync: backfill speed from anvil as a ratio to a plain viem `getLogs` loop over
+// the same blocks in the same run (target ≥ 0.8), and the delay from a mined block to the
+// live-query event of its row (p50, p99; absolute, the target being a delay).
+//   node bench/sync.mjs             (PGlite under a temp dir; DATABASE_URL=postgres://… for PostgreSQL)
+//   BENCH_SYNC_EVENTS=100000 (default)
+// Only 127.0.0.1; stops its anvil and server itself.
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import WebSocket from 'ws'
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  getAddress,
+  http,
+  publicActions,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { foundry } from 'viem/chains'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const events = Number(process.env.BENCH_SYNC_EVENTS ?? 100_000)
+const perTransaction = 5_000
+const samples = 50
+const key = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
+const to = getAddress('0x00000000000000000000000000000000000000be')
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-sync-'))
+/** @type {import('node:child_process').ChildProcess[]} */
+const children = []
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
+  fs.rmSync(dataDir, { recursive: true, force: true })
+})
+setTimeout(() => {
+  console.error('bench:sync took longer than 8 minutes, stopping')
+  process.exit(1)
+}, 480_000).unref()
+
+/** @param {string[]} command @param {Record<string, string>} env @param {RegExp} ready */
+function start(command, env, ready) {
+  const child = spawn(command[0], command.slice(1), {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  children.push(child)
+  return new Promise((resolve, reject) => {
+    let output = ''
+    child.stdout.on('data', (chunk) => {
+      output += chunk
+      const match = ready.exec(output)
+      if (match) resolve({ child, match })
+    })
+    child.once('exit', (code) => reject(new Error(`${command[0]} exited early (code ${code})`)))
+  })
+}
+
+process.on('unhandledRejection', (error) => {
+  console.error(error)
+  process.exit(1)
+})
+
+const { emitterAbi, emitterBytecode } = await import('../test-kit/src/emitter.ts').catch(
+  async () => {
+    throw new Error('run with: node --import tsx bench/sync.mjs (npm run bench:sync does)')
+  },
+)
+
+const port = 20_000 + Math.floor(Math.random() * 20_000)
+await start(
+  [
+    path.join(root, 'node_modules/.bin/anvil'),
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--gas-limit',
+    '100000000',
+  ],
+  {},
+  /Listening on/,
+)
+const anvilUrl = `http://127.0.0.1:${port}`
+const wallet = createWalletClient({
+  account: privateKeyToAccount(key),
+  chain: foundry,
+  transport: http(anvilUrl),
+}).extend(publicActions)
+const testClient = createTestClient({ mode: 'anvil', chain: foundry, transport: http(anvilUrl) })
+const deployed = await wallet.waitForTransactionReceipt({
+  hash: await wallet.deployContract({ abi: emitterAbi, bytecode: emitterBytecode }),
+})
+const address = getAddress(deployed.contractAddress)
+const startBlock = deployed.blockNumber
+console.log(`minting ${events} events…`)
+for (let made = 0; made < events; made += perTransaction) {
+  const hash = await wallet.writeContract({
+    address,
+    abi: emitterAbi,
+    functionName: 'mintMany',
+    args: [to, BigInt(Math.min(perTransaction, events - made)), BigInt(made)],
+    gas: 90_000_000n,
+  })
+  await wallet.waitForTransactionReceipt({ hash })
+  await testClient.mine({ blocks: 100 })
+}
+const head = await wallet.getBlockNumber()
+
+// Baseline: a plain viem loop reading (and decoding) the same logs, 200 blocks (two mints of
+// 5000 events, about 6 MB) per call: viem refuses answers over 10 MB.
+const plain = createPublicClient({ transport: http(anvilUrl) })
+let read = 0
+const plainStarted = performance.now()
+for (let from = startBlock; from <= head; from += 200n) {
+  const toBlock = from + 199n > head ? head : from + 199n
+  read += (
+    await plain.getLogs({
+      address,
+      events: emitterAbi.filter((i) => i.type === 'event'),
+      fromBlock: from,
+      toBlock,
+      strict: true,
+    })
+  ).length
+}
+const plainSeconds = (performance.now() - plainStarted) / 1000
+if (read !== events) throw new Error(`the plain loop read ${read} events, not ${events}`)
+
+// The sync, in a real server process.
+const env = {
+  HOST: '127.0.0.1',
+  PORT: '0',
+  LOG_LEVEL: 'warn',
+  DATA_DIR: dataDir,
+  FUNCTIONS_MODULE: path.join(root, 'packages/server/test/fixtures/sync-module.mjs'),
+  SYNC_ADDRESS: address,
+  SYNC_START_BLOCK: String(startBlock),
+  RPC_URL_31337: anvilUrl,
+  ALLOWED_CHAIN_IDS: '31337',
+}
+const { match } = await start(
+  [
+    process.execPath,
+    '--conditions=source',
+    '--import',
+    'tsx',
+    path.join(root, 'packages/server/src/cli.ts'),
+  ],
+  env,
+  /running at (http:\/\/\S+)/,
+)
+const url = match[1]
+// From the moment the server listens (its start, a second or two under tsx, is not the sync's).
+const syncStarted = performance.now()
+const rowsWritten = async () => {
+  const answer = await (await fetch(`${url}/api/health`)).json()
+  return answer.syncs?.[0]?.rows ?? 0
+}
+while ((await rowsWritten()) < events) await new Promise((resolve) => setTimeout(resolve, 50))
+const syncSeconds = (performance.now() - syncStarted) / 1000
+
+// Delay from a mined block to the live event of its row.
+const socket = new WebSocket(`${url.replace('http', 'ws')}/api/live`)
+await new Promise((resolve) => socket.once('open', resolve))
+/** @type {Map<string, number>} */
+const arrived = new Map()
+socket.on('message', (raw) => {
+  const message = JSON.parse(String(raw))
+  if (message.op === 'create') arrived.set(message.object.data.value, performance.now())
+})
+socket.send(JSON.stringify({ op: 'subscribe', requestId: 1, className: 'Activity', where: { to } }))
+await new Promise((resolve) => setTimeout(resolve, 200))
+/** @type {number[]} */
+const delays = []
+for (let i = 0; i < samples; i++) {
+  const value = 10n ** 12n + BigInt(i)
+  const hash = await wallet.writeContract({
+    address,
+    abi: emitterAbi,
+    functionName: 'mint',
+    args: [to, value],
+  })
+  await wallet.waitForTransactionReceipt({ hash, pollingInterval: 5 })
+  const mined = performance.now()
+  while (!arrived.has(String(value))) await new Promise((resolve) => setTimeout(resolve, 2))
+  delays.push(arrived.get(String(value)) - mined)
+}
+socket.close()
+delays.sort((a, b) => a - b)
+const percentile = (p) => delays[Math.min(delays.length - 1, Math.floor((p / 100) * delays.length))]
+
+const plainRate = read / plainSeconds
+const syncRate = events / syncSeconds
+const ratio = syncRate / plainRate
+console.log(
+  `\nbench:sync (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; ${events} events over ${head - startBlock + 1n} blocks; load ${os.loadavg()[0].toFixed(2)})`,
+)
+console.log(
+  `plain viem getLogs loop        ${plainRate.toFixed(0).padStart(8)} events/s   ratio 1.000`,
+)
+console.log(
+  `sync backfill (stored rows)    ${syncRate.toFixed(0).padStart(8)} events/s   ratio ${ratio.toFixed(3)}${ratio >= 0.8 ? '  ≥ 0.8 ok' : '  < 0.8 BELOW TARGET'}`,
+)
+console.log(
+  `mined block → live event       p50 ${percentile(50).toFixed(0)} ms, p99 ${percentile(99).toFixed(0)} ms (sync polls every 100 ms)`,
+)
+process.exitCode = ratio >= 0.8 ? 0 : 1
+process.exit()
