@@ -40,8 +40,13 @@ setTimeout(() => {
   process.exit(1)
 }, 480_000).unref()
 
-/** @param {string[]} command @param {Record<string, string>} env @param {RegExp} ready */
+/**
+ * Starts a process and resolves once its output matches `ready`.
+ * @param {[string, ...string[]]} command @param {Record<string, string>} env @param {RegExp} ready
+ * @returns {Promise<{ child: import('node:child_process').ChildProcess, match: RegExpExecArray }>}
+ */
 function start(command, env, ready) {
+  /** @type {import('node:child_process').ChildProcessByStdio<null, import('node:stream').Readable, null>} */
   const child = spawn(command[0], command.slice(1), {
     cwd: root,
     env: { ...process.env, ...env },
@@ -50,12 +55,14 @@ function start(command, env, ready) {
   children.push(child)
   return new Promise((resolve, reject) => {
     let output = ''
-    child.stdout.on('data', (chunk) => {
+    child.stdout.on('data', (/** @type {Buffer} */ chunk) => {
       output += chunk
       const match = ready.exec(output)
       if (match) resolve({ child, match })
     })
-    child.once('exit', (code) => reject(new Error(`${command[0]} exited early (code ${code})`)))
+    child.once('exit', (/** @type {number | null} */ code) =>
+      reject(new Error(`${command[0]} exited early (code ${code})`)),
+    )
   })
 }
 
@@ -94,7 +101,7 @@ const testClient = createTestClient({ mode: 'anvil', chain: foundry, transport: 
 const deployed = await wallet.waitForTransactionReceipt({
   hash: await wallet.deployContract({ abi: emitterAbi, bytecode: emitterBytecode }),
 })
-const address = getAddress(deployed.contractAddress)
+const address = getAddress(/** @type {string} */ (deployed.contractAddress))
 const startBlock = deployed.blockNumber
 console.log(`minting ${events} events…`)
 for (let made = 0; made < events; made += perTransaction) {
@@ -153,7 +160,7 @@ const { match } = await start(
   env,
   /running at (http:\/\/\S+)/,
 )
-const url = match[1]
+const url = /** @type {string} */ (match[1])
 // From the moment the server listens (its start, a second or two under tsx, is not the sync's).
 const syncStarted = performance.now()
 const rowsWritten = async () => {
@@ -187,17 +194,18 @@ for (let i = 0; i < samples; i++) {
   await wallet.waitForTransactionReceipt({ hash, pollingInterval: 5 })
   const mined = performance.now()
   while (!arrived.has(String(value))) await new Promise((resolve) => setTimeout(resolve, 2))
-  delays.push(arrived.get(String(value)) - mined)
+  delays.push(/** @type {number} */ (arrived.get(String(value))) - mined)
 }
 socket.close()
 delays.sort((a, b) => a - b)
-const percentile = (p) => delays[Math.min(delays.length - 1, Math.floor((p / 100) * delays.length))]
+const percentile = (/** @type {number} */ p) =>
+  /** @type {number} */ (delays[Math.min(delays.length - 1, Math.floor((p / 100) * delays.length))])
 
 const plainRate = read / plainSeconds
 const syncRate = events / syncSeconds
 const ratio = syncRate / plainRate
 console.log(
-  `\nbench:sync (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; ${events} events over ${head - startBlock + 1n} blocks; load ${os.loadavg()[0].toFixed(2)})`,
+  `\nbench:sync (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; ${events} events over ${head - startBlock + 1n} blocks; load ${(os.loadavg()[0] ?? 0).toFixed(2)})`,
 )
 console.log(
   `plain viem getLogs loop        ${plainRate.toFixed(0).padStart(8)} events/s   ratio 1.000`,
