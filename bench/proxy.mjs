@@ -25,6 +25,9 @@ const count = Number(process.env.BENCH_REQUESTS ?? 4_000)
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-proxy-'))
 /** @type {import('node:child_process').ChildProcess[]} */
 const children = []
+// Stopped from outside: still stop what this script started.
+process.on('SIGTERM', () => process.exit(143))
+process.on('SIGINT', () => process.exit(130))
 process.on('exit', () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
   fs.rmSync(work, { recursive: true, force: true })

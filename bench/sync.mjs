@@ -9,6 +9,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import pg from 'pg'
 import WebSocket from 'ws'
 import {
   createPublicClient,
@@ -31,6 +32,9 @@ const to = getAddress('0x00000000000000000000000000000000000000be')
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-sync-'))
 /** @type {import('node:child_process').ChildProcess[]} */
 const children = []
+// Stopped from outside: still stop what this script started.
+process.on('SIGTERM', () => process.exit(143))
+process.on('SIGINT', () => process.exit(130))
 process.on('exit', () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
   fs.rmSync(dataDir, { recursive: true, force: true })
@@ -137,8 +141,18 @@ for (let from = startBlock; from <= head; from += 200n) {
 const plainSeconds = (performance.now() - plainStarted) / 1000
 if (read !== events) throw new Error(`the plain loop read ${read} events, not ${events}`)
 
-// The sync, in a real server process.
+// The sync, in a real server process, on a fresh database (progress is kept by sync name).
+let databaseUrl = process.env.DATABASE_URL
+if (databaseUrl) {
+  const admin = new pg.Client({ connectionString: databaseUrl })
+  await admin.connect()
+  const name = `portico_bench_sync_${Date.now()}`
+  await admin.query(`create database ${name}`)
+  await admin.end()
+  databaseUrl = databaseUrl.replace(/\/[^/?]*(\?|$)/, `/${name}$1`)
+}
 const env = {
+  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   HOST: '127.0.0.1',
   PORT: '0',
   LOG_LEVEL: 'warn',

@@ -8,8 +8,9 @@ import type { WireObject } from './store.ts'
 // embedded database there is one process and the news stays in memory. On PostgreSQL several
 // processes share the store, so a change goes out through `pg_notify` and every process, the
 // writer included, hears it on a dedicated LISTEN connection: one path, whoever made the change.
-// A notification carries at most 8000 bytes; a bigger change travels as its keys only and
-// listeners read the object's current state (its earlier state is then unknown to them).
+// A notification carries at most 8000 bytes: changes travel in batches that fit, and a bigger
+// change travels as its keys only, listeners reading the object's current state (its earlier
+// state is then unknown to them).
 
 export interface ObjectChange {
   kind: 'create' | 'update' | 'delete'
@@ -59,17 +60,20 @@ function postgresFeed(db: Database, url: string, readObject: ReadObject): Change
   let retry: NodeJS.Timeout | undefined
 
   const deliver = async (payload: string) => {
-    let message: ObjectChange | Slim
+    let messages: (ObjectChange | Slim)[]
     try {
-      message = JSON.parse(payload) as ObjectChange | Slim
+      messages = JSON.parse(payload) as (ObjectChange | Slim)[]
     } catch {
       return
     }
-    if ('slim' in message) {
-      const after = message.kind === 'delete' ? null : await readObject(message).catch(() => null)
-      const { slim: _slim, ...keys } = message
-      await local.publish([{ ...keys, before: null, after }])
-    } else await local.publish([message])
+    if (!Array.isArray(messages)) return
+    for (const message of messages) {
+      if ('slim' in message) {
+        const after = message.kind === 'delete' ? null : await readObject(message).catch(() => null)
+        const { slim: _slim, ...keys } = message
+        await local.publish([{ ...keys, before: null, after }])
+      } else await local.publish([message])
+    }
   }
 
   const connect = async () => {
@@ -98,17 +102,31 @@ function postgresFeed(db: Database, url: string, readObject: ReadObject): Change
   return {
     async publish(changes) {
       if (changes.length === 0) return
-      const payloads = changes.map((change) => {
-        const full = JSON.stringify(change)
-        if (Buffer.byteLength(full) <= MAX_NOTIFY_BYTES) return full
-        const slim: Slim = {
-          kind: change.kind,
-          className: change.className,
-          objectId: change.objectId,
-          slim: true,
+      // Several changes share a notification (a JSON array) while they fit in one.
+      const payloads: string[] = []
+      let batch: string[] = []
+      let bytes = 2
+      for (const change of changes) {
+        let text = JSON.stringify(change)
+        if (Buffer.byteLength(text) > MAX_NOTIFY_BYTES) {
+          const slim: Slim = {
+            kind: change.kind,
+            className: change.className,
+            objectId: change.objectId,
+            slim: true,
+          }
+          text = JSON.stringify(slim)
         }
-        return JSON.stringify(slim)
-      })
+        const size = Buffer.byteLength(text) + 1
+        if (batch.length && bytes + size > MAX_NOTIFY_BYTES) {
+          payloads.push(`[${batch.join(',')}]`)
+          batch = []
+          bytes = 2
+        }
+        batch.push(text)
+        bytes += size
+      }
+      if (batch.length) payloads.push(`[${batch.join(',')}]`)
       try {
         await db.execute(
           sql`select pg_notify(${CHANNEL}, p) from unnest(${sql.raw('ARRAY[')}${sql.join(

@@ -76,16 +76,22 @@ export function rowOf(
   log: Log,
   place: LogPlace,
 ): { id: string; data: Document } | undefined {
+  // Logs read with `getLogs({ events })` come decoded; others are decoded here.
   let decoded: { eventName: string; args: unknown }
-  try {
-    decoded = decodeEventLog({
-      abi: events,
-      data: log.data,
-      topics: log.topics,
-      strict: true,
-    }) as never
-  } catch {
-    return undefined
+  const given = log as Log & { eventName?: string; args?: unknown }
+  if (given.eventName !== undefined && given.args !== undefined) {
+    decoded = { eventName: given.eventName, args: given.args }
+  } else {
+    try {
+      decoded = decodeEventLog({
+        abi: events,
+        data: log.data,
+        topics: log.topics,
+        strict: true,
+      }) as never
+    } catch {
+      return undefined
+    }
   }
   const event = events.find((e) => e.name === decoded.eventName)!
   const data: Document = {}
