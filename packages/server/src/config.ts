@@ -49,6 +49,8 @@ export interface ServerConfig {
   }
   /** The site's server functions: a JavaScript module whose default export defines them (FUNCTIONS_MODULE). */
   functionsModule: string | undefined
+  /** How often live sockets re-check their sessions, closing those whose session ended (LIVE_SESSION_CHECK_MS, 30 s). */
+  liveSessionCheckMs: number
 }
 
 export class ConfigError extends Error {
@@ -118,6 +120,12 @@ export function loadConfig(
     ),
     compat: { mount: '/server', legacySignIn: true },
     functionsModule: undefined,
+    liveSessionCheckMs: positiveInt(
+      env,
+      'LIVE_SESSION_CHECK_MS',
+      defaults.liveSessionCheckMs ?? 30_000,
+      problems,
+    ),
   }
   config.compat = defaults.compat ?? loadCompatConfig(env, problems)
   config.functionsModule = env.FUNCTIONS_MODULE

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import type { WebSocket } from 'ws'
 import { findSession } from '../auth/sessions.ts'
 import type { LiveHub } from '../live/hub.ts'
+import { watchSessions } from '../live/session-watch.ts'
 import { MAX_SUBSCRIPTIONS } from '../live/native-socket.ts'
 import { readMessage, sendJson, type SocketHandler } from '../live/sockets.ts'
 import { translateWhereObject } from '../objects/query.ts'
@@ -43,6 +44,7 @@ export function parseLiveQuerySocket(app: FastifyInstance, hub: LiveHub): Socket
         ...(requestId === undefined ? {} : { requestId }),
       })
 
+    const sessions = watchSessions(socket, app.db, app.config.liveSessionCheckMs)
     const viewerOf = async (token: unknown): Promise<string | undefined> => {
       if (typeof token !== 'string' || token === '') return undefined
       const bare = token.startsWith(TOKEN_PREFIX) ? token.slice(TOKEN_PREFIX.length) : token
@@ -51,6 +53,7 @@ export function parseLiveQuerySocket(app: FastifyInstance, hub: LiveHub): Socket
         throw Object.assign(new Error('Invalid session token.'), {
           parseCode: ParseCode.INVALID_SESSION_TOKEN,
         })
+      sessions.add(bare)
       return found.user.id
     }
 

@@ -6,6 +6,7 @@ import { HttpError } from '../errors.ts'
 import { assertClassName } from '../objects/names.ts'
 import { translateWhereObject } from '../objects/query.ts'
 import type { LiveHub } from './hub.ts'
+import { watchSessions } from './session-watch.ts'
 import { readMessage, sendJson, type SocketHandler } from './sockets.ts'
 
 // Portico's own live-query protocol on `/api/live` (what the SDK's `subscribe` speaks):
@@ -29,6 +30,8 @@ export function nativeLiveSocket(app: FastifyInstance, hub: LiveHub): SocketHand
       typeof origin === 'string' && origins.has(origin)
         ? sessionTokenOf(request.headers.cookie, plainAllowed)
         : undefined
+    const sessions = watchSessions(socket, app.db, app.config.liveSessionCheckMs)
+    if (cookieToken) sessions.add(cookieToken)
     let viewer: Promise<string | undefined> = cookieToken
       ? findSession(app.db, cookieToken).then((found) => found?.user.id)
       : Promise.resolve(undefined)
@@ -69,6 +72,7 @@ export function nativeLiveSocket(app: FastifyInstance, hub: LiveHub): SocketHand
           const token = message.token
           if (typeof token === 'string' && token.length <= 200) {
             viewer = findSession(app.db, token).then((found) => found?.user.id)
+            sessions.add(token)
           }
           sendJson(socket, { op: 'connected', userId: (await viewer) ?? null })
           return

@@ -86,3 +86,32 @@ describe.each(databaseKinds())('SDK live queries against the server on %s', (kin
     socket.close()
   })
 })
+
+describe.each(databaseKinds())('live sockets and ended sessions on %s', (kind) => {
+  it('closes a socket whose session is signed out, so private changes stop reaching it', async () => {
+    const { app } = await testApp(kind, { liveSessionCheckMs: 100 })
+    const origin = await app.listen({ host: '127.0.0.1', port: 0 })
+    const { token, headers } = await signedIn(app)
+    const socket = new WebSocket(`${origin.replace('http', 'ws')}/api/live`)
+    const closed = new Promise<number>((resolve) => socket.once('close', resolve))
+    const messages: string[] = []
+    socket.on('message', (data) => messages.push(String(JSON.parse(String(data)).op)))
+    await new Promise((resolve) => socket.once('open', resolve))
+    socket.send(JSON.stringify({ op: 'connect', token }))
+    socket.send(JSON.stringify({ op: 'subscribe', requestId: 1, className: 'Diary' }))
+    await expect.poll(() => messages).toEqual(['connected', 'subscribed'])
+    const create = (text: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/classes/Diary',
+        headers,
+        payload: { data: { text } },
+      })
+    await create('before')
+    await expect.poll(() => messages).toEqual(['connected', 'subscribed', 'create'])
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/auth/logout', headers })).statusCode,
+    ).toBe(204)
+    expect(await closed).toBe(4001)
+  })
+})
