@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify'
+import proxyAddr from '@fastify/proxy-addr'
 import swagger from '@fastify/swagger'
 import compress from '@fastify/compress'
 import cookie from '@fastify/cookie'
@@ -83,6 +84,10 @@ export interface BuildServerOptions {
  */
 export async function buildServer(options: BuildServerOptions): Promise<FastifyInstance> {
   const { config, database } = options
+  const trust =
+    typeof config.trustProxy === 'number'
+      ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+      : config.trustProxy
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
@@ -96,10 +101,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
       connectionsCheckingInterval: Math.max(100, Math.min(1_000, config.timeouts.headersMs / 4)),
     },
     // Off unless TRUST_PROXY names the proxies: otherwise anyone could claim any address.
-    trustProxy:
-      typeof config.trustProxy === 'number'
-        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
-        : config.trustProxy,
+    trustProxy: trust,
     // One id per request in every log line and in the answer; a trusted proxy's own id is kept.
     genReqId: requestIdGenerator(config.trustProxy),
     // Strict JSON: reject prototype-poisoning keys instead of silently stripping them.
@@ -184,7 +186,11 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     sockets.set(config.compat.mount, parseLiveQuerySocket(app, hub))
     await app.register(compatMount, { clientFor, functions: site.functions })
   }
-  attachSockets(app, sockets)
+  const trusted = typeof trust === 'function' ? trust : proxyAddr.compile(trust || [])
+  attachSockets(app, sockets, {
+    maxPerAddress: config.liveMaxSocketsPerAddress,
+    clientAddress: (request) => proxyAddr(request, trusted),
+  })
 
   // Contract-event syncs declared by the site, run once the server is ready.
   const syncs = site.syncs.map((definition) =>

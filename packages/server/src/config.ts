@@ -51,6 +51,8 @@ export interface ServerConfig {
   functionsModule: string | undefined
   /** How often live sockets re-check their sessions, closing those whose session ended (LIVE_SESSION_CHECK_MS, 30 s). */
   liveSessionCheckMs: number
+  /** Most live-query sockets one client address may hold open (LIVE_MAX_SOCKETS_PER_ADDRESS, 20). */
+  liveMaxSocketsPerAddress: number
 }
 
 export class ConfigError extends Error {
@@ -124,6 +126,12 @@ export function loadConfig(
       env,
       'LIVE_SESSION_CHECK_MS',
       defaults.liveSessionCheckMs ?? 30_000,
+      problems,
+    ),
+    liveMaxSocketsPerAddress: positiveInt(
+      env,
+      'LIVE_MAX_SOCKETS_PER_ADDRESS',
+      defaults.liveMaxSocketsPerAddress ?? 20,
       problems,
     ),
   }

@@ -115,3 +115,24 @@ describe.each(databaseKinds())('live sockets and ended sessions on %s', (kind) =
     expect(await closed).toBe(4001)
   })
 })
+
+it('refuses a client more live sockets than LIVE_MAX_SOCKETS_PER_ADDRESS, and frees a place when one closes', async () => {
+  const { app } = await testApp('pglite', { liveMaxSocketsPerAddress: 2 })
+  const origin = await app.listen({ host: '127.0.0.1', port: 0 })
+  const connect = () =>
+    new Promise<{ socket: WebSocket; status: number }>((resolve) => {
+      const socket = new WebSocket(`${origin.replace('http', 'ws')}/api/live`)
+      socket.once('open', () => resolve({ socket, status: 101 }))
+      socket.once('unexpected-response', (_request, response) =>
+        resolve({ socket, status: response.statusCode ?? 0 }),
+      )
+    })
+  const first = await connect()
+  const second = await connect()
+  expect([first.status, second.status]).toEqual([101, 101])
+  expect((await connect()).status).toBe(429)
+  first.socket.close()
+  await new Promise((resolve) => first.socket.once('close', resolve))
+  await expect.poll(async () => (await connect()).status).toBe(101)
+  second.socket.close()
+})

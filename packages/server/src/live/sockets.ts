@@ -11,8 +11,20 @@ export const MAX_MESSAGE_BYTES = 64 * 1024
 
 export type SocketHandler = (socket: WebSocket, request: IncomingMessage) => void
 
-export function attachSockets(app: FastifyInstance, handlers: Map<string, SocketHandler>): void {
+export interface SocketOptions {
+  /** Most open sockets per client address (each can carry up to 100 subscriptions). */
+  maxPerAddress: number
+  /** The client's address of an upgrade request (the proxy's `X-Forwarded-For` when trusted). */
+  clientAddress: (request: IncomingMessage) => string
+}
+
+export function attachSockets(
+  app: FastifyInstance,
+  handlers: Map<string, SocketHandler>,
+  options: SocketOptions,
+): void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
+  const open = new Map<string, number>()
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     let path: string
     try {
@@ -25,7 +37,21 @@ export function attachSockets(app: FastifyInstance, handlers: Map<string, Socket
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
       return
     }
+    // Every change is matched against every subscription: one client cannot open without bound.
+    const address = options.clientAddress(request)
+    const count = open.get(address) ?? 0
+    if (count >= options.maxPerAddress) {
+      socket.end('HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+      return
+    }
+    open.set(address, count + 1)
+    const release = () => {
+      const left = (open.get(address) ?? 1) - 1
+      if (left <= 0) open.delete(address)
+      else open.set(address, left)
+    }
     wss.handleUpgrade(request, socket, head, (ws) => {
+      ws.once('close', release)
       // A protocol handler that throws must not take the process down.
       try {
         handler(ws, request)
