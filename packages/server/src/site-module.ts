@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { isFreeFunctionName, type SiteFunctions } from './compat/functions.ts'
+import { FUNCTION_NAME, isFreeFunctionName, type SiteFunctions } from './compat/functions.ts'
 import type { FunctionsSetup, SiteFunction, SyncDefinition } from './functions.ts'
 
 // The site's own server module (FUNCTIONS_MODULE): a JavaScript module whose default export
@@ -22,7 +22,7 @@ export async function loadSiteModule(modulePath: string | undefined): Promise<Si
     throw new Error(`FUNCTIONS_MODULE ${modulePath} must export a default setup function.`)
   await loaded.default({
     defineFunction(name, handler) {
-      if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name))
+      if (!FUNCTION_NAME.test(name))
         throw new Error(`Function names are letters, digits and _ (got "${name}").`)
       if (!isFreeFunctionName(name) || functions.has(name))
         throw new Error(`The function "${name}" is already defined.`)

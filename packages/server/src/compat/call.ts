@@ -9,6 +9,8 @@ import { ParseCode, ParseError } from './parse-error.ts'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
+export const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE'])
+
 export interface CompatCall {
   app: FastifyInstance
   request: FastifyRequest

@@ -64,7 +64,7 @@ export async function uploadFile(
   if (bytes.length === 0) throw new ParseError(ParseCode.FILE_SAVE_ERROR, 'The file is empty.')
   if (bytes.length > call.app.config.fileMaxBytes)
     throw new ParseError(
-      ParseCode.FILE_TOO_LARGE,
+      ParseCode.FILE_SAVE_ERROR,
       `Files are at most ${call.app.config.fileMaxBytes} bytes.`,
     )
   const stored = await storeFile(call.app.db, { ownerId: user.id, name, contentType, bytes })

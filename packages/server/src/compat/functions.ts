@@ -11,7 +11,8 @@ import { requestMessage, serverTime } from './users.ts'
 
 type Builtin = (call: CompatCall) => Promise<unknown>
 
-const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/
+/** What a site function may be called. */
+export const FUNCTION_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/
 
 const builtins: Record<string, Builtin> = {
   getPluginSpecs: async () => [],
@@ -45,9 +46,9 @@ const builtins: Record<string, Builtin> = {
 
 export type SiteFunctions = ReadonlyMap<string, SiteFunction>
 
-/** Whether a site function may take this name. */
+/** Whether no built-in has this name. */
 export function isFreeFunctionName(name: string): boolean {
-  return NAME.test(name) && !Object.hasOwn(builtins, name)
+  return !Object.hasOwn(builtins, name)
 }
 
 export async function runFunction(

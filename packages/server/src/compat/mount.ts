@@ -1,10 +1,15 @@
-import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { claim, record, release } from '../idempotency/store.ts'
 import type { ChainClients } from '../auth/signature.ts'
 import { parseJsonText } from '../http/json-body.ts'
-import { withSharedAnswerBudget } from '../http/answer-budget.ts'
-import { sessionResolver, type CompatAnswer, type CompatCall, type Method } from './call.ts'
+import { runBatch } from './batch.ts'
+import {
+  METHODS,
+  sessionResolver,
+  type CompatAnswer,
+  type CompatCall,
+  type Method,
+} from './call.ts'
+import { once } from './request-id.ts'
 import {
   compatClassName,
   createInClass,
@@ -23,7 +28,6 @@ import { logout, me, signIn } from './users.ts'
 // The routes are dispatched here rather than by Fastify, because the envelope carries the
 // verb in its body (`_method`) and a batch runs its sub-requests through the same table.
 
-const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE'])
 /** What a text/plain envelope may carry besides the call's own parameters. */
 const ENVELOPE_FIELDS = new Set([
   '_method',
@@ -164,39 +168,6 @@ export async function compatMount(app: FastifyInstance, options: CompatOptions):
     return reply.status(answer.status ?? 200).send(answer.body)
   }
 
-  /**
-   * Parse's idempotency (`X-Parse-Request-Id`, sent by clients with IDEMPOTENCY on): a write whose
-   * id was seen is not applied again and answers 159, as Parse Server does. Kept in Portico's
-   * idempotency records.
-   */
-  async function once(
-    call: CompatCall,
-    requestId: string | undefined,
-    run: () => Promise<CompatAnswer>,
-  ): Promise<CompatAnswer> {
-    if (!requestId || (call.method !== 'POST' && call.method !== 'PUT')) return run()
-    if (requestId.length > 200)
-      throw new ParseError(ParseCode.INVALID_JSON, 'X-Parse-Request-Id is at most 200 characters.')
-    const current = await call.session()
-    const claimed = {
-      scope: current ? `user:${current.user.id}` : `anon:${call.request.ip}`,
-      key: `parse:${requestId}`,
-      requestHash: createHash('sha256')
-        .update(`${call.method} ${call.path}\n${JSON.stringify(call.params)}`)
-        .digest('hex'),
-    }
-    if (!(await claim(app.db, claimed)))
-      throw new ParseError(ParseCode.DUPLICATE_REQUEST, 'Duplicate request')
-    try {
-      const answer = await run()
-      await record(app.db, claimed, answer.status ?? 200, answer.body)
-      return answer
-    } catch (error) {
-      // Refused or failed: nothing was applied, so the client's retry may run.
-      await release(app.db, claimed).catch(() => {})
-      throw error
-    }
-  }
   app.route({
     method: ['GET', 'POST', 'PUT', 'DELETE'],
     url: `${mount}/*`,
@@ -236,7 +207,7 @@ export async function compatMount(app: FastifyInstance, options: CompatOptions):
       case 'POST logout':
         return logout(call)
       case 'POST batch':
-        return batch(call)
+        return runBatch(call, mount, dispatch)
       case 'GET classes/*':
         return queryClass(call, compatClassName(first!))
       case 'POST classes/*':
@@ -252,58 +223,6 @@ export async function compatMount(app: FastifyInstance, options: CompatOptions):
           ParseCode.OPERATION_FORBIDDEN,
           `${call.method} ${call.path.slice(0, 100)} is not available on Portico's Parse-compatible API.`,
         )
-    }
-  }
-
-  /** `POST batch`: each sub-request authorised as the caller, answered on its own. */
-  async function batch(call: CompatCall): Promise<CompatAnswer> {
-    const { requests, transaction } = call.params
-    if (transaction === true)
-      throw new ParseError(
-        ParseCode.OPERATION_FORBIDDEN,
-        'Batches run request by request here: send them without "transaction".',
-      )
-    const max = app.config.batchMaxRequests
-    if (!Array.isArray(requests) || requests.length === 0 || requests.length > max)
-      throw new ParseError(ParseCode.INVALID_JSON, `"requests" is a list of 1 to ${max} requests.`)
-    const results: unknown[] = []
-    await withSharedAnswerBudget(app.config.answerMaxBytes, async () => {
-      for (const sub of requests as unknown[]) results.push(await runSub(call, sub))
-    })
-    return { body: results }
-  }
-
-  async function runSub(call: CompatCall, sub: unknown) {
-    try {
-      const { method, path, body } = (sub ?? {}) as {
-        method?: unknown
-        path?: unknown
-        body?: unknown
-      }
-      if (typeof method !== 'string' || !METHODS.has(method) || typeof path !== 'string')
-        throw new ParseError(ParseCode.INVALID_JSON, 'A batch request has a "method" and a "path".')
-      // Clients send the mount in the path (`/server/classes/Item`); REST ones may not.
-      const relative = path.startsWith(`${mount}/`)
-        ? path.slice(mount.length + 1)
-        : path.replace(/^\/+/, '')
-      if (!/^classes\/[^/?#]+(\/[^/?#]+)?$/.test(relative))
-        throw new ParseError(
-          ParseCode.INVALID_JSON,
-          'A batch holds object requests (classes/…) only.',
-        )
-      if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body)))
-        throw new ParseError(ParseCode.INVALID_JSON, 'A batch request\'s "body" is an object.')
-      const answer = await dispatch({
-        ...call,
-        method: method as Method,
-        path: relative,
-        params: (body ?? {}) as Record<string, unknown>,
-      })
-      return { success: answer.body }
-    } catch (error) {
-      const parsed = toParseError(error)
-      if (!parsed) throw error
-      return { error: { code: parsed.code, error: parsed.message } }
     }
   }
 }

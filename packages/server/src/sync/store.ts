@@ -212,8 +212,3 @@ export async function commitRange(db: Database, sync: Sync, commit: RangeCommit)
   await publishChanges(db, changes)
   return inserted
 }
-
-/** Every sync's progress, as kept in the database (for `portico sync status`). */
-export function allProgress(db: Database) {
-  return db.select().from(eventSyncs).orderBy(eventSyncs.name)
-}

@@ -31,6 +31,8 @@ export interface SyncStatus {
 export class Syncer {
   private next = 0n
   private head: bigint | undefined
+  /** The head of the last commit (its confirmations are applied). */
+  private committedHead: bigint | undefined
   private readonly range: AdaptiveRange
   private rows = 0
   private readonly recent: { at: number; rows: number }[] = []
@@ -125,6 +127,8 @@ export class Syncer {
     const confirmThrough = head - BigInt(this.sync.confirmations) + 1n
     const from = this.next
     if (from > head) {
+      // Nothing new since the last commit: no rows, no confirmations, no reorg.
+      if (dropAfter === undefined && head === this.committedHead) return false
       await commitRange(this.db, this.sync, {
         dropAfter,
         rows: [],
@@ -133,6 +137,7 @@ export class Syncer {
         nextBlock: from,
         head,
       })
+      this.committedHead = head
       return false
     }
     const to = minimum(head, from + BigInt(this.range.size) - 1n)
@@ -192,6 +197,7 @@ export class Syncer {
       head,
     })
     this.next = to + 1n
+    this.committedHead = head
     this.rows += written
     this.recent.push({ at: Date.now(), rows: written })
     while (this.recent.length && this.recent[0]!.at < Date.now() - 60_000) this.recent.shift()
