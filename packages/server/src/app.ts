@@ -30,6 +30,7 @@ import { currentUserPlugin } from './auth/sessions.ts'
 import { objectRoutes } from './routes/objects.ts'
 import { batchRoutes } from './routes/batch.ts'
 import { fileRoutes } from './routes/files.ts'
+import { openFileStore, type FileStore } from './files/store.ts'
 import { rpcRoutes } from './routes/rpc.ts'
 import { serverVersion } from './version.ts'
 import { compatMount } from './compat/mount.ts'
@@ -53,6 +54,8 @@ declare module 'fastify' {
     windowCounter: WindowCounter
     /** Live-query subscriptions of this process's sockets. */
     liveHub: LiveHub
+    /** Uploaded files, wherever their bytes are kept. */
+    files: FileStore
     /** The contract-event syncs the site declared. */
     syncs: Sync[]
     /** Their progress, as this process sees it (`writer`: this process runs it). */
@@ -149,6 +152,10 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     global: false,
     ...(database.kind === 'postgres' ? { store: counterRateLimitStore(counter) } : {}),
   })
+
+  const fileStore = await openFileStore(database.db, config.files, config.fileMaxBytes, app.log)
+  app.decorate('files', fileStore)
+  app.addHook('onClose', async () => fileStore.close())
 
   await app.register(currentUserPlugin)
   await app.register(idempotencyPlugin)

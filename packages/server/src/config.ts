@@ -2,6 +2,7 @@ import path from 'node:path'
 import { loadAppConfig, type AppConfig } from './app-config.ts'
 import { positiveInt, type Env } from './config-values.ts'
 import { loadRpcConfig, type RpcGatewayConfig } from './rpc/config.ts'
+import { loadFilesConfig, type FilesConfig } from './files/config.ts'
 
 /** Everything the server reads from its environment, parsed once at start. */
 export interface ServerConfig {
@@ -18,6 +19,8 @@ export interface ServerConfig {
   app: AppConfig
   /** Largest file upload in bytes (FILE_MAX_BYTES, default 10 MB). */
   fileMaxBytes: number
+  /** Where uploaded files' bytes are kept: the database (default) or an S3-compatible store. */
+  files: FilesConfig
   /** Most sub-requests in one `POST /api/batch` (BATCH_MAX_REQUESTS, default 50). */
   batchMaxRequests: number
   /** RPC gateway: upstream nodes per chain, batch cap, rate limits (`RPC_*` variables). */
@@ -90,6 +93,7 @@ export function loadConfig(
       defaults.fileMaxBytes ?? 10 * 1024 * 1024,
       problems,
     ),
+    files: defaults.files ?? loadFilesConfig(env, problems),
     batchMaxRequests: positiveInt(
       env,
       'BATCH_MAX_REQUESTS',

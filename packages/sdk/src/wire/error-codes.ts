@@ -52,6 +52,7 @@ export const errorCodes = [
   'answer_too_large',
   'empty_file',
   'unsupported_file_type',
+  'file_store_unavailable',
   // RPC gateway
   'api_key_required',
   'invalid_api_key',

@@ -1,4 +1,4 @@
-import { isAllowedType, sendStoredFile, storeFile } from '../files/store.ts'
+import { isAllowedType } from '../files/store.ts'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { CompatAnswer, CompatCall } from './call.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
@@ -67,7 +67,7 @@ export async function uploadFile(
       ParseCode.FILE_SAVE_ERROR,
       `Files are at most ${call.app.config.fileMaxBytes} bytes.`,
     )
-  const stored = await storeFile(call.app.db, { ownerId: user.id, name, contentType, bytes })
+  const stored = await call.app.files.save({ ownerId: user.id, name, contentType, body: bytes })
   const { app } = call
   const url = `${app.config.app.publicOrigins[0]}${app.config.compat.mount}/files/${app.config.app.appId}/${encodeURIComponent(stored)}`
   return { status: 201, body: { name: stored, url } }
@@ -80,5 +80,5 @@ export async function serveFile(
 ): Promise<boolean> {
   // Another site may show the picture: the file itself stays inert (files/store.ts).
   reply.header('cross-origin-resource-policy', 'cross-origin')
-  return sendStoredFile(app.db, name, reply)
+  return app.files.send(name, reply)
 }

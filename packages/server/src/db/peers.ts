@@ -30,6 +30,10 @@ export function sharedSettings(config: ServerConfig): Record<string, string> {
     BATCH_MAX_REQUESTS: config.batchMaxRequests,
     ANSWER_MAX_BYTES: config.answerMaxBytes,
     FILE_MAX_BYTES: config.fileMaxBytes,
+    // Uploads from every process must land where every process reads them.
+    FILES_STORAGE: config.files.storage,
+    FILES_S3_BUCKET:
+      config.files.storage === 's3' ? [config.files.s3.endpoint, config.files.s3.bucket] : null,
   }
   return Object.fromEntries(
     Object.entries(values).map(([name, value]) => [

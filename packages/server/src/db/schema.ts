@@ -1,5 +1,6 @@
 import {
   bigint,
+  check,
   customType,
   bigserial,
   boolean,
@@ -114,17 +115,30 @@ export const objects = pgTable(
   ],
 )
 
-/** Uploaded files; the bytes live in the database so both drivers behave the same. */
-export const files = pgTable('files', {
-  name: text('name').primaryKey(),
-  ownerId: text('owner_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  contentType: text('content_type').notNull(),
-  size: bigint('size', { mode: 'number' }).notNull(),
-  bytes: bytea('bytes').notNull(),
-  createdAt: createdAt(),
-})
+/**
+ * Uploaded files. The bytes live in this table (`storage` 'database', the default) or in an
+ * S3-compatible store under the file's name ('s3'); the check keeps a row from claiming both or
+ * neither.
+ */
+export const files = pgTable(
+  'files',
+  {
+    name: text('name').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    contentType: text('content_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    storage: text('storage', { enum: ['database', 's3'] })
+      .notNull()
+      .default('database'),
+    bytes: bytea('bytes'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('files_bytes_where_stored', sql`(${t.storage} = 'database') = (${t.bytes} is not null)`),
+  ],
+)
 
 /** First answer of every write that carried an Idempotency-Key, replayed on retries (24 h). */
 export const idempotency = pgTable(

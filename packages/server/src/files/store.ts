@@ -1,13 +1,21 @@
 import { randomBytes } from 'node:crypto'
-import { eq } from 'drizzle-orm'
-import type { FastifyReply } from 'fastify'
+import { Readable, Transform } from 'node:stream'
+import { and, eq } from 'drizzle-orm'
+import type { FastifyBaseLogger, FastifyReply } from 'fastify'
 import type { Database } from '../db/client.ts'
 import { files } from '../db/schema.ts'
+import { badRequest, HttpError } from '../errors.ts'
+import type { FilesConfig } from './config.ts'
+import { FileStoreUnavailable, openS3Store, type ByteStore } from './s3.ts'
 
-// Files: uploads of an allow-listed type, stored in the database and served so that nothing
-// uploaded can run in the site's origin: `nosniff`, a CSP of `default-src 'none'; sandbox`,
-// and `Content-Disposition: attachment` for everything but inert raster images. HTML is
-// refused outright; SVG (which can carry script) is only ever a download.
+// Files: uploads of an allow-listed type, kept in the database or an S3-compatible store, and
+// served so that nothing uploaded can run in the site's origin: `nosniff`, a CSP of
+// `default-src 'none'; sandbox`, and `Content-Disposition: attachment` for everything but inert
+// raster images. HTML is refused outright; SVG (which can carry script) is only ever a download.
+//
+// A row never points at bytes that are not there: bytes are stored before their row is written,
+// and the row is deleted before its bytes. A failure in between leaves bytes without a row,
+// which nobody can reach, never a row without bytes.
 
 /** Types that can be uploaded. */
 export const ALLOWED_TYPES = [
@@ -40,43 +48,169 @@ export function isAllowedType(type: string): boolean {
   return (ALLOWED_TYPES as readonly string[]).includes(type)
 }
 
-/** Stores an upload; returns its stored name (unique, not guessable from the original). */
-export async function storeFile(
-  db: Database,
-  input: { ownerId: string; name: string; contentType: string; bytes: Buffer },
-): Promise<string> {
-  const name = `${randomBytes(12).toString('base64url')}_${input.name}`
-  await db.insert(files).values({
-    name,
-    ownerId: input.ownerId,
-    contentType: input.contentType,
-    size: input.bytes.length,
-    bytes: input.bytes,
-  })
-  return name
+export interface FileStore {
+  /** Stores an upload; returns its stored name (unique, not guessable from the original). */
+  save(input: {
+    ownerId: string
+    name: string
+    contentType: string
+    body: Buffer | Readable
+  }): Promise<string>
+  /** Answers with a stored file, inert; false when there is no such file. */
+  send(name: string, reply: FastifyReply): Promise<boolean>
+  /** Deletes a file of `ownerId`: its row, then its bytes. */
+  remove(name: string, ownerId: string): Promise<'deleted' | 'missing'>
+  /** Throws `FileStoreUnavailable` when files are kept in a store that does not answer. */
+  check(): Promise<void>
+  close(): void
 }
 
-/** Answers with a stored file, inert; false when there is no such file. */
-export async function sendStoredFile(
+const unavailable = () =>
+  new HttpError(
+    503,
+    'file_store_unavailable',
+    'The file store is not reachable right now, and nothing was changed. Try again in a moment.',
+  )
+
+/** Files for this server: new uploads go where `config` says; each file is read from where it is. */
+export async function openFileStore(
   db: Database,
-  name: string,
-  reply: FastifyReply,
-): Promise<boolean> {
-  const [file] = await db.select().from(files).where(eq(files.name, name))
-  if (!file) return false
-  const original = file.name.slice(17)
-  const inline = INERT_IMAGES.has(file.contentType)
-  await reply
-    .header(
-      'content-type',
-      file.contentType.startsWith('text/')
-        ? `${file.contentType}; charset=utf-8`
-        : file.contentType,
-    )
-    .header('x-content-type-options', 'nosniff')
-    .header('content-security-policy', "default-src 'none'; sandbox")
-    .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename="${original}"`)
-    .header('cache-control', 'public, max-age=31536000, immutable')
-    .send(file.bytes)
-  return true
+  config: FilesConfig,
+  maxBytes: number,
+  log: FastifyBaseLogger,
+): Promise<FileStore> {
+  const bucket = config.storage === 's3' ? await openS3Store(config.s3) : undefined
+  const storeCall = async <T>(work: (store: ByteStore) => Promise<T>): Promise<T> => {
+    if (!bucket)
+      throw new HttpError(
+        503,
+        'file_store_unavailable',
+        'This file is kept in an S3-compatible store this server is not configured for (FILES_STORAGE=s3).',
+      )
+    try {
+      return await work(bucket)
+    } catch (error) {
+      if (error instanceof FileStoreUnavailable) {
+        log.error({ err: error }, 'file store unavailable')
+        throw unavailable()
+      }
+      throw error
+    }
+  }
+
+  return {
+    async save({ ownerId, name: original, contentType, body }) {
+      const name = `${randomBytes(12).toString('base64url')}_${original}`
+      if (!bucket) {
+        const bytes = Buffer.isBuffer(body) ? body : await readAll(body, maxBytes)
+        if (bytes.length > maxBytes) throw tooLarge(maxBytes)
+        if (bytes.length === 0) throw badRequest('The file is empty.', 'empty_file')
+        await db
+          .insert(files)
+          .values({ name, ownerId, contentType, size: bytes.length, storage: 'database', bytes })
+        return name
+      }
+      const counted = countBytes(maxBytes)
+      const source = Buffer.isBuffer(body) ? Readable.from([body]) : body
+      source.on('error', (error) => counted.destroy(error))
+      await storeCall((store) => store.put(name, source.pipe(counted), contentType))
+      try {
+        if (counted.bytes === 0) throw badRequest('The file is empty.', 'empty_file')
+        await db
+          .insert(files)
+          .values({ name, ownerId, contentType, size: counted.bytes, storage: 's3' })
+      } catch (error) {
+        await bucket.remove(name).catch(() => {})
+        throw error
+      }
+      return name
+    },
+
+    async send(name, reply) {
+      const [file] = await db.select().from(files).where(eq(files.name, name))
+      if (!file) return false
+      let body: Buffer | Readable
+      if (file.storage === 'database') body = file.bytes!
+      else {
+        const stored = await storeCall((store) => store.get(name))
+        if (!stored) {
+          log.error({ file: name }, 'a file row points at bytes missing from the store')
+          return false
+        }
+        body = stored.body
+        reply.header('content-length', file.size)
+      }
+      const inline = INERT_IMAGES.has(file.contentType)
+      await reply
+        .header(
+          'content-type',
+          file.contentType.startsWith('text/')
+            ? `${file.contentType}; charset=utf-8`
+            : file.contentType,
+        )
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header(
+          'content-disposition',
+          `${inline ? 'inline' : 'attachment'}; filename="${file.name.slice(17)}"`,
+        )
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .send(body)
+      return true
+    },
+
+    async remove(name, ownerId) {
+      const [gone] = await db
+        .delete(files)
+        .where(and(eq(files.name, name), eq(files.ownerId, ownerId)))
+        .returning({ storage: files.storage })
+      if (!gone) return 'missing'
+      if (gone.storage === 's3' && bucket) {
+        // The row is gone, so nothing points at these bytes any more; if the store is down they
+        // stay behind unreachable, which is logged rather than refused.
+        await bucket.remove(name).catch((error: unknown) =>
+          log.warn({ err: error, file: name }, 'file bytes left in the store'),
+        )
+      }
+      return 'deleted'
+    },
+
+    async check() {
+      await bucket?.check()
+    },
+
+    close() {
+      bucket?.close()
+    },
+  }
+}
+
+const tooLarge = (maxBytes: number) =>
+  new HttpError(413, 'body_too_large', `Files are at most ${maxBytes} bytes (FILE_MAX_BYTES).`)
+
+/** Passes bytes through, counting them; fails with 413 once there are more than `maxBytes`. */
+function countBytes(maxBytes: number): Transform & { bytes: number } {
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      counter.bytes += chunk.length
+      if (counter.bytes > maxBytes) done(tooLarge(maxBytes))
+      else done(null, chunk)
+    },
+  }) as Transform & { bytes: number }
+  counter.bytes = 0
+  return counter
+}
+
+async function readAll(body: Readable, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > maxBytes) {
+      body.destroy()
+      throw tooLarge(maxBytes)
+    }
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks)
 }

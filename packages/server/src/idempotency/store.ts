@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream'
 import { createHash } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { and, eq, lt, sql, type SQL } from 'drizzle-orm'
@@ -50,7 +51,11 @@ export async function claimOf(request: FastifyRequest): Promise<IdempotencyClaim
   const scope = current ? `user:${current.user.id}` : `anon:${request.ip}`
   const hash = createHash('sha256').update(`${request.method} ${request.url}\n`)
   const body = request.body
-  hash.update(Buffer.isBuffer(body) ? body : JSON.stringify(body ?? null))
+  if (body instanceof Readable) {
+    // A streamed upload is read only after the claim, so its declared type and length stand
+    // for its bytes: the same key on a different file of the same size replays the first answer.
+    hash.update(`${request.headers['content-type']} ${request.headers['content-length']}`)
+  } else hash.update(Buffer.isBuffer(body) ? body : JSON.stringify(body ?? null))
   return { scope, key, requestHash: hash.digest('hex') }
 }
 

@@ -1,27 +1,18 @@
 import type { FastifyInstance } from 'fastify'
 import { badRequest, errorBodySchema, HttpError, notFound } from '../errors.ts'
 
-import {
-  ALLOWED_TYPES,
-  FILE_NAME,
-  mediaType,
-  sendStoredFile,
-  STORED_FILE_NAME,
-  storeFile,
-} from '../files/store.ts'
+import type { Readable } from 'node:stream'
+import { ALLOWED_TYPES, FILE_NAME, mediaType, STORED_FILE_NAME } from '../files/store.ts'
 
-// `POST /api/files/:name` (the raw bytes as the body) and `GET /api/files/:name`; what may be
-// stored and how it is served is files/store.ts.
+// `POST /api/files/:name` (the raw bytes as the body), `GET` and `DELETE /api/files/:name`;
+// what may be stored, where, and how it is served is files/store.ts (`app.files`).
 
 export async function fileRoutes(app: FastifyInstance): Promise<void> {
   const maxBytes = app.config.fileMaxBytes
   // This plugin is encapsulated: the raw parsers below apply to the file routes only.
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser(
-    [...ALLOWED_TYPES],
-    { parseAs: 'buffer', bodyLimit: maxBytes },
-    (_r, body, done) => done(null, body),
-  )
+  // The body stays a stream: the file store reads it as it arrives (and counts it against the limit).
+  app.addContentTypeParser([...ALLOWED_TYPES], (_request, payload, done) => done(null, payload))
   app.addContentTypeParser('*', (request, _payload, done) => {
     done(
       new HttpError(
@@ -32,7 +23,7 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
     )
   })
 
-  app.post<{ Params: { name: string }; Body: Buffer }>(
+  app.post<{ Params: { name: string }; Body: Readable }>(
     '/api/files/:name',
     {
       bodyLimit: maxBytes,
@@ -55,19 +46,23 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
           401: errorBodySchema,
           413: errorBodySchema,
           415: errorBodySchema,
+          503: errorBodySchema,
         },
       },
     },
     async (request, reply) => {
       const { user } = await request.requireUser()
-      const body = request.body
-      if (!Buffer.isBuffer(body) || body.length === 0)
+      // A declared length says early what the stream would find out late.
+      const length = Number(request.headers['content-length'] ?? NaN)
+      if (length > maxBytes)
+        throw new HttpError(413, 'body_too_large', `Files are at most ${maxBytes} bytes (FILE_MAX_BYTES).`)
+      if (length === 0 || request.body === undefined)
         throw badRequest('The file is empty.', 'empty_file')
-      const name = await storeFile(app.db, {
+      const name = await app.files.save({
         ownerId: user.id,
         name: request.params.name,
         contentType: mediaType(request.headers['content-type']),
-        bytes: body,
+        body: request.body,
       })
       return reply.status(201).send({ name, url: `/api/files/${encodeURIComponent(name)}` })
     },
@@ -84,13 +79,41 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
           properties: { name: { type: 'string', pattern: STORED_FILE_NAME } },
           required: ['name'],
         },
-        response: { 404: errorBodySchema },
+        response: { 404: errorBodySchema, 503: errorBodySchema },
       },
     },
     async (request, reply) => {
-      if (!(await sendStoredFile(app.db, request.params.name, reply)))
-        throw notFound('No such file.')
+      if (!(await app.files.send(request.params.name, reply))) throw notFound('No such file.')
       return reply
+    },
+  )
+
+  app.delete<{ Params: { name: string } }>(
+    '/api/files/:name',
+    {
+      config: { idempotent: 'claim' },
+      schema: {
+        tags: ['files'],
+        summary: 'Delete one of your files (its bytes too, wherever they are kept)',
+        params: {
+          type: 'object',
+          properties: { name: { type: 'string', pattern: STORED_FILE_NAME } },
+          required: ['name'],
+        },
+        response: {
+          204: { type: 'null' },
+          401: errorBodySchema,
+          404: errorBodySchema,
+          503: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await request.requireUser()
+      // Someone else's file answers like a missing one: names are not confirmed to strangers.
+      if ((await app.files.remove(request.params.name, user.id)) === 'missing')
+        throw notFound('No such file of yours.')
+      return reply.status(204).send()
     },
   )
 }

@@ -40,8 +40,13 @@ const readySchema = {
     ready: { type: 'boolean' },
     database: { type: 'string', enum: ['reachable', 'unreachable'] },
     pendingMigrations: { type: ['integer', 'null'] },
+    files: {
+      type: 'string',
+      enum: ['database', 'reachable', 'unreachable'],
+      description: 'Where uploads go: the database, or an S3-compatible store that answers or not',
+    },
   },
-  required: ['ready', 'database', 'pendingMigrations'],
+  required: ['ready', 'database', 'pendingMigrations', 'files'],
 } as const
 
 export async function healthRoutes(app: FastifyInstance): Promise<void> {
@@ -81,17 +86,27 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['meta'],
-        summary: 'Ready for traffic: the database answers and is fully migrated (else 503)',
+        summary:
+          'Ready for traffic: the database answers and is fully migrated, and the file store answers (else 503)',
         response: { 200: readySchema, 503: readySchema },
       },
     },
     async (_request, reply) => {
-      const pending = await pendingMigrations(app.db)
-      const ready = pending === 0
+      const [pending, files] = await Promise.all([
+        pendingMigrations(app.db),
+        app.config.files.storage === 'database'
+          ? ('database' as const)
+          : app.files.check().then(
+              () => 'reachable' as const,
+              () => 'unreachable' as const,
+            ),
+      ])
+      const ready = pending === 0 && files !== 'unreachable'
       return reply.status(ready ? 200 : 503).send({
         ready,
         database: pending === undefined ? 'unreachable' : 'reachable',
         pendingMigrations: pending ?? null,
+        files,
       })
     },
   )
