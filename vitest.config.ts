@@ -6,6 +6,17 @@ const source = {
   resolve: { conditions: ['source', ...defaultClientConditions] },
   ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },
 }
+// The server's tests resolve packages as Node itself does: without the bundlers' `module`
+// condition, which points some packages (the AWS SDK) at builds Node cannot load.
+const nodeSource = {
+  resolve: source.resolve,
+  ssr: {
+    resolve: {
+      conditions: ['source', ...defaultServerConditions.filter((c) => c !== 'module')],
+      externalConditions: ['node'],
+    },
+  },
+}
 
 export default defineConfig({
   test: {
@@ -24,7 +35,7 @@ export default defineConfig({
         },
       },
       {
-        ...source,
+        ...nodeSource,
         test: {
           name: 'server',
           include: ['packages/server/**/*.test.ts'],

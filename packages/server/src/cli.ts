@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { buildServer } from './app.ts'
-import { apiKeyCommand, UsageError } from './commands/api-key.ts'
+import { apiKeyCommand } from './commands/api-key.ts'
+import { UsageError } from './commands/database.ts'
+import { filesCommand } from './commands/files.ts'
 import { syncCommand } from './commands/sync-status.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { openDatabase } from './db/client.ts'
@@ -39,6 +41,12 @@ const commands: Record<string, () => Promise<void>> = {
   serve,
   'api-key': () => apiKeyCommand(process.argv.slice(3)),
   sync: () => syncCommand(process.argv.slice(3)),
+  files: async () => {
+    // Ctrl-C stops after the file being moved; a new run goes on from there.
+    const stop = new AbortController()
+    process.once('SIGINT', () => stop.abort())
+    await filesCommand(process.argv.slice(3), { signal: stop.signal })
+  },
 }
 
 const name = process.argv[2] ?? 'serve'

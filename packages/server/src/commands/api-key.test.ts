@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../db/client.ts'
 import { hashApiKey } from '../rpc/api-keys.ts'
 import { apiKeys } from '../db/schema.ts'
-import { apiKeyCommand, UsageError } from './api-key.ts'
+import { apiKeyCommand } from './api-key.ts'
+import { UsageError } from './database.ts'
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-apikey-'))
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))

@@ -1,24 +1,12 @@
 import { parseArgs } from 'node:util'
-import { loadConfig } from '../config.ts'
-import { openDatabase, type DatabaseHandle } from '../db/client.ts'
-import { lockDataDir } from '../db/lock.ts'
+import { openConfiguredDatabase } from './database.ts'
+import { UsageError } from './database.ts'
 import { createApiKey, listApiKeys, revokeApiKey } from '../rpc/api-keys.ts'
 
 const usage = `Usage:
   portico api-key create --label <who uses it>   prints the new key once
   portico api-key list                           ids, labels, dates (never the keys)
   portico api-key revoke <id>`
-
-/** Opens the configured database (PostgreSQL, or the embedded one, locked while in use). */
-async function openConfiguredDatabase(
-  env: Record<string, string | undefined>,
-): Promise<DatabaseHandle> {
-  const config = loadConfig(env)
-  if (config.databaseUrl) return openDatabase({ kind: 'postgres', url: config.databaseUrl })
-  const unlock = lockDataDir(config.dataDir)
-  const handle = await openDatabase({ kind: 'pglite', dir: config.dataDir })
-  return { ...handle, close: async () => (await handle.close(), unlock()) }
-}
 
 /**
  * `portico api-key …`: manages the RPC gateway's API keys. Only each key's SHA-256 is stored,
@@ -63,7 +51,3 @@ export async function apiKeyCommand(
   }
 }
 
-/** A mistake in the command line: printed without a stack trace. */
-export class UsageError extends Error {
-  override name = 'UsageError'
-}

@@ -6,7 +6,7 @@ import { listeningApp } from '../../test/compat.ts'
 import { rpcTestConfig } from '../../test/rpc.ts'
 import { deployEmitter } from '../../test/sync.ts'
 import { syncCommand } from './sync-status.ts'
-import { UsageError } from './api-key.ts'
+import { UsageError } from './database.ts'
 
 // `portico sync status` against a running server.
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { loadConfig } from '../config.ts'
-import { UsageError } from './api-key.ts'
+import { UsageError } from './database.ts'
 
 const usage = `Usage:
   portico sync status [--url http://127.0.0.1:3000]   progress of the contract-event syncs of a running server`

@@ -201,16 +201,27 @@ function countBytes(maxBytes: number): Transform & { bytes: number } {
   return counter
 }
 
-async function readAll(body: Readable, maxBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > maxBytes) {
-      body.destroy()
-      throw tooLarge(maxBytes)
+/** The whole body, up to `maxBytes`. Past that it fails, leaving the stream as it is (not destroyed). */
+function readAll(body: Readable, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const stop = () => {
+      body.off('data', onData).off('end', onEnd).off('error', reject)
+      body.pause()
     }
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks)
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      chunks.push(chunk)
+      if (size > maxBytes) {
+        stop()
+        reject(tooLarge(maxBytes))
+      }
+    }
+    const onEnd = () => {
+      stop()
+      resolve(Buffer.concat(chunks))
+    }
+    body.on('data', onData).once('end', onEnd).once('error', reject)
+  })
 }

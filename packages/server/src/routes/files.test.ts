@@ -83,6 +83,32 @@ describe.each(databaseKinds())('files on %s', (kind) => {
     )
   })
 
+  it('refuses a body streamed past the limit with 413 and keeps the connection usable', async () => {
+    const base = await app.listen({ host: '127.0.0.1', port: 0 })
+    const chunks = [Buffer.alloc(600, 1), Buffer.alloc(600, 2)]
+    const streamed = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = chunks.shift()
+        if (next) controller.enqueue(next)
+        else controller.close()
+      },
+    })
+    const big = await fetch(`${base}/api/files/big.bin`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/octet-stream' },
+      body: streamed,
+      duplex: 'half',
+    } as RequestInit)
+    expect(big.status).toBe(413)
+    expect(((await big.json()) as { error: { code: string } }).error.code).toBe('body_too_large')
+    const next = await fetch(`${base}/api/files/next.txt`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'text/plain' },
+      body: 'fine',
+    })
+    expect(next.status).toBe(201)
+  })
+
   it('does not let file parsers leak into JSON routes', async () => {
     const res = await app.inject({
       method: 'POST',

@@ -58,12 +58,21 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
         throw new HttpError(413, 'body_too_large', `Files are at most ${maxBytes} bytes (FILE_MAX_BYTES).`)
       if (length === 0 || request.body === undefined)
         throw badRequest('The file is empty.', 'empty_file')
-      const name = await app.files.save({
-        ownerId: user.id,
-        name: request.params.name,
-        contentType: mediaType(request.headers['content-type']),
-        body: request.body,
-      })
+      const name = await app.files
+        .save({
+          ownerId: user.id,
+          name: request.params.name,
+          contentType: mediaType(request.headers['content-type']),
+          body: request.body,
+        })
+        .catch((error: unknown) => {
+          // Refused before the whole body arrived (too large, store down): the rest is read and
+          // dropped, so the client, still sending, gets to read this answer (closing now would
+          // reset the connection under it) and the connection stays usable. The request time-out
+          // bounds how long that can take.
+          if (!request.raw.complete) request.raw.resume()
+          throw error
+        })
       return reply.status(201).send({ name, url: `/api/files/${encodeURIComponent(name)}` })
     },
   )
