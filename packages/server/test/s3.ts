@@ -63,7 +63,9 @@ export async function startTestS3(): Promise<TestS3> {
         .readdirSync(path.join(dir, bucket), { recursive: true, withFileTypes: true })
         .filter((entry) => entry.isFile() && entry.name.endsWith('._S3rver_object'))
         .map((entry) =>
-          path.relative(path.join(dir, bucket), path.join(entry.parentPath, entry.name)).replace(/\._S3rver_object$/, ''),
+          path
+            .relative(path.join(dir, bucket), path.join(entry.parentPath, entry.name))
+            .replace(/\._S3rver_object$/, ''),
         ),
     stop,
     start,

@@ -56,7 +56,9 @@ export async function filesCommand(
       await bucket.check()
       let shown = 0
       const show = (p: MigrationProgress) =>
-        print(`moved ${p.moved} of ${p.total} files (${megabytes(p.bytes)} of ${megabytes(p.totalBytes)})`)
+        print(
+          `moved ${p.moved} of ${p.total} files (${megabytes(p.bytes)} of ${megabytes(p.totalBytes)})`,
+        )
       const result = await migrateFiles({
         db: database.db,
         bucket,
@@ -69,8 +71,7 @@ export async function filesCommand(
         },
       })
       show(result)
-      for (const name of result.missing)
-        print(`missing from the store, left as it is: ${name}`)
+      for (const name of result.missing) print(`missing from the store, left as it is: ${name}`)
       print(
         signal?.aborted
           ? 'Stopped. Run the same command again to move the rest.'

@@ -40,7 +40,7 @@ export function loadFilesConfig(env: Env, problems: string[]): FilesConfig {
 export function loadS3Settings(env: Env, problems: string[]): S3Settings {
   const endpoint = env.FILES_S3_ENDPOINT?.trim() || undefined
   if (endpoint && !/^https?:\/\/[^/\s]+\/?$/.test(endpoint))
-    problems.push('FILES_S3_ENDPOINT is the store\'s URL, like http://127.0.0.1:9000 (no path)')
+    problems.push("FILES_S3_ENDPOINT is the store's URL, like http://127.0.0.1:9000 (no path)")
   const bucket = env.FILES_S3_BUCKET?.trim() ?? ''
   // The S3 rules for bucket names, which every compatible store enforces.
   if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
@@ -58,8 +58,7 @@ export function loadS3Settings(env: Env, problems: string[]): S3Settings {
     endpoint: endpoint?.replace(/\/$/, ''),
     bucket,
     region: env.FILES_S3_REGION?.trim() || 'us-east-1',
-    credentials:
-      accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
     pathStyle: pathStyle === 'true',
   }
 }

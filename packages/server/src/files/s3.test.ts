@@ -23,7 +23,7 @@ function chunked(chunks: Buffer[], pauseMs = 0): ReadableStream<Uint8Array> {
   return new ReadableStream({
     async pull(controller) {
       if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs))
-      if (i < chunks.length) controller.enqueue(chunks[i++])
+      if (i < chunks.length) controller.enqueue(chunks[i++]!)
       else controller.close()
     },
   })
@@ -46,7 +46,7 @@ describe.each(databaseKinds())('files in S3-compatible storage on %s', (kind) =>
     ;({ headers: other } = await signedIn(app))
   })
 
-  const upload = (name: string, type: string, body: BodyInit, who = headers) =>
+  const upload = (name: string, type: string, body: RequestInit['body'], who = headers) =>
     fetch(`${base}/api/files/${name}`, {
       method: 'POST',
       headers: { ...who, 'content-type': type },

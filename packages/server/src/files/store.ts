@@ -168,9 +168,11 @@ export async function openFileStore(
       if (gone.storage === 's3' && bucket) {
         // The row is gone, so nothing points at these bytes any more; if the store is down they
         // stay behind unreachable, which is logged rather than refused.
-        await bucket.remove(name).catch((error: unknown) =>
-          log.warn({ err: error, file: name }, 'file bytes left in the store'),
-        )
+        await bucket
+          .remove(name)
+          .catch((error: unknown) =>
+            log.warn({ err: error, file: name }, 'file bytes left in the store'),
+          )
       }
       return 'deleted'
     },

@@ -1,6 +1,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
+import https from 'node:https'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -9,10 +11,12 @@ import WebSocket from 'ws'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { freePort } from '@portico/test-kit/ports'
 import { databaseKinds, testDatabase } from '../../test/helpers.ts'
+import { startTestS3, type TestS3 } from '../../test/s3.ts'
 import { startServer, type ServerProcess } from '../../test/server-process.ts'
 
-// Two server processes on one PostgreSQL behind nginx (Debian's, our own instance in a temp
-// folder) proxying with the shipped deploy/nginx/portico-proxy.conf: limits shared, each
+// Two server processes on one PostgreSQL behind nginx (Debian's, our own instances in a temp
+// folder): the shipped deploy/nginx/nginx.conf run as it is (TLS on 443), and an instance on a
+// free port proxying with the shipped portico-proxy.conf: limits shared, each
 // client's own address seen, live queries upgraded through the proxy, and a process killed with
 // -9 under load losing no acknowledged write.
 
@@ -55,22 +59,38 @@ function send(
   })
 }
 
+/** Whether this process may listen on `port` on every address (as the shipped configuration does). */
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer()
+    probe.once('error', () => resolve(false))
+    probe.listen(port, '0.0.0.0', () => probe.close(() => resolve(true)))
+  })
+}
+
 describe.runIf(runs)('two processes behind the shipped nginx configuration', () => {
   const servers: ServerProcess[] = []
   let nginx: ChildProcess
   let site: string
   let direct: string[]
+  let s3: TestS3
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-nginx-'))
 
   beforeAll(async () => {
     const database = await testDatabase('postgres')
     const [port1, port2, proxyPort] = await Promise.all([freePort(), freePort(), freePort()])
     site = `http://127.0.0.1:${proxyPort}`
+    s3 = await startTestS3()
     const env = {
       DATABASE_URL: database.url!,
       PUBLIC_ORIGINS: site,
       TRUST_PROXY: '127.0.0.1',
       EVENTS_RATE_LIMIT: '10',
+      FILES_STORAGE: 's3',
+      FILES_S3_ENDPOINT: s3.settings.endpoint!,
+      FILES_S3_BUCKET: s3.settings.bucket,
+      FILES_S3_ACCESS_KEY_ID: 'S3RVER',
+      FILES_S3_SECRET_ACCESS_KEY: 'S3RVER',
     }
     servers.push(
       startServer({ ...env, PORT: String(port1) }),
@@ -113,48 +133,100 @@ http {
     fs.rmSync(work, { recursive: true, force: true })
   })
 
-  it('the shipped nginx.conf passes nginx -t (its includes and TLS files in place)', () => {
-    const conf = path.join(work, 'check')
+  it('runs the shipped nginx.conf itself: HTTP to HTTPS, TLS, request ids and live sockets', async (context) => {
+    // It listens on 80 and 443 as shipped: only where those can be bound (root, ports free).
+    if (!(await canBind(80)) || !(await canBind(443))) {
+      context.skip('ports 80 and 443 cannot be bound here (not root, or in use)')
+      return
+    }
+    const conf = path.join(work, 'shipped')
     fs.mkdirSync(path.join(conf, 'tls'), { recursive: true })
-    // The shipped files themselves, linked where the configuration expects them.
-    fs.symlinkSync(path.join(shipped, 'nginx.conf'), path.join(conf, 'nginx.conf'))
-    fs.symlinkSync(path.join(shipped, 'portico-proxy.conf'), path.join(conf, 'portico-proxy.conf'))
+    // The shipped files themselves, linked where the configuration expects them; only the list
+    // of processes, which every operator edits, is this run's own.
+    for (const file of ['nginx.conf', 'portico-proxy.conf'])
+      fs.symlinkSync(path.join(shipped, file), path.join(conf, file))
+    fs.writeFileSync(
+      path.join(conf, 'portico-upstream.conf'),
+      fs
+        .readFileSync(path.join(shipped, 'portico-upstream.conf'), 'utf8')
+        .replace(/server 127\.0\.0\.1:3001/, `server ${new URL(direct[0]!).host}`)
+        .replace(/server 127\.0\.0\.1:3002/, `server ${new URL(direct[1]!).host}`),
+    )
     execFileSync(
       'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=example.org',
-        '-keyout',
-        path.join(conf, 'tls/privkey.pem'),
-        '-out',
-        path.join(conf, 'tls/fullchain.pem'),
-      ],
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=example.org']
+        .concat(['-keyout', path.join(conf, 'tls/privkey.pem')])
+        .concat(['-out', path.join(conf, 'tls/fullchain.pem')]),
       { stdio: 'ignore' },
     )
-    const output = execFileSync(
-      nginxBin,
-      [
-        '-t',
-        '-p',
-        conf,
-        '-c',
-        path.join(conf, 'nginx.conf'),
-        '-g',
-        `pid ${conf}/nginx.pid; error_log ${conf}/error.log;`,
-      ],
-      {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    ).toString()
-    expect(output).toBe('')
+    const args = ['-p', conf, '-c', path.join(conf, 'nginx.conf')]
+    const globals = ['-g', `daemon off; pid ${conf}/nginx.pid; error_log ${conf}/error.log;`]
+    execFileSync(nginxBin, ['-t', ...args, ...globals], { stdio: 'ignore' })
+    const shippedNginx = spawn(nginxBin, [...args, ...globals], { stdio: 'ignore' })
+    try {
+      const tls = (pathname: string) =>
+        new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>(
+          (resolve, reject) => {
+            const request = https.request(
+              {
+                host: '127.0.0.1',
+                port: 443,
+                path: pathname,
+                servername: 'example.org',
+                headers: { host: 'example.org' },
+                rejectUnauthorized: false,
+                agent: false,
+              },
+              (response) => {
+                let body = ''
+                response.on('data', (chunk) => (body += chunk))
+                response.on('end', () =>
+                  resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
+                )
+              },
+            )
+            request.on('error', reject)
+            request.end()
+          },
+        )
+      let ready: Awaited<ReturnType<typeof tls>> | undefined
+      for (let tries = 0; tries < 50 && ready?.status !== 200; tries++) {
+        ready = await tls('/api/ready').catch(() => undefined)
+        if (ready?.status !== 200) await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      expect(ready?.status).toBe(200)
+      expect(JSON.parse(ready!.body)).toMatchObject({ ready: true })
+      // nginx's own request id reached the process, which answers with it.
+      expect(ready!.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/)
+
+      const plain = await new Promise<http.IncomingMessage>((resolve, reject) =>
+        http
+          .get(
+            { host: '127.0.0.1', port: 80, path: '/api/ready', headers: { host: 'example.org' } },
+            resolve,
+          )
+          .on('error', reject),
+      )
+      plain.resume()
+      expect(plain.statusCode).toBe(301)
+      expect(plain.headers.location).toBe('https://example.org/api/ready')
+
+      const socket = new WebSocket('wss://127.0.0.1/api/live', {
+        headers: { host: 'example.org' },
+        rejectUnauthorized: false,
+      })
+      const answer = new Promise<string>((resolve, reject) => {
+        socket.once('message', (raw) => resolve(String(raw)))
+        socket.once('error', reject)
+      })
+      await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject))
+      socket.send(JSON.stringify({ op: 'subscribe', requestId: 7, className: 'Wall' }))
+      expect(JSON.parse(await answer)).toEqual({ op: 'subscribed', requestId: 7 })
+      socket.close()
+    } finally {
+      shippedNginx.kill('SIGQUIT')
+      await new Promise((resolve) => shippedNginx.once('exit', resolve))
+    }
   })
 
   it('shares the events limit across processes, per client address, and ignores a forged X-Forwarded-For', async () => {
@@ -215,6 +287,59 @@ http {
       await post('classes/Wall', { note, _SessionToken: user.sessionToken })
     await expect.poll(() => [...notes].sort()).toEqual(['four', 'one', 'three', 'two'])
     socket.close()
+  })
+
+  it('keeps files in the S3-compatible store: uploaded through one process, served alike by both', async () => {
+    const account = privateKeyToAccount(generatePrivateKey())
+    const post = async (route: string, body: Record<string, unknown>) =>
+      (
+        await send(`${site}/server/${route}`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain' },
+          body: JSON.stringify({ _ApplicationId: 'portico', ...body }),
+        })
+      ).json as Record<string, unknown>
+    const { result } = (await post('functions/getServerTime', {})) as {
+      result: { dateTime: string }
+    }
+    const data = `Hello\n\nId: portico:${result.dateTime}`
+    const user = await post('users', {
+      authData: {
+        moralisEth: {
+          id: account.address,
+          signature: await account.signMessage({ message: data }),
+          data,
+        },
+      },
+    })
+    const bytes = Buffer.from(Array.from({ length: 3000 }, (_, i) => i % 251))
+    const stored = (await post('files/chart.png', {
+      base64: bytes.toString('base64'),
+      _ContentType: 'image/png',
+      _SessionToken: user.sessionToken,
+    })) as { name: string }
+    expect(s3.keys()).toContain(stored.name)
+    for (const base of direct) {
+      const answer = await fetch(`${base}/api/files/${stored.name}`)
+      expect(answer.status).toBe(200)
+      expect(Buffer.from(await answer.arrayBuffer()).equals(bytes)).toBe(true)
+      expect(answer.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox")
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(answer.headers.get('content-disposition')).toBe('inline; filename="chart.png"')
+    }
+    // Only its owner may delete it, through either process.
+    const remove = (token?: string) =>
+      send(`${site}/api/files/${stored.name}`, {
+        method: 'DELETE',
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      })
+    expect((await remove()).status).toBe(401)
+    expect(s3.keys()).toContain(stored.name)
+    // The v1 session token is a Portico session behind its `r:` prefix.
+    expect((await remove(String(user.sessionToken).slice(2))).status).toBe(204)
+    expect(s3.keys()).not.toContain(stored.name)
+    for (const base of direct)
+      expect((await fetch(`${base}/api/files/${stored.name}`)).status).toBe(404)
   })
 
   it('loses no acknowledged write when a process is killed with -9 under load', async () => {

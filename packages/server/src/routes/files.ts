@@ -55,7 +55,11 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
       // A declared length says early what the stream would find out late.
       const length = Number(request.headers['content-length'] ?? NaN)
       if (length > maxBytes)
-        throw new HttpError(413, 'body_too_large', `Files are at most ${maxBytes} bytes (FILE_MAX_BYTES).`)
+        throw new HttpError(
+          413,
+          'body_too_large',
+          `Files are at most ${maxBytes} bytes (FILE_MAX_BYTES).`,
+        )
       if (length === 0 || request.body === undefined)
         throw badRequest('The file is empty.', 'empty_file')
       const name = await app.files

@@ -37,7 +37,12 @@ describe.each(databaseKinds())('readiness on %s', (kind) => {
     const { app, database } = await testApp(kind)
     const ready = await app.inject('/api/ready')
     expect(ready.statusCode).toBe(200)
-    expect(ready.json()).toEqual({ ready: true, database: 'reachable', pendingMigrations: 0, files: 'database' })
+    expect(ready.json()).toEqual({
+      ready: true,
+      database: 'reachable',
+      pendingMigrations: 0,
+      files: 'database',
+    })
 
     // As if this build shipped a migration the database has not run yet.
     await database.db.execute(
@@ -45,11 +50,21 @@ describe.each(databaseKinds())('readiness on %s', (kind) => {
     )
     const behind = await app.inject('/api/ready')
     expect(behind.statusCode).toBe(503)
-    expect(behind.json()).toEqual({ ready: false, database: 'reachable', pendingMigrations: 1, files: 'database' })
+    expect(behind.json()).toEqual({
+      ready: false,
+      database: 'reachable',
+      pendingMigrations: 1,
+      files: 'database',
+    })
 
     await database.close()
     const gone = await app.inject('/api/ready')
     expect(gone.statusCode).toBe(503)
-    expect(gone.json()).toEqual({ ready: false, database: 'unreachable', pendingMigrations: null, files: 'database' })
+    expect(gone.json()).toEqual({
+      ready: false,
+      database: 'unreachable',
+      pendingMigrations: null,
+      files: 'database',
+    })
   })
 })
