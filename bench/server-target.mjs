@@ -42,6 +42,30 @@ const app = await buildServer({ config, database, logger: false })
 // The baseline: a bare Fastify route with a JSON body, in the same process and framework.
 app.post('/bench/bare', async (request) => ({ ok: true, echo: request.body }))
 app.get('/bench/bare', async () => ({ ok: true }))
+// Baselines for file transfers: a raw body read and dropped, and bytes streamed out, no storage.
+await app.register(async (bare) => {
+  bare.addContentTypeParser('application/octet-stream', (_request, payload, done) =>
+    done(null, payload),
+  )
+  bare.post('/bench/sink', { bodyLimit: Number.MAX_SAFE_INTEGER }, async (request) => {
+    let size = 0
+    for await (const chunk of /** @type {AsyncIterable<Buffer>} */ (request.body))
+      size += chunk.length
+    return { size }
+  })
+  bare.get('/bench/source/:bytes', async (request, reply) => {
+    const total = Number(/** @type {{ bytes: string }} */ (request.params).bytes)
+    const chunk = Buffer.alloc(64 * 1024, 7)
+    const { Readable } = await import('node:stream')
+    const body = Readable.from(
+      (function* () {
+        for (let sent = 0; sent < total; sent += chunk.length)
+          yield chunk.subarray(0, Math.min(chunk.length, total - sent))
+      })(),
+    )
+    return reply.type('application/octet-stream').header('content-length', total).send(body)
+  })
+})
 // A signed-in user, through the real sign-in statement.
 const { token } = await completeSignIn(database.db, {
   nonce: (await issueNonce(database.db, 60_000)).nonce,

@@ -63,11 +63,28 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     }
   }
   const client =
-    options.client ?? (options.dir ? new PGlite(path.join(options.dir, 'pglite')) : new PGlite())
+    options.client ??
+    (options.dir
+      ? new PGlite(path.join(options.dir, 'pglite'), byteaAsHex)
+      : new PGlite(byteaAsHex))
   await client.waitReady
   const db = drizzlePglite(client, { schema })
   await migratePglite(db, { migrationsFolder })
   return { db: db as unknown as Database, kind: 'pglite', close: () => client.close() }
+}
+
+/**
+ * PGlite's own bytea conversion goes through one JavaScript string per byte, which for a 20 MB
+ * file costs seconds and over a gigabyte of memory; Buffer's native hex codec does the same work
+ * in a fraction of both. (`pg` sends Buffers as they are.)
+ */
+const BYTEA = 17
+const byteaAsHex = {
+  serializers: {
+    [BYTEA]: (value: Uint8Array) =>
+      `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`,
+  },
+  parsers: { [BYTEA]: (value: string) => Buffer.from(value.slice(2), 'hex') },
 }
 
 // Several server processes may start at once against one PostgreSQL: only one migrates at a time.
