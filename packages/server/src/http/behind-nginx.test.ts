@@ -10,7 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { freePort } from '@portico/test-kit/ports'
+import { eq } from 'drizzle-orm'
 import { databaseKinds, testDatabase } from '../../test/helpers.ts'
+import { events } from '../db/schema.ts'
+import { startAnvil, type Anvil } from '@portico/test-kit/anvil'
 import { startTestS3, type TestS3 } from '../../test/s3.ts'
 import { startServer, type ServerProcess } from '../../test/server-process.ts'
 
@@ -68,24 +71,58 @@ function canBind(port: number): Promise<boolean> {
   })
 }
 
+/** Signs a fresh wallet in through the v1 mount (via the proxy); returns its session token. */
+async function compatSignInAt(site: string): Promise<string> {
+  const account = privateKeyToAccount(generatePrivateKey())
+  const post = async (route: string, body: Record<string, unknown>) =>
+    (
+      await send(`${site}/server/${route}`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: JSON.stringify({ _ApplicationId: 'portico', ...body }),
+      })
+    ).json as Record<string, unknown>
+  const { result } = (await post('functions/getServerTime', {})) as { result: { dateTime: string } }
+  const data = `Hello\n\nId: portico:${result.dateTime}`
+  const user = await post('users', {
+    authData: {
+      moralisEth: {
+        id: account.address,
+        signature: await account.signMessage({ message: data }),
+        data,
+      },
+    },
+  })
+  return String(user.sessionToken)
+}
+
 describe.runIf(runs)('two processes behind the shipped nginx configuration', () => {
   const servers: ServerProcess[] = []
   let nginx: ChildProcess
   let site: string
   let direct: string[]
   let s3: TestS3
+  let anvil: Anvil
+  let env: Record<string, string>
+  let database: Awaited<ReturnType<typeof testDatabase>>
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-nginx-'))
 
   beforeAll(async () => {
-    const database = await testDatabase('postgres')
+    database = await testDatabase('postgres')
     const [port1, port2, proxyPort] = await Promise.all([freePort(), freePort(), freePort()])
     site = `http://127.0.0.1:${proxyPort}`
     s3 = await startTestS3()
-    const env = {
+    anvil = await startAnvil()
+    env = {
       DATABASE_URL: database.url!,
       PUBLIC_ORIGINS: site,
       TRUST_PROXY: '127.0.0.1',
       EVENTS_RATE_LIMIT: '10',
+      AUTH_RATE_LIMIT: '10',
+      RPC_RATE_LIMIT_PER_IP: '6',
+      RPC_RATE_LIMIT_PER_KEY: '8',
+      RPC_URL_31337: anvil.url,
+      METRICS_TOKEN: 'metrics-token-for-tests',
       FILES_STORAGE: 's3',
       FILES_S3_ENDPOINT: s3.settings.endpoint!,
       FILES_S3_BUCKET: s3.settings.bucket,
@@ -127,9 +164,11 @@ http {
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
   })
+  const compatSignIn = () => compatSignInAt(site)
   afterAll(async () => {
     nginx?.kill('SIGQUIT')
     for (const server of servers) server.child.kill('SIGKILL')
+    await anvil?.stop()
     fs.rmSync(work, { recursive: true, force: true })
   })
 
@@ -248,6 +287,88 @@ http {
     expect((await track('127.0.0.4', { 'x-forwarded-for': '127.0.0.2' }, direct[0])).status).toBe(
       202,
     )
+  })
+
+  it('shares the sign-in limit across processes, per client address', async () => {
+    const nonce = (from: string) => send(`${site}/api/auth/nonce`, { method: 'POST', from })
+    const statuses: number[] = []
+    for (let i = 0; i < 12; i++) statuses.push((await nonce('127.0.0.8')).status)
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10)
+    expect(statuses.slice(10)).toEqual([429, 429])
+    expect((await nonce('127.0.0.9')).status).toBe(200)
+  })
+
+  it('shares the gateway limits across processes: per address, and per signed-in user', async () => {
+    const token = await compatSignIn()
+    const call = (from: string) =>
+      send(`${site}/api/rpc/31337`, {
+        method: 'POST',
+        from,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token.slice(2)}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      })
+    const first: number[] = []
+    for (let i = 0; i < 9; i++) first.push((await call('127.0.0.6')).status)
+    // 6 calls per address a minute, whichever process answers.
+    expect(first).toEqual([200, 200, 200, 200, 200, 200, 429, 429, 429])
+    // Another address has its own 6, but the user has only 8 in all.
+    const second: number[] = []
+    for (let i = 0; i < 4; i++) second.push((await call('127.0.0.7')).status)
+    expect(second).toEqual([200, 200, 429, 429])
+    expect(
+      ((await call('127.0.0.7')).json as { error: { message: string } }).error.message,
+    ).toMatch(/This API key or user may send 8 calls per minute/)
+  })
+
+  it('gives one visitor one id through both processes and across a restart', async () => {
+    const track = (base: string) =>
+      send(`${base}/api/events`, {
+        method: 'POST',
+        from: '127.0.0.5',
+        headers: { 'content-type': 'application/json', 'user-agent': 'visitor-five' },
+        body: JSON.stringify({ subdomain: 'www', event: 'visitor_check' }),
+      })
+    for (let i = 0; i < 4; i++) expect((await track(site)).status).toBe(202)
+    // The first process restarts on its port (a new secret would split the visitor).
+    servers[0]!.child.kill('SIGTERM')
+    await servers[0]!.exited
+    servers[0] = startServer({ ...env, PORT: new URL(direct[0]!).port })
+    await servers[0].url
+    expect((await track(direct[0]!)).status).toBe(202)
+    const rows = await database.db
+      .selectDistinct({ visitor: events.visitor })
+      .from(events)
+      .where(eq(events.event, 'visitor_check'))
+    expect(rows).toHaveLength(1)
+    expect(rows[0]!.visitor).toBeTruthy()
+  })
+
+  it('refuses to start a process whose APP_ID or PUBLIC_ORIGINS differ, naming them', async () => {
+    const odd = startServer({
+      ...env,
+      PORT: '0',
+      APP_ID: 'another-app',
+      PUBLIC_ORIGINS: 'https://elsewhere.example',
+    })
+    expect(await odd.exited).toBe(1)
+    expect(odd.output()).toMatch(
+      /settings differ from the servers? already running on this database: APP_ID, PUBLIC_ORIGINS\./,
+    )
+  })
+
+  it('answers readiness and metrics through the proxy; metrics only with the token', async () => {
+    const ready = await send(`${site}/api/ready`, {})
+    expect(ready.status).toBe(200)
+    expect(ready.json).toMatchObject({ ready: true, files: 'reachable' })
+    expect((await send(`${site}/api/metrics`, {})).status).toBe(401)
+    expect(
+      (await send(`${site}/api/metrics`, { headers: { authorization: 'Bearer wrong' } })).status,
+    ).toBe(401)
+    const metrics = await send(`${site}/api/metrics`, {
+      headers: { authorization: 'Bearer metrics-token-for-tests' },
+    })
+    expect(metrics.status).toBe(200)
+    expect(String(metrics.json)).toMatch(/^portico_rate_limit_refusals_total\{[^}]*\} [1-9]/m)
   })
 
   it('upgrades live queries through the proxy: a change made on either process reaches the subscriber', async () => {

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { Counter, Gauge, Histogram, Registry } from 'prom-client'
@@ -92,7 +93,7 @@ export const metricsPlugin = fp(
       },
       async (request, reply) => {
         if (!opts.token) return reply.callNotFound()
-        if (request.headers.authorization !== `Bearer ${opts.token}`) {
+        if (!sameSecret(request.headers.authorization, `Bearer ${opts.token}`)) {
           throw unauthorized('Send the metrics token as a bearer token.')
         }
         return reply.type(registry.contentType).send(await registry.metrics())
@@ -101,3 +102,12 @@ export const metricsPlugin = fp(
   },
   { name: 'portico-metrics' },
 )
+
+/** Compares in constant time, so the answer's timing says nothing about how much of it matched. */
+function sameSecret(given: string | undefined, expected: string): boolean {
+  const a = createHash('sha256')
+    .update(given ?? '')
+    .digest()
+  const b = createHash('sha256').update(expected).digest()
+  return timingSafeEqual(a, b)
+}
