@@ -17,8 +17,10 @@ export interface AppConfig {
    */
   publicOrigins: string[]
   allowedChainIds: number[]
-  /** Checksummed addresses allowed to read event statistics. */
+  /** Checksummed addresses that run the site: event statistics, and the console with full access. */
   adminAddresses: string[]
+  /** Checksummed addresses that may see the console but change nothing (VIEWER_ADDRESSES). */
+  viewerAddresses: string[]
   sessionTtlMs: number
   /** How long an issued nonce can be used. */
   nonceTtlMs: number
@@ -100,13 +102,16 @@ export function loadAppConfig(env: Env, port: number, problems: string[]): AppCo
       })
     : [1, 31337]
 
-  const adminAddresses = list(env.ADMIN_ADDRESSES).flatMap((raw) => {
-    if (!isAddress(raw, { strict: false })) {
-      problems.push(`ADMIN_ADDRESSES: "${raw}" is not an address`)
-      return []
-    }
-    return [getAddress(raw)]
-  })
+  const addresses = (name: string) =>
+    list(env[name]).flatMap((raw) => {
+      if (!isAddress(raw, { strict: false })) {
+        problems.push(`${name}: "${raw}" is not an address`)
+        return []
+      }
+      return [getAddress(raw)]
+    })
+  const adminAddresses = addresses('ADMIN_ADDRESSES')
+  const viewerAddresses = addresses('VIEWER_ADDRESSES')
 
   const sdkLatest = env.SDK_LATEST_VERSION || sdkPackage.version
   const sdkMinimum = env.SDK_MINIMUM_VERSION || '1.0.0'
@@ -123,6 +128,7 @@ export function loadAppConfig(env: Env, port: number, problems: string[]): AppCo
     publicOrigins,
     allowedChainIds,
     adminAddresses,
+    viewerAddresses,
     sessionTtlMs: duration('SESSION_TTL', '7d', 60_000),
     nonceTtlMs: duration('NONCE_TTL', '10m'),
     signInMaxLifetimeMs: duration('SIGN_IN_MAX_LIFETIME', '1h'),

@@ -31,7 +31,10 @@ import { objectRoutes } from './routes/objects.ts'
 import { batchRoutes } from './routes/batch.ts'
 import { fileRoutes } from './routes/files.ts'
 import { openFileStore, type FileStore } from './files/store.ts'
+import { ApiKeyVerifier } from './rpc/api-keys.ts'
 import { rpcRoutes } from './routes/rpc.ts'
+import { consoleDataRoutes } from './admin/data-routes.ts'
+import { consolePeopleRoutes } from './admin/people-routes.ts'
 import { serverVersion } from './version.ts'
 import { compatMount } from './compat/mount.ts'
 import { loadSiteModule } from './site-module.ts'
@@ -54,6 +57,8 @@ declare module 'fastify' {
     windowCounter: WindowCounter
     /** Live-query subscriptions of this process's sockets. */
     liveHub: LiveHub
+    /** Checks gateway API keys (remembering valid ones for 30 s). */
+    apiKeys: ApiKeyVerifier
     /** Uploaded files, wherever their bytes are kept. */
     files: FileStore
     /** The contract-event syncs the site declared. */
@@ -155,6 +160,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
 
   const fileStore = await openFileStore(database.db, config.files, config.fileMaxBytes, app.log)
   app.decorate('files', fileStore)
+  app.decorate('apiKeys', new ApiKeyVerifier(database.db))
   app.addHook('onClose', async () => fileStore.close())
 
   await app.register(currentUserPlugin)
@@ -169,6 +175,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   await app.register(batchRoutes)
   await app.register(fileRoutes)
   await app.register(rpcRoutes)
+  await app.register(consolePeopleRoutes)
+  await app.register(consoleDataRoutes)
 
   // Live queries: every committed object change, from this process or (on PostgreSQL) any
   // other, is matched against the subscriptions of the sockets connected here.

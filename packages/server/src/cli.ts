@@ -2,6 +2,7 @@
 import { buildServer } from './app.ts'
 import { apiKeyCommand } from './commands/api-key.ts'
 import { UsageError } from './commands/database.ts'
+import { importCommand } from './commands/import.ts'
 import { filesCommand } from './commands/files.ts'
 import { syncCommand } from './commands/sync-status.ts'
 import { ConfigError, loadConfig } from './config.ts'
@@ -41,6 +42,10 @@ const commands: Record<string, () => Promise<void>> = {
   serve,
   'api-key': () => apiKeyCommand(process.argv.slice(3)),
   sync: () => syncCommand(process.argv.slice(3)),
+  import: async () => {
+    const reports = await importCommand(process.argv.slice(3))
+    if (reports.some((report) => report.refused.length)) process.exitCode = 3
+  },
   files: async () => {
     // Ctrl-C stops after the file being moved; a new run goes on from there.
     const stop = new AbortController()

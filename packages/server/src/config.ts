@@ -56,6 +56,8 @@ export interface ServerConfig {
   liveSessionCheckMs: number
   /** Most live-query sockets one client address may hold open (LIVE_MAX_SOCKETS_PER_ADDRESS, 20). */
   liveMaxSocketsPerAddress: number
+  /** The variables that were set (non-empty) in the environment it was read from: the rest are defaults. */
+  fromEnvironment: string[]
 }
 
 export class ConfigError extends Error {
@@ -138,6 +140,7 @@ export function loadConfig(
       defaults.liveMaxSocketsPerAddress ?? 20,
       problems,
     ),
+    fromEnvironment: Object.keys(env).filter((name) => env[name] !== undefined && env[name] !== ''),
   }
   config.compat = defaults.compat ?? loadCompatConfig(env, problems)
   config.functionsModule = env.FUNCTIONS_MODULE

@@ -44,6 +44,8 @@ export const errorCodes = [
   'invalid_range',
   'event_options_too_large',
   'admin_only',
+  'read_only',
+  'fresh_sign_in_required',
   // Objects and files
   'invalid_class_name',
   'invalid_field_name',
@@ -53,6 +55,8 @@ export const errorCodes = [
   'empty_file',
   'unsupported_file_type',
   'file_store_unavailable',
+  // Import
+  'invalid_import',
   // RPC gateway
   'api_key_required',
   'invalid_api_key',

@@ -169,7 +169,7 @@ export async function updateInClass(
   if (className === '_EthAddress')
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, '_EthAddress rows are kept by the server.')
   const { user } = await call.requireSession()
-  const updated = await modifyObject(
+  const { after: updated } = await modifyObject(
     call.app.db,
     { className, objectId, userId: user.id },
     (current) => {

@@ -19,6 +19,7 @@ export function sharedSettings(config: ServerConfig): Record<string, string> {
     PUBLIC_ORIGINS: app.publicOrigins,
     ALLOWED_CHAIN_IDS: app.allowedChainIds,
     ADMIN_ADDRESSES: [...app.adminAddresses].map((a) => a.toLowerCase()).sort(),
+    VIEWER_ADDRESSES: [...app.viewerAddresses].map((a) => a.toLowerCase()).sort(),
     SESSION_TTL: app.sessionTtlMs,
     NONCE_TTL: app.nonceTtlMs,
     SIGN_IN_MAX_LIFETIME: app.signInMaxLifetimeMs,

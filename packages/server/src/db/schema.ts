@@ -69,7 +69,30 @@ export const apiKeys = pgTable('api_keys', {
   label: text('label').notNull(),
   createdAt: createdAt(),
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  /** When the gateway last accepted it (recorded when a process first checks it, then every 30 s while in use). */
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
 })
+
+/**
+ * Every change made from the admin console: who, what, when, and the record before and after.
+ * The console only ever adds to it.
+ */
+export const adminAudit = pgTable(
+  'admin_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** The admin's checksummed address. */
+    actor: text('actor').notNull(),
+    /** What was done, e.g. `object.update`, `session.revoke`, `api_key.create`. */
+    action: text('action').notNull(),
+    /** What it was done to, e.g. `Note/abc123`. */
+    target: text('target').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [index('admin_audit_at_idx').on(t.at)],
+)
 
 /** Tracked events. No IP address is stored: `visitor` is a salted, daily-rotating hash at most. */
 export const events = pgTable(

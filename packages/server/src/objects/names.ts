@@ -43,6 +43,11 @@ export function assertClassName(name: unknown): string {
   return name
 }
 
+/** Like `assertClassName`, but also the system classes: for the server's own tools (console, import). */
+export function assertStoredClassName(name: unknown): string {
+  return isPointerClass(name) ? name : assertClassName(name)
+}
+
 /** Throws 400 `invalid_field_name` for a name a document field cannot have. */
 export function assertFieldName(name: string): string {
   if (!isValidName(name) || RESERVED_FIELDS.has(name)) {

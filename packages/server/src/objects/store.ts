@@ -34,8 +34,16 @@ export function toWire(row: Row): WireObject {
   }
 }
 
+/**
+ * Who reads or changes an object: its owner's user id, or `ANY_OWNER` for the admin console,
+ * which reads and changes any object (and records each change in its audit log).
+ */
+export const ANY_OWNER: unique symbol = Symbol('any owner')
+export type Changer = string | typeof ANY_OWNER
+
 /** Objects of `className` that `viewerId` may read: their own, and public ones. */
-export function readableBy(className: string, viewerId: string | undefined): SQL {
+export function readableBy(className: string, viewerId: Changer | undefined): SQL {
+  if (viewerId === ANY_OWNER) return eq(objects.className, className)
   const visible = viewerId
     ? or(eq(objects.ownerId, viewerId), eq(objects.publicRead, true))!
     : eq(objects.publicRead, true)
@@ -62,11 +70,17 @@ export async function getObject(
 /** The refusal for an object the caller cannot read: its existence is not revealed. */
 export const unreadable = () => notFound('No such object, or it is not yours to read.')
 
+const changeableBy = (className: string, objectId: string, userId: Changer) =>
+  userId === ANY_OWNER
+    ? byId(className, objectId)
+    : and(byId(className, objectId), eq(objects.ownerId, userId))!
+
 /**
  * Why a change was refused: 404 when the caller cannot even read the object, 403 when they can
  * read it but do not own it.
  */
-async function refusal(db: Database, className: string, objectId: string, userId: string) {
+async function refusal(db: Database, className: string, objectId: string, userId: Changer) {
+  if (userId === ANY_OWNER) return notFound('No such object.')
   const readable = await getObject(db, className, objectId, userId)
   return readable ? forbidden('Only the owner can change or delete this object.') : unreadable()
 }
@@ -78,14 +92,14 @@ async function refusal(db: Database, className: string, objectId: string, userId
  */
 export async function modifyObject(
   db: Database,
-  input: { className: string; objectId: string; userId: string },
-  modify: (current: WireObject) => { data?: Document; publicRead?: boolean },
-): Promise<WireObject> {
+  input: { className: string; objectId: string; userId: Changer },
+  modify: (current: WireObject) => { data?: Document; publicRead?: boolean; ownerId?: string },
+): Promise<{ before: WireObject; after: WireObject }> {
   const changed = await db.transaction(async (tx) => {
     const [row] = await tx
       .select()
       .from(objects)
-      .where(and(byId(input.className, input.objectId), eq(objects.ownerId, input.userId)))
+      .where(changeableBy(input.className, input.objectId, input.userId))
       .for('update')
     if (!row) return null
     const before = toWire(row)
@@ -95,6 +109,7 @@ export async function modifyObject(
       .set({
         ...(next.data ? { data: next.data } : {}),
         ...(next.publicRead === undefined ? {} : { publicRead: next.publicRead }),
+        ...(next.ownerId === undefined ? {} : { ownerId: next.ownerId }),
         updatedAt: new Date(),
       })
       .where(byId(input.className, input.objectId))
@@ -105,7 +120,7 @@ export async function modifyObject(
   await publishChanges(db, [
     { kind: 'update', className: input.className, objectId: input.objectId, ...changed },
   ])
-  return changed.after
+  return changed
 }
 
 /** Merges `data` into the owner's object (top-level fields) and/or sets `publicRead`. */
@@ -122,16 +137,17 @@ export function updateObject(
   return modifyObject(db, input, (current) => ({
     ...(input.data ? { data: { ...current.data, ...input.data } } : {}),
     ...(input.publicRead === undefined ? {} : { publicRead: input.publicRead }),
-  }))
+  })).then((changed) => changed.after)
 }
 
+/** Deletes an object; returns it as it was. */
 export async function deleteObject(
   db: Database,
-  input: { className: string; objectId: string; userId: string },
-): Promise<void> {
+  input: { className: string; objectId: string; userId: Changer },
+): Promise<WireObject> {
   const rows = await db
     .delete(objects)
-    .where(and(byId(input.className, input.objectId), eq(objects.ownerId, input.userId)))
+    .where(changeableBy(input.className, input.objectId, input.userId))
     .returning()
   if (!rows.length) throw await refusal(db, input.className, input.objectId, input.userId)
   await publishChanges(db, [
@@ -143,6 +159,7 @@ export async function deleteObject(
       after: null,
     },
   ])
+  return toWire(rows[0]!)
 }
 
 /** An object whatever its access rule, for the server's own use (never answered as such). */
@@ -174,7 +191,7 @@ export async function getReadableObjects(
 
 export interface QueryInput {
   className: string
-  viewerId: string | undefined
+  viewerId: Changer | undefined
   where: SQL | undefined
   orderBy: SQL[]
   limit: number

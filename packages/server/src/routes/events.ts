@@ -1,3 +1,4 @@
+import { consoleRoleOf } from '../admin/access.ts'
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import type { FastifyInstance } from 'fastify'
 
@@ -52,8 +53,11 @@ export async function eventRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get('/api/events/stats', { schema: eventSchemas.stats }, async (request) => {
     const { user } = await request.requireUser()
-    if (!config.adminAddresses.includes(user.address)) {
-      throw forbidden('Event statistics are for admins (ADMIN_ADDRESSES).', 'admin_only')
+    if (!consoleRoleOf(user.address, config)) {
+      throw forbidden(
+        'Event statistics are for the site team (ADMIN_ADDRESSES, or VIEWER_ADDRESSES to look only).',
+        'admin_only',
+      )
     }
     const q = request.query
     const bucket = q.bucket ?? 'day'

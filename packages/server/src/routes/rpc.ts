@@ -4,7 +4,6 @@ import zlib from 'node:zlib'
 
 import { HttpError, unauthorized } from '../errors.ts'
 import type { WindowCounter } from '../http/window-counter.ts'
-import { ApiKeyVerifier } from '../rpc/api-keys.ts'
 import { rpcErrorHandler } from '../rpc/error-handler.ts'
 import { RpcGateway } from '../rpc/gateway.ts'
 
@@ -58,7 +57,7 @@ export async function rpcRoutes(app: FastifyInstance): Promise<void> {
     (chainId, failure) => app.log.warn({ chainId, ...failure }, 'rpc upstream attempt failed'),
     (chainId, outcome, seconds) => app.upstreamAttempt(chainId, outcome, seconds),
   )
-  const keys = new ApiKeyVerifier(app.db)
+  const keys = app.apiKeys
   app.addHook('onClose', async () => gateway.close())
   app.setErrorHandler(rpcErrorHandler)
   app.decorateRequest('rpcCaller', '')

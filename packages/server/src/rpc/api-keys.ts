@@ -32,6 +32,7 @@ export async function listApiKeys(db: Database) {
       label: apiKeys.label,
       createdAt: apiKeys.createdAt,
       revokedAt: apiKeys.revokedAt,
+      lastUsedAt: apiKeys.lastUsedAt,
     })
     .from(apiKeys)
     .orderBy(apiKeys.createdAt)
@@ -59,6 +60,11 @@ export class ApiKeyVerifier {
     private readonly ttlMs = 30_000,
   ) {}
 
+  /** Forgets a key revoked here, so this process refuses it at once (others within `ttlMs`). */
+  forget(id: string): void {
+    for (const [hash, entry] of this.#valid) if (entry.id === id) this.#valid.delete(hash)
+  }
+
   /** The key's id when it exists and is not revoked, else undefined. */
   async verify(key: string): Promise<string | undefined> {
     if (key.length > 200) return undefined
@@ -77,6 +83,12 @@ export class ApiKeyVerifier {
     }
     if (this.#valid.size > 10_000) this.#valid.clear()
     this.#valid.set(hash, { id: row.id, until: now + this.ttlMs })
+    // Last use, for the console; as often as the key is checked again, never on the hot path.
+    this.db
+      .update(apiKeys)
+      .set({ lastUsedAt: new Date() })
+      .where(eq(apiKeys.id, row.id))
+      .catch(() => {})
     return row.id
   }
 }
