@@ -30,7 +30,8 @@ export function routeTable(): RouteRow[] {
     title,
     description: descriptionOf(path),
     bodyClass,
-    index: path !== '*' && !path.includes(':') && auth !== 'required',
+    // The console is for the site team, not for search engines.
+    index: path !== '*' && !path.includes(':') && auth !== 'required' && !path.startsWith('/admin'),
   }))
 }
 

@@ -7,5 +7,7 @@ export const pageDescriptions: Record<string, string> = {
   '/account': 'Your wallet, your sessions and your profile on this site.',
   '/analytics': "Page views, sign-ins and events of this site, from its own server's records.",
   '/u/:address': 'A wallet address on this site.',
+  '/admin': 'The console of this site’s team.',
+  '/admin/:section': 'The console of this site’s team.',
   '*': 'There is no page at this address.',
 }

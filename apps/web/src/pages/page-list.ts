@@ -2,6 +2,13 @@ import { lazy } from 'react'
 import type { PageDefinition } from '../shell/page-table.ts'
 import { pageTitle, site } from '../site/site.ts'
 
+/** The admin console: one chunk, loaded by no other page. */
+const consolePage = {
+  title: pageTitle('Console'),
+  bodyClass: 'page-admin',
+  component: lazy(() => import('./admin.tsx')),
+}
+
 /**
  * The page table. Each page's code loads on first visit; Home is also pre-rendered into the built
  * index.html (scripts/build.mjs) and hydrated.
@@ -30,6 +37,8 @@ const allPages: readonly PageDefinition[] = [
     navLabel: 'Analytics',
     component: lazy(() => import('./analytics.tsx')),
   },
+  { path: '/admin', ...consolePage },
+  { path: '/admin/:section', ...consolePage },
   {
     path: '/u/:address',
     title: pageTitle('Wallet'),

@@ -1,0 +1,132 @@
+import { useState } from 'react'
+import type { SectionProps } from './console.tsx'
+import { change, dateTime, useAdmin } from './use-admin.ts'
+
+interface KeyRow {
+  id: string
+  label: string
+  createdAt: string
+  revokedAt: string | null
+  lastUsedAt: string | null
+}
+
+/** The RPC gateway's API keys: the same store and rules as `portico api-key`. */
+export function ApiKeys({ client, role }: SectionProps) {
+  const { state, reload } = useAdmin<{ results: KeyRow[] }>(client, 'api-keys')
+  const [label, setLabel] = useState('')
+  const [created, setCreated] = useState<{ id: string; key: string }>()
+  const [copied, setCopied] = useState(false)
+  const [message, setMessage] = useState<string>()
+
+  const create = async () => {
+    let answer: { id: string; key: string } | undefined
+    const failed = await change(async () => {
+      answer = await client.request<{ id: string; key: string }>('POST', '/api/admin/api-keys', {
+        body: { label },
+      })
+    })
+    if (failed) return setMessage(failed)
+    setCreated(answer)
+    setCopied(false)
+    setLabel('')
+    setMessage(undefined)
+    reload()
+  }
+  const revoke = async (id: string) => {
+    const failed = await change(() => client.request('POST', `/api/admin/api-keys/${id}/revoke`))
+    setMessage(failed ?? 'The key was revoked: the gateway refuses it from now on.')
+    reload()
+  }
+
+  return (
+    <section aria-labelledby="keys-heading">
+      <h2 id="keys-heading">API keys</h2>
+      <p>Keys let servers and scripts use the RPC gateway without a wallet session.</p>
+      {role === 'admin' ? (
+        <form
+          className="console-filters"
+          onSubmit={(event) => {
+            event.preventDefault()
+            void create()
+          }}
+        >
+          <label>
+            Label (who or what uses it)
+            <input
+              value={label}
+              required
+              maxLength={100}
+              onChange={(e) => setLabel(e.target.value)}
+            />
+          </label>
+          <button type="submit">Create key</button>
+        </form>
+      ) : null}
+      {created ? (
+        <div className="card new-key" role="status">
+          <p>
+            <strong>Copy the key now: it is not shown again.</strong>
+          </p>
+          <p className="console-toolbar">
+            <code data-testid="new-api-key">{created.key}</code>
+            <button
+              type="button"
+              onClick={() =>
+                navigator.clipboard.writeText(created.key).then(
+                  () => setCopied(true),
+                  () => setMessage('The browser refused to copy: select the key and copy it.'),
+                )
+              }
+            >
+              {copied ? 'Copied' : 'Copy'}
+            </button>
+          </p>
+        </div>
+      ) : null}
+      {message ? <p role="status">{message}</p> : null}
+      {state.status === 'error' ? <p role="alert">{state.message}</p> : null}
+      <div className="table-scroll">
+        <table>
+          <caption>API keys</caption>
+          <thead>
+            <tr>
+              <th scope="col">Label</th>
+              <th scope="col">Id</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">State</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {state.status === 'ready'
+              ? state.data.results.map((key) => (
+                  <tr key={key.id}>
+                    <td>{key.label}</td>
+                    <td className="mono">{key.id}</td>
+                    <td>{dateTime(key.createdAt)}</td>
+                    <td>{key.lastUsedAt ? dateTime(key.lastUsedAt) : 'Never'}</td>
+                    <td>{key.revokedAt ? `Revoked ${dateTime(key.revokedAt)}` : 'Active'}</td>
+                    <td>
+                      {role === 'admin' && !key.revokedAt ? (
+                        <button
+                          type="button"
+                          className="button-secondary"
+                          aria-label={`Revoke ${key.label}`}
+                          onClick={() => revoke(key.id)}
+                        >
+                          Revoke
+                        </button>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))
+              : null}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,134 @@
+import { useEffect, useState, type ComponentType } from 'react'
+import { Link } from 'wouter'
+import { useAuth } from '@portico/react'
+import type { BackendClient } from '@portico/sdk/backend'
+import { useBackendClient } from '../backend/use-backend-client.ts'
+import { PageLoading } from '../shell/page-loading.tsx'
+import { useConnectDialog } from '../wallet/connect-dialog-provider.tsx'
+import { Overview } from './overview.tsx'
+import { Users } from './users.tsx'
+import { Objects } from './objects.tsx'
+import { Files } from './files.tsx'
+import { ApiKeys } from './api-keys.tsx'
+import { Settings } from './settings.tsx'
+import { AuditLog } from './audit-log.tsx'
+import { Import } from './import.tsx'
+import './admin.css'
+
+export type Role = 'admin' | 'viewer'
+export interface SectionProps {
+  client: BackendClient
+  role: Role
+}
+
+const sections: { path: string; label: string; view: ComponentType<SectionProps> }[] = [
+  { path: '', label: 'Overview', view: Overview },
+  { path: 'users', label: 'Users', view: Users },
+  { path: 'objects', label: 'Objects', view: Objects },
+  { path: 'files', label: 'Files', view: Files },
+  { path: 'keys', label: 'API keys', view: ApiKeys },
+  { path: 'settings', label: 'Settings', view: Settings },
+  { path: 'audit', label: 'Audit log', view: AuditLog },
+  { path: 'import', label: 'Import', view: Import },
+]
+
+type Access =
+  | { status: 'loading' }
+  | { status: 'signed-out' }
+  | { status: 'forbidden' }
+  | { status: 'error'; message: string }
+  | { status: 'ready'; role: Role; address: string }
+
+/**
+ * The admin console: who may see it is decided by the server (`/api/admin/me`); everyone else
+ * is told why, and the section views only ever show what the API answered.
+ */
+export function Console({ section = '' }: { section?: string }) {
+  const auth = useAuth()
+  const client = useBackendClient()
+  const [access, setAccess] = useState<Access>({ status: 'loading' })
+  const { openConnect } = useConnectDialog()
+
+  useEffect(() => {
+    if (auth.status === 'undefined') return
+    if (!auth.user) return setAccess({ status: 'signed-out' })
+    if (!client) return
+    let live = true
+    setAccess({ status: 'loading' })
+    client.request<{ role: Role; address: string }>('GET', '/api/admin/me').then(
+      (me) => live && setAccess({ status: 'ready', ...me }),
+      (error: { status?: number; shortMessage?: string }) => {
+        if (!live) return
+        if (error.status === 401) setAccess({ status: 'signed-out' })
+        else if (error.status === 403) setAccess({ status: 'forbidden' })
+        else
+          setAccess({
+            status: 'error',
+            message: error.shortMessage ?? 'The console did not answer.',
+          })
+      },
+    )
+    return () => {
+      live = false
+    }
+  }, [auth.status, auth.user, client])
+
+  const current = sections.find((s) => s.path === section)
+  if (access.status === 'loading') return <PageLoading />
+  if (access.status !== 'ready' || !client)
+    return (
+      <section className="card console-refused" aria-labelledby="console-refused-heading">
+        <h1 id="console-refused-heading">Not allowed (403)</h1>
+        {access.status === 'signed-out' ? (
+          <>
+            <p>The console is for this site&apos;s team. Sign in with an admin wallet to use it.</p>
+            <p>
+              <button type="button" onClick={openConnect}>
+                Sign in
+              </button>
+            </p>
+          </>
+        ) : access.status === 'forbidden' ? (
+          <p>
+            You are signed in, but your address is not on this site&apos;s team. An operator can add
+            it to the server&apos;s <code>ADMIN_ADDRESSES</code> (or <code>VIEWER_ADDRESSES</code>,
+            to look only).
+          </p>
+        ) : (
+          <p role="alert">{access.status === 'error' ? access.message : ''}</p>
+        )}
+      </section>
+    )
+
+  const View = current?.view
+  return (
+    <div className="console">
+      <header className="console-header">
+        <h1>Console</h1>
+        <p className="muted">
+          {access.role === 'admin' ? 'Admin' : 'Viewer: you can look, not change'} ·{' '}
+          <span className="address">{access.address}</span>
+        </p>
+      </header>
+      <nav aria-label="Console sections" className="console-nav">
+        <ul>
+          {sections.map((s) => (
+            <li key={s.path}>
+              <Link
+                href={s.path ? `/admin/${s.path}` : '/admin'}
+                aria-current={s.path === section ? 'page' : undefined}
+              >
+                {s.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {View ? (
+        <View client={client} role={access.role} />
+      ) : (
+        <p role="alert">No such console section.</p>
+      )}
+    </div>
+  )
+}

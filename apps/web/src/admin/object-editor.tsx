@@ -1,0 +1,125 @@
+import { useState } from 'react'
+import type { SectionProps } from './console.tsx'
+import { change } from './use-admin.ts'
+
+export interface ConsoleObject {
+  objectId: string
+  owner: string
+  publicRead: boolean
+  createdAt: string
+  updatedAt: string
+  data: Record<string, unknown>
+}
+
+/** One object's JSON, owner and public read: checked here before saving, and by the server. */
+export function ObjectEditor({
+  client,
+  role,
+  className,
+  object,
+  onDone,
+}: SectionProps & { className: string; object: ConsoleObject; onDone: () => void }) {
+  const [text, setText] = useState(JSON.stringify(object.data, null, 2))
+  const [owner, setOwner] = useState(object.owner)
+  const [publicRead, setPublicRead] = useState(object.publicRead)
+  const [problem, setProblem] = useState<string>()
+  const [confirming, setConfirming] = useState(false)
+  const path = `/api/admin/classes/${encodeURIComponent(className)}/${encodeURIComponent(object.objectId)}`
+  const readOnly = role !== 'admin'
+
+  const save = async () => {
+    let data: unknown
+    try {
+      data = JSON.parse(text)
+    } catch (error) {
+      return setProblem(`The JSON is not valid: ${(error as Error).message}`)
+    }
+    if (data === null || typeof data !== 'object' || Array.isArray(data))
+      return setProblem('The record must be a JSON object ({ … }).')
+    const failed = await change(() =>
+      client.request('PUT', path, {
+        body: { data, publicRead, ...(owner !== object.owner ? { owner } : {}) },
+      }),
+    )
+    if (failed) setProblem(failed)
+    else onDone()
+  }
+  const remove = async () => {
+    const failed = await change(() => client.request('DELETE', path))
+    setConfirming(false)
+    if (failed) setProblem(failed)
+    else onDone()
+  }
+
+  return (
+    <section className="card object-editor" aria-labelledby="editor-heading">
+      <h3 id="editor-heading">
+        {className} <span className="mono">{object.objectId}</span>
+      </h3>
+      <p className="muted">
+        Created {new Date(object.createdAt).toISOString()} · updated{' '}
+        {new Date(object.updatedAt).toISOString()}
+      </p>
+      <label className="stacked">
+        Record (JSON)
+        <textarea
+          rows={10}
+          className="mono"
+          value={text}
+          readOnly={readOnly}
+          onChange={(event) => {
+            setText(event.target.value)
+            setProblem(undefined)
+          }}
+        />
+      </label>
+      <label className="stacked">
+        Owner (user id)
+        <input
+          value={owner}
+          readOnly={readOnly}
+          onChange={(event) => setOwner(event.target.value)}
+        />
+      </label>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={publicRead}
+          disabled={readOnly}
+          onChange={(event) => setPublicRead(event.target.checked)}
+        />
+        Everyone may read it (public read)
+      </label>
+      {problem ? (
+        <p role="alert" className="console-problem">
+          {problem}
+        </p>
+      ) : null}
+      <p className="console-toolbar">
+        {readOnly ? null : (
+          <button type="button" onClick={save}>
+            Save
+          </button>
+        )}
+        {readOnly ? null : confirming ? (
+          <span role="group" aria-label="Confirm deletion" className="confirm">
+            <strong>Delete this object for good?</strong>
+            <button type="button" className="danger" onClick={remove}>
+              Yes, delete
+            </button>
+            <button type="button" className="button-secondary" onClick={() => setConfirming(false)}>
+              Keep it
+            </button>
+          </span>
+        ) : (
+          <button type="button" className="button-secondary" onClick={() => setConfirming(true)}>
+            Delete…
+          </button>
+        )}
+        <button type="button" className="button-secondary" onClick={onDone}>
+          Close
+        </button>
+      </p>
+    </section>
+  )
+}

@@ -1,0 +1,197 @@
+import { useState } from 'react'
+import type { SectionProps } from './console.tsx'
+import { ObjectEditor, type ConsoleObject } from './object-editor.tsx'
+import { dateTime, useAdmin } from './use-admin.ts'
+
+const PAGE = 20
+
+/**
+ * A class's objects, paged, sorted and filtered with the query language of the SDK (`where` as
+ * JSON, `order` like `-score,title`): the same API, answered for every object.
+ */
+export function Objects({ client, role }: SectionProps) {
+  const classes = useAdmin<{ classes: { className: string; count: number }[] }>(client, 'overview')
+  const [className, setClassName] = useState<string>()
+  const [draft, setDraft] = useState({ where: '', order: '-createdAt' })
+  const [applied, setApplied] = useState({ where: '', order: '-createdAt' })
+  const [skip, setSkip] = useState(0)
+  const [open, setOpen] = useState<ConsoleObject>()
+  const chosen =
+    className ??
+    (classes.state.status === 'ready' ? classes.state.data.classes[0]?.className : undefined)
+  const whereError =
+    applied.where.trim() && !isJsonObject(applied.where)
+      ? 'The filter is not a JSON object.'
+      : undefined
+  const query = {
+    where: applied.where.trim() && !whereError ? applied.where : undefined,
+    order: applied.order.trim() || undefined,
+    limit: String(PAGE),
+    skip: String(skip),
+    count: '1',
+  }
+  const page = useAdmin<{ results: ConsoleObject[]; count: number }>(
+    client,
+    chosen ? `classes/${encodeURIComponent(chosen)}` : 'overview',
+    chosen ? query : undefined,
+  )
+  const exportUrl = (format: 'json' | 'csv') =>
+    client.url(
+      `/api/admin/classes/${encodeURIComponent(chosen ?? '')}/export?format=${format}${query.where ? `&where=${encodeURIComponent(query.where)}` : ''}`,
+    )
+
+  return (
+    <section aria-labelledby="objects-heading">
+      <h2 id="objects-heading">Objects</h2>
+      {classes.state.status === 'ready' && classes.state.data.classes.length === 0 ? (
+        <p>No objects yet.</p>
+      ) : null}
+      <form
+        className="console-filters"
+        onSubmit={(event) => {
+          event.preventDefault()
+          setApplied(draft)
+          setSkip(0)
+          setOpen(undefined)
+        }}
+      >
+        <label>
+          Class
+          <select
+            value={chosen ?? ''}
+            onChange={(event) => {
+              setClassName(event.target.value)
+              setSkip(0)
+              setOpen(undefined)
+            }}
+          >
+            {classes.state.status === 'ready'
+              ? classes.state.data.classes.map((c) => (
+                  <option key={c.className} value={c.className}>
+                    {c.className} ({c.count})
+                  </option>
+                ))
+              : null}
+          </select>
+        </label>
+        <label>
+          Filter (where, as JSON)
+          <textarea
+            rows={2}
+            value={draft.where}
+            placeholder='{"score": {"$gte": 5}}'
+            onChange={(event) => setDraft({ ...draft, where: event.target.value })}
+          />
+        </label>
+        <label>
+          Sort (order)
+          <input
+            value={draft.order}
+            placeholder="-createdAt"
+            onChange={(event) => setDraft({ ...draft, order: event.target.value })}
+          />
+        </label>
+        <button type="submit">Apply</button>
+      </form>
+      {whereError ? <p role="alert">{whereError}</p> : null}
+      {page.state.status === 'error' ? <p role="alert">{page.state.message}</p> : null}
+      {chosen && page.state.status === 'ready' && 'count' in page.state.data ? (
+        <>
+          <p className="console-toolbar">
+            <span>
+              {page.state.data.count} object{page.state.data.count === 1 ? '' : 's'}
+              {page.state.data.count > PAGE
+                ? `, ${skip + 1}–${Math.min(skip + PAGE, page.state.data.count)} shown`
+                : ''}
+            </span>
+            <a className="button button-secondary" href={exportUrl('json')} download>
+              Export JSON
+            </a>
+            <a className="button button-secondary" href={exportUrl('csv')} download>
+              Export CSV
+            </a>
+          </p>
+          <div className="table-scroll">
+            <table>
+              <caption>Objects of {chosen}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Id</th>
+                  <th scope="col">Owner</th>
+                  <th scope="col">Public</th>
+                  <th scope="col">Updated</th>
+                  <th scope="col">Fields</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.state.data.results.map((object) => (
+                  <tr key={object.objectId}>
+                    <td className="mono">{object.objectId}</td>
+                    <td className="mono">{object.owner}</td>
+                    <td>{object.publicRead ? 'Yes' : 'No'}</td>
+                    <td>{dateTime(object.updatedAt)}</td>
+                    <td className="mono preview">{JSON.stringify(object.data).slice(0, 80)}</td>
+                    <td>
+                      <button
+                        type="button"
+                        className="button-secondary"
+                        aria-label={`Open ${object.objectId}`}
+                        onClick={() => setOpen(object)}
+                      >
+                        Open
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p className="console-toolbar">
+            <button
+              type="button"
+              className="button-secondary"
+              disabled={skip === 0}
+              onClick={() => setSkip(Math.max(0, skip - PAGE))}
+            >
+              Previous page
+            </button>
+            <button
+              type="button"
+              className="button-secondary"
+              disabled={skip + PAGE >= page.state.data.count}
+              onClick={() => setSkip(skip + PAGE)}
+            >
+              Next page
+            </button>
+          </p>
+        </>
+      ) : null}
+      {open && chosen ? (
+        <ObjectEditor
+          key={open.objectId}
+          client={client}
+          role={role}
+          className={chosen}
+          object={open}
+          onDone={() => {
+            setOpen(undefined)
+            page.reload()
+            classes.reload()
+          }}
+        />
+      ) : null}
+    </section>
+  )
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value = JSON.parse(text) as unknown
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+  } catch {
+    return false
+  }
+}
