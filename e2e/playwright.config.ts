@@ -76,6 +76,8 @@ export default defineConfig({
         ALLOWED_CHAIN_IDS: '1,31337',
         // The test wallet's first anvil account administers the analytics; the second does not.
         ADMIN_ADDRESSES: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+        // The third may look at the admin console but change nothing.
+        VIEWER_ADDRESSES: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
         // A contract-event sync for the Recent activity section (support/sync-module.mjs).
         FUNCTIONS_MODULE: path.join(repoRoot, 'e2e/support/sync-module.mjs'),
       },

@@ -34,6 +34,7 @@ export function ApiKeys({ client, role }: SectionProps) {
   }
   const revoke = async (id: string) => {
     const failed = await change(() => client.request('POST', `/api/admin/api-keys/${id}/revoke`))
+    if (!failed && created?.id === id) setCreated(undefined)
     setMessage(failed ?? 'The key was revoked: the gateway refuses it from now on.')
     reload()
   }
@@ -85,7 +86,7 @@ export function ApiKeys({ client, role }: SectionProps) {
       ) : null}
       {message ? <p role="status">{message}</p> : null}
       {state.status === 'error' ? <p role="alert">{state.message}</p> : null}
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0} role="region" aria-label="Table, scrolls sideways">
         <table>
           <caption>API keys</caption>
           <thead>

@@ -21,7 +21,7 @@ export function AuditLog({ client }: SectionProps) {
       {state.status === 'ready' && state.data.results.length === 0 ? (
         <p>Nothing has been changed from the console yet.</p>
       ) : null}
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0} role="region" aria-label="Table, scrolls sideways">
         <table>
           <caption>Console changes, newest first</caption>
           <thead>

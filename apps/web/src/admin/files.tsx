@@ -32,7 +32,7 @@ export function Files({ client, role }: SectionProps) {
       {message ? <p role="status">{message}</p> : null}
       {state.status === 'error' ? <p role="alert">{state.message}</p> : null}
       {state.status === 'ready' && state.data.results.length === 0 ? <p>No files yet.</p> : null}
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0} role="region" aria-label="Table, scrolls sideways">
         <table>
           <caption>Files</caption>
           <thead>

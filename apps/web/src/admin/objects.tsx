@@ -111,7 +111,12 @@ export function Objects({ client, role }: SectionProps) {
               Export CSV
             </a>
           </p>
-          <div className="table-scroll">
+          <div
+            className="table-scroll"
+            tabIndex={0}
+            role="region"
+            aria-label="Table, scrolls sideways"
+          >
             <table>
               <caption>Objects of {chosen}</caption>
               <thead>

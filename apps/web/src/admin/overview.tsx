@@ -47,7 +47,12 @@ export function Overview({ client }: SectionProps) {
               <dd>{state.data.eventsToday}</dd>
             </div>
           </dl>
-          <div className="table-scroll">
+          <div
+            className="table-scroll"
+            tabIndex={0}
+            role="region"
+            aria-label="Table, scrolls sideways"
+          >
             <table>
               <caption>Objects by class</caption>
               <thead>

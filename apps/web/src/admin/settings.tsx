@@ -19,7 +19,7 @@ export function Settings({ client }: SectionProps) {
         restarted.
       </p>
       {state.status === 'error' ? <p role="alert">{state.message}</p> : null}
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0} role="region" aria-label="Table, scrolls sideways">
         <table>
           <caption>Effective settings</caption>
           <thead>

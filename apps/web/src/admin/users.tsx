@@ -42,7 +42,7 @@ export function Users({ client, role }: SectionProps) {
         </label>
       </p>
       {state.status === 'error' ? <p role="alert">{state.message}</p> : null}
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0} role="region" aria-label="Table, scrolls sideways">
         <table>
           <caption>Users</caption>
           <thead>
@@ -121,7 +121,7 @@ function UserSessions({
           </button>
         </p>
       ) : null}
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0} role="region" aria-label="Table, scrolls sideways">
         <table>
           <caption className="visually-hidden">Sessions</caption>
           <thead>
