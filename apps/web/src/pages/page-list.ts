@@ -38,7 +38,7 @@ const allPages: readonly PageDefinition[] = [
     component: lazy(() => import('./analytics.tsx')),
   },
   { path: '/admin', ...consolePage },
-  { path: '/admin/:section', ...consolePage },
+  { path: '/admin/:section', ...consolePage, bodyClass: 'page-admin-section' },
   {
     path: '/u/:address',
     title: pageTitle('Wallet'),

@@ -18,11 +18,13 @@ const Stub = lazy(async () => ({ default: () => null }))
 const byPath = (path: string) => pages.find((page) => page.path === path) as PageDefinition
 
 describe('the page table', () => {
-  it('has Home, Account, Analytics, a page per wallet address and a Not found page', () => {
+  it('has Home, Account, Analytics, the admin console, a page per wallet address and a Not found page', () => {
     expect(pages.map((page) => page.path)).toEqual([
       '/',
       '/account',
       '/analytics',
+      '/admin',
+      '/admin/:section',
       '/u/:address',
       '*',
     ])
