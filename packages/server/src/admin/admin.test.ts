@@ -4,6 +4,8 @@ import { getAddress } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { databaseKinds, signedIn, testApp, testConfig } from '../../test/helpers.ts'
 import { sessions } from '../db/schema.ts'
+import { exportRows } from '../import/export-file.ts'
+import { importClass } from '../import/parse-import.ts'
 
 const ADMIN = getAddress(`0x${'a1'.repeat(20)}`)
 const VIEWER = getAddress(`0x${'b2'.repeat(20)}`)
@@ -121,6 +123,15 @@ describe.each(databaseKinds())('the admin console API on %s', (kind) => {
     const rows = json.json().results
     expect(rows).toHaveLength(3)
     expect(rows[0]).toHaveProperty('ACL')
+    // The import reads an export back: same objects, same owners, in another class.
+    const copy = await importClass(app.db, { className: 'NoteCopy', rows: exportRows(json.body) })
+    expect(copy).toMatchObject({ imported: 3, refused: [] })
+    const copied = (await call('GET', '/api/admin/classes/NoteCopy?order=title', admin)).json()
+    expect(copied.results.map((o: { owner: string }) => o.owner)).toEqual([
+      member.user.id,
+      member.user.id,
+      member.user.id,
+    ])
     const filtered = await call(
       'GET',
       `/api/admin/classes/Note/export?format=csv&where=${encodeURIComponent(JSON.stringify({ title: 'alpha' }))}`,

@@ -34,7 +34,8 @@ export function exportJson(db: Database, className: string, where: SQL | undefin
       let first = true
       for await (const page of pages(db, className, where))
         for (const object of page) {
-          yield `${first ? '\n' : ',\n'}${JSON.stringify({ ...toParseObject(object), owner: object.owner })}`
+          // The owner is in the ACL, as Parse writes it, so the import reads this file back.
+          yield `${first ? '\n' : ',\n'}${JSON.stringify(toParseObject(object))}`
           first = false
         }
       yield '\n]}\n'
