@@ -48,9 +48,13 @@ function inPage(page: Page, method: string, url: string, body?: unknown) {
   )
 }
 
+const MEMBER_DEVICE = 'Mozilla/5.0 (X11; Linux x86_64) PorticoConsoleTestMember/1.0'
+
 /** A member (account 1) with two notes and an uploaded picture, signed in in a browser of their own. */
 async function memberWithData(browser: Browser) {
-  const context = await browser.newContext()
+  // A device of its own, to find this session among the others of account 1 (other tests sign
+  // in with it at the same time on the same server).
+  const context = await browser.newContext({ userAgent: MEMBER_DEVICE })
   const page = await context.newPage()
   await signInWithTestWallet(page, 1)
   for (const [title, score] of [
@@ -146,7 +150,7 @@ test('an admin browses, edits, exports and deletes an object, revokes a session 
 
   // Files: the member's picture, previewed.
   await page.goto('/admin/files')
-  await expect(page.getByRole('img', { name: 'Preview of dot.png' })).toBeVisible()
+  await expect(page.getByRole('img', { name: 'Preview of dot.png' }).first()).toBeVisible()
 
   // Users: revoke the member's session; their next request is refused.
   expect((await inPage(member.page, 'GET', '/api/auth/session')).status).toBe(200)
@@ -154,7 +158,10 @@ test('an admin browses, edits, exports and deletes an object, revokes a session 
   await page.getByLabel('Search by address').fill('0x7099')
   await page.getByRole('button', { name: /^Sessions of 0x7099/ }).click()
   const sessionsTable = page.getByRole('table', { name: 'Sessions' })
-  await sessionsTable.getByRole('button', { name: 'Revoke' }).first().click()
+  await sessionsTable
+    .getByRole('row', { name: /PorticoConsoleTestMember/ })
+    .getByRole('button', { name: 'Revoke' })
+    .click()
   await expect(page.getByRole('status')).toHaveText('The session was revoked.')
   expect((await inPage(member.page, 'GET', '/api/auth/session')).status).toBe(401)
   await member.context.close()
