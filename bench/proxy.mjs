@@ -29,9 +29,13 @@ const children = []
 process.on('SIGTERM', () => process.exit(143))
 process.on('SIGINT', () => process.exit(130))
 process.on('exit', () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
+  // nginx's master stops its workers on SIGTERM; killed with SIGKILL it would leave them running.
+  for (const child of children)
+    if (child.exitCode === null) child.kill(child === nginxChild ? 'SIGTERM' : 'SIGKILL')
   fs.rmSync(work, { recursive: true, force: true })
 })
+/** @type {import('node:child_process').ChildProcess | undefined} */
+let nginxChild
 setTimeout(() => {
   console.error('bench:proxy took longer than 5 minutes, stopping')
   process.exit(1)
@@ -90,6 +94,7 @@ const nginx = spawn('/usr/sbin/nginx', ['-p', work, '-c', path.join(work, 'nginx
   stdio: 'inherit',
 })
 children.push(nginx)
+nginxChild = nginx
 const proxied = `http://127.0.0.1:${proxyPort}`
 for (let tries = 0; tries < 100; tries++) {
   const answer = await fetch(`${proxied}/api/ready`).catch(() => null)
