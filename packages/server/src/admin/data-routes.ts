@@ -6,7 +6,13 @@ import { files, users } from '../db/schema.ts'
 import { badRequest, errorBodySchema, notFound } from '../errors.ts'
 import { answerBudget } from '../http/answer-budget.ts'
 import { assertStoredClassName } from '../objects/names.ts'
-import { translateOrder, translatePage, translateWhere } from '../objects/query.ts'
+import {
+  parseWhere,
+  translateOrder,
+  translatePage,
+  translateWhere,
+  walksCreationIndex,
+} from '../objects/query.ts'
 import { ANY_OWNER, deleteObject, modifyObject, queryObjects } from '../objects/store.ts'
 import { normaliseDocument } from '../objects/wire.ts'
 import { exportRows, ImportFileError } from '../import/export-file.ts'
@@ -79,6 +85,7 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
         viewerId: ANY_OWNER,
         where: translateWhere(where),
         orderBy: translateOrder(order),
+        walkCreationIndex: walksCreationIndex(parseWhere(where), order),
         ...translatePage(limit, skip),
         count: count === '1' || count === 'true',
         maxBytes: answerBudget(app.config.answerMaxBytes),
