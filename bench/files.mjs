@@ -5,15 +5,13 @@
 // and grows with the file in the database, which takes a file whole.
 //   node bench/files.mjs        (npm run bench:files; DATABASE_URL=postgres://… for PostgreSQL)
 // Only 127.0.0.1; bounded in time; stops what it started.
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import S3rver from 's3rver'
+import { startTarget } from './http.mjs'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const bigBytes = Number(process.env.BENCH_FILE_MB ?? 100) * 1024 * 1024
 const smallBytes = 100 * 1024
 const smallCount = Number(process.env.BENCH_FILES ?? 300)
@@ -47,33 +45,18 @@ const { port: s3Port } = await s3.run()
  * @param {Record<string, string>} env
  * @returns {Promise<{ url: string, token: string, child: import('node:child_process').ChildProcess }>}
  */
-function startTarget(name, env) {
+function startStoreTarget(name, env) {
   const dataDir = path.join(work, name)
   fs.mkdirSync(dataDir, { recursive: true })
-  const child = spawn(
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', path.join(root, 'bench/server-target.mjs'), dataDir],
+  return startTarget(
+    dataDir,
     {
-      cwd: root,
-      env: {
-        ...process.env,
-        FILE_MAX_BYTES: String(bigBytes + 1024),
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      FILE_MAX_BYTES: String(bigBytes + 1024),
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ...env,
     },
+    children,
   )
-  children.push(child)
-  return new Promise((resolve, reject) => {
-    let output = ''
-    child.stdout.on('data', (chunk) => {
-      output += chunk
-      const line = output.split('\n').find((l) => l.startsWith('{'))
-      if (line) resolve({ ...JSON.parse(line), child })
-    })
-    child.once('exit', (code) => reject(new Error(`bench server exited early (code ${code})`)))
-  })
 }
 
 /** Resident memory of a process now, in bytes (Linux). @param {number} pid */
@@ -172,7 +155,7 @@ const stores = {
 /** @type {string[]} */
 const lines = []
 for (const [name, env] of Object.entries(stores)) {
-  const { url, token, child } = await startTarget(name, env)
+  const { url, token, child } = await startStoreTarget(name, env)
   const auth = { authorization: `Bearer ${token}` }
   const pid = /** @type {number} */ (child.pid)
   // Warm both paths once.

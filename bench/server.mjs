@@ -10,7 +10,7 @@ import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { send } from './http.mjs'
+import { send, startTarget } from './http.mjs'
 import { createPublicClient, custom } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage, verifySiweMessage } from 'viem/siwe'
@@ -69,27 +69,6 @@ async function measure(concurrency, make, expected, n = count) {
   const seconds = (performance.now() - started) / 1000
   if (failures) throw new Error(`${failures} of ${next} requests failed`)
   return { perSecond: acknowledged / seconds, acknowledged }
-}
-
-/** Starts the target server process; resolves once it listens. */
-function startTarget() {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', path.join(root, 'bench/server-target.mjs'), dataDir],
-    { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'inherit'] },
-  )
-  children.push(child)
-  /** @type {Promise<{ url: string, token: string, child: typeof child }>} */
-  const ready = new Promise((resolve, reject) => {
-    let output = ''
-    child.stdout.on('data', (chunk) => {
-      output += chunk
-      const line = output.split('\n').find((l) => l.startsWith('{'))
-      if (line) resolve({ ...JSON.parse(line), child })
-    })
-    child.once('exit', (code) => reject(new Error(`bench server exited early (code ${code})`)))
-  })
-  return ready
 }
 
 /**
@@ -350,7 +329,7 @@ async function compatSection({ url, token, bare, concurrency }) {
 const sections = [objectsSection, compatSection, signInSection, eventsSection]
 
 async function main() {
-  const { url, token, child } = await startTarget()
+  const { url, token, child } = await startTarget(dataDir, {}, children)
   const bareBody = JSON.stringify({ data: { n: 1, name: 'item 1', tags: ['a', 'b'] } })
   const bareRequest = () =>
     /** @type {[string, Parameters<typeof request>[1]]} */ ([

@@ -34,6 +34,7 @@ import { openFileStore, type FileStore } from './files/store.ts'
 import { ApiKeyVerifier } from './rpc/api-keys.ts'
 import { rpcRoutes } from './routes/rpc.ts'
 import { consoleDataRoutes } from './admin/data-routes.ts'
+import { consoleImportRoute } from './admin/import-route.ts'
 import { consolePeopleRoutes } from './admin/people-routes.ts'
 import { serverVersion } from './version.ts'
 import { compatMount } from './compat/mount.ts'
@@ -177,6 +178,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   await app.register(rpcRoutes)
   await app.register(consolePeopleRoutes)
   await app.register(consoleDataRoutes)
+  await app.register(consoleImportRoute)
 
   // Live queries: every committed object change, from this process or (on PostgreSQL) any
   // other, is matched against the subscriptions of the sockets connected here.

@@ -32,8 +32,8 @@ export function Objects({ client, role }: SectionProps) {
   }
   const page = useAdmin<{ results: ConsoleObject[]; count: number }>(
     client,
-    chosen ? `classes/${encodeURIComponent(chosen)}` : 'overview',
-    chosen ? query : undefined,
+    chosen ? `classes/${encodeURIComponent(chosen)}` : undefined,
+    query,
   )
   const exportUrl = (format: 'json' | 'csv') =>
     client.url(
@@ -95,7 +95,7 @@ export function Objects({ client, role }: SectionProps) {
       </form>
       {whereError ? <p role="alert">{whereError}</p> : null}
       {page.state.status === 'error' ? <p role="alert">{page.state.message}</p> : null}
-      {chosen && page.state.status === 'ready' && 'count' in page.state.data ? (
+      {chosen && page.state.status === 'ready' ? (
         <>
           <p className="console-toolbar">
             <span>

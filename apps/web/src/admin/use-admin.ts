@@ -8,17 +8,18 @@ export type Loaded<T> =
 
 /**
  * Loads `GET /api/admin/<path>` and loads it again when the path or query change, or on
- * `reload()`; a newer load cancels the one before it.
+ * `reload()`; a newer load cancels the one before it. No path: nothing to load yet.
  */
 export function useAdmin<T>(
   client: BackendClient,
-  path: string,
+  path: string | undefined,
   query?: Record<string, string | undefined>,
 ): { state: Loaded<T>; reload: () => void } {
   const [state, setState] = useState<Loaded<T>>({ status: 'loading' })
   const [attempt, setAttempt] = useState(0)
   const queryKey = JSON.stringify(query ?? {})
   useEffect(() => {
+    if (path === undefined) return
     const controller = new AbortController()
     client
       .request<T>('GET', `/api/admin/${path}`, {

@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify'
 import { getAddress } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { databaseKinds, signedIn, testApp, testConfig } from '../../test/helpers.ts'
+import { loadConfig } from '../config.ts'
 import { sessions } from '../db/schema.ts'
+import { effectiveSettings } from './settings.ts'
 import { exportRows } from '../import/export-file.ts'
 import { importClass } from '../import/parse-import.ts'
 
@@ -212,7 +214,6 @@ describe.each(databaseKinds())('the admin console API on %s', (kind) => {
     const setting = (name: string) => results.find((s: { name: string }) => s.name === name)
     expect(setting('ADMIN_ADDRESSES')).toMatchObject({ value: ADMIN, source: 'default' })
     expect(setting('FILES_STORAGE')).toMatchObject({ value: 'database' })
-    expect(JSON.stringify(results)).not.toMatch(/postgres:\/\/[^•]*:[^•]*@/)
   })
 
   it('imports an export uploaded from the console, with progress lines and a report', async () => {
@@ -260,5 +261,27 @@ describe.each(databaseKinds())('the admin console API on %s', (kind) => {
     )
     expect(notExport.statusCode).toBe(400)
     expect(notExport.json().error.code).toBe('invalid_import')
+  })
+})
+
+describe('effective settings', () => {
+  it('mask secrets and say which values came from the environment', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://portico:hunter2@db.internal:5432/portico',
+      RPC_URL_1: 'https://mainnet.example/v3/PROVIDERKEY123',
+      METRICS_TOKEN: 'metrics-secret',
+      EVENTS_VISITOR_SECRET: 'visitor-secret-value',
+      APP_ID: 'shop',
+    })
+    const settings = effectiveSettings(config)
+    const text = JSON.stringify(settings)
+    for (const secret of ['hunter2', 'PROVIDERKEY123', 'metrics-secret', 'visitor-secret-value'])
+      expect(text).not.toContain(secret)
+    const byName = Object.fromEntries(settings.map((s) => [s.name, s]))
+    expect(byName.DATABASE_URL).toMatchObject({ source: 'environment', secret: true })
+    expect(byName.DATABASE_URL!.value).toMatch(/^postgres:\/\/•+@db\.internal:5432\/•+$/)
+    expect(byName.RPC_URL_1!.value).toBe('https://mainnet.example/••••••••')
+    expect(byName.APP_ID).toMatchObject({ value: 'shop', source: 'environment' })
+    expect(byName.SESSION_TTL).toMatchObject({ source: 'default' })
   })
 })

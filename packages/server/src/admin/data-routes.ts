@@ -1,4 +1,3 @@
-import { PassThrough } from 'node:stream'
 import { desc, eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { objectSchema, queryAnswerSchema } from '@portico/sdk/wire'
@@ -15,24 +14,17 @@ import {
 } from '../objects/query.ts'
 import { ANY_OWNER, deleteObject, modifyObject, queryObjects } from '../objects/store.ts'
 import { normaliseDocument } from '../objects/wire.ts'
-import { exportRows, ImportFileError } from '../import/export-file.ts'
-import { importClass } from '../import/parse-import.ts'
 import { requireConsole } from './access.ts'
 import { recordAudit } from './audit.ts'
+import { consoleErrors, digits, paging, pagingQuery, tags } from './schemas.ts'
+import { STORED_FILE_NAME } from '../files/store.ts'
 import { exportCsv, exportJson } from './export.ts'
 
 // The console's routes over data: objects through the same query language as the SDK (as the
 // console, which reads every object), record edits and deletes recorded in the audit log,
-// streamed exports, files, and imports of Parse/Moralis class exports.
+// streamed exports and files. Imports are in import-route.ts.
 
-const tags = ['admin']
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-} as const
-const digits = { type: 'string', pattern: '^[0-9]{1,9}$' } as const
+const errors = { 400: errorBodySchema, 404: errorBodySchema, ...consoleErrors } as const
 const className = { type: 'string', maxLength: 64 } as const
 const objectId = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } as const
 const classParams = { type: 'object', properties: { className }, required: ['className'] } as const
@@ -56,8 +48,6 @@ const queryString = {
   },
   additionalProperties: false,
 } as const
-/** Largest export file accepted by the console's import (the command line has no limit). */
-const IMPORT_MAX_BYTES = 50 * 1024 * 1024
 
 export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
   const db = app.db
@@ -208,11 +198,7 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags,
         summary: 'Files with owner, type, size and where they are kept, newest first',
-        querystring: {
-          type: 'object',
-          properties: { limit: digits, skip: digits },
-          additionalProperties: false,
-        },
+        querystring: pagingQuery,
         response: errors,
       },
     },
@@ -231,8 +217,8 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
         .from(files)
         .innerJoin(users, eq(users.id, files.ownerId))
         .orderBy(desc(files.createdAt), files.name)
-        .limit(Math.min(200, Number(request.query.limit ?? 50)))
-        .offset(Number(request.query.skip ?? 0))
+        .limit(paging(request.query).limit)
+        .offset(paging(request.query).offset)
       return { results: rows }
     },
   )
@@ -248,7 +234,7 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
           properties: {
             name: {
               type: 'string',
-              pattern: '^[A-Za-z0-9_-]{16}_[A-Za-z0-9][A-Za-z0-9._-]{0,127}$',
+              pattern: STORED_FILE_NAME,
             },
           },
           required: ['name'],
@@ -273,74 +259,4 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
       return reply.status(204).send()
     },
   )
-
-  // The export file as the body; the answer is a stream of progress lines (NDJSON), the last one
-  // the report, so the console can show progress on a large file.
-  await app.register(async (upload) => {
-    upload.removeAllContentTypeParsers()
-    upload.addContentTypeParser(
-      'application/json',
-      { parseAs: 'string', bodyLimit: IMPORT_MAX_BYTES },
-      (_request, body, done) => done(null, body),
-    )
-    upload.post<{ Params: { className: string }; Body: string }>(
-      '/api/admin/import/:className',
-      {
-        bodyLimit: IMPORT_MAX_BYTES,
-        // Progress lines must leave as they are written, not wait in a compressor.
-        compress: false,
-        schema: {
-          tags,
-          summary:
-            'Import one class of a Parse or Moralis export ({"results":[…]}); answers progress lines, then the report',
-          params: classParams,
-          response: { ...errors, 413: errorBodySchema },
-        },
-      },
-      async (request, reply) => {
-        const { user } = await requireConsole(request, 'write')
-        const className = assertStoredClassName(request.params.className)
-        let rows
-        try {
-          rows = exportRows(String(request.body ?? ''))
-        } catch (error) {
-          if (error instanceof ImportFileError) throw badRequest(error.message, 'invalid_import')
-          throw error
-        }
-        const out = new PassThrough()
-        void reply.type('application/x-ndjson; charset=utf-8').send(out)
-        const line = (value: unknown) => out.write(`${JSON.stringify(value)}\n`)
-        void (async () => {
-          try {
-            const report = await importClass(db, {
-              className,
-              rows,
-              onProgress: (progress) => line({ progress }),
-            })
-            await recordAudit(db, {
-              actor: user.address,
-              action: 'import',
-              target: `class/${className}`,
-              after: {
-                rows: report.rows,
-                imported: report.imported,
-                unchanged: report.unchanged,
-                refused: report.refused.length,
-              },
-            })
-            line({ report })
-          } catch (error) {
-            request.log.error({ err: error }, 'import failed')
-            line({
-              error:
-                'The import stopped on a server error; what was imported stays, and running it again goes on.',
-            })
-          } finally {
-            out.end()
-          }
-        })()
-        return reply
-      },
-    )
-  })
 }

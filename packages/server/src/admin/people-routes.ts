@@ -6,17 +6,14 @@ import { events, files, objects, sessions, users } from '../db/schema.ts'
 import { createApiKey, listApiKeys, revokeApiKey } from '../rpc/api-keys.ts'
 import { requireConsole } from './access.ts'
 import { listAudit, recordAudit } from './audit.ts'
+import { consoleErrors, digits, paging, recordId, tags } from './schemas.ts'
 import { effectiveSettings } from './settings.ts'
 
 // The console's routes about people and the server: who is signed in, sessions, API keys,
 // settings and the audit log. Objects, files and imports are in data-routes.ts.
 
-const tags = ['admin']
-const errors = { 401: errorBodySchema, 403: errorBodySchema } as const
-const digits = { type: 'string', pattern: '^[0-9]{1,9}$' } as const
-const id = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,80}$' } as const
-const page = (text: string | undefined, fallback: number, max: number) =>
-  Math.min(max, text === undefined ? fallback : Number(text))
+const errors = consoleErrors
+const id = recordId
 
 export async function consolePeopleRoutes(app: FastifyInstance): Promise<void> {
   const db = app.db
@@ -107,8 +104,8 @@ export async function consolePeopleRoutes(app: FastifyInstance): Promise<void> {
         .where(search ? ilike(users.address, `%${search.replace(/[%_\\]/g, '')}%`) : undefined)
         .groupBy(users.id)
         .orderBy(desc(users.lastSignInAt), users.id)
-        .limit(page(request.query.limit, 50, 200))
-        .offset(page(request.query.skip, 0, 1e9))
+        .limit(paging(request.query).limit)
+        .offset(paging(request.query).offset)
       return { results: rows }
     },
   )
@@ -308,7 +305,7 @@ export async function consolePeopleRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       await requireConsole(request, 'read')
       const before = request.query.before === undefined ? undefined : Number(request.query.before)
-      return { results: await listAudit(db, { limit: page(request.query.limit, 50, 200), before }) }
+      return { results: await listAudit(db, { limit: paging(request.query).limit, before }) }
     },
   )
 }
