@@ -47,12 +47,15 @@ import { LiveHub } from './live/hub.ts'
 import { nativeLiveSocket } from './live/native-socket.ts'
 import { attachSockets, type SocketHandler } from './live/sockets.ts'
 import { openChangeFeed } from './objects/changes.ts'
+import { FieldIndexes } from './objects/field-indexes.ts'
 import { readObjectAsServer } from './objects/store.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Database
     dbKind: DatabaseKind
+    /** Indexes on the document fields each class is queried on (objects/field-indexes.ts). */
+    fieldIndexes: FieldIndexes
     config: ServerConfig
     /** The counters behind every rate limit (shared through the database on PostgreSQL). */
     windowCounter: WindowCounter
@@ -162,6 +165,14 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   const fileStore = await openFileStore(database.db, config.files, config.fileMaxBytes, app.log)
   app.decorate('files', fileStore)
   app.decorate('apiKeys', new ApiKeyVerifier(database.db))
+  const fieldIndexes = new FieldIndexes(
+    database.db,
+    database.kind === 'postgres' ? database.url : undefined,
+    (error, index) => app.log.warn({ err: error, ...index }, 'building a field index failed'),
+  )
+  await fieldIndexes.load()
+  app.decorate('fieldIndexes', fieldIndexes)
+  app.addHook('onClose', async () => fieldIndexes.close())
   app.addHook('onClose', async () => fileStore.close())
 
   await app.register(currentUserPlugin)

@@ -5,13 +5,7 @@ import { files, users } from '../db/schema.ts'
 import { badRequest, errorBodySchema, notFound } from '../errors.ts'
 import { answerBudget } from '../http/answer-budget.ts'
 import { assertStoredClassName } from '../objects/names.ts'
-import {
-  parseWhere,
-  translateOrder,
-  translatePage,
-  translateWhere,
-  walksCreationIndex,
-} from '../objects/query.ts'
+import { parseWhere, translateOrder, translatePage, translateWhere } from '../objects/query.ts'
 import { ANY_OWNER, deleteObject, modifyObject, queryObjects } from '../objects/store.ts'
 import { normaliseDocument } from '../objects/wire.ts'
 import { requireConsole } from './access.ts'
@@ -70,12 +64,13 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       await requireConsole(request, 'read')
       const { where, order, limit, skip, count } = request.query
+      const className = assertStoredClassName(request.params.className)
       return queryObjects(db, {
-        className: assertStoredClassName(request.params.className),
+        className,
         viewerId: ANY_OWNER,
         where: translateWhere(where),
         orderBy: translateOrder(order),
-        walkCreationIndex: walksCreationIndex(parseWhere(where), order),
+        ...app.fieldIndexes.planQuery(className, parseWhere(where), order),
         ...translatePage(limit, skip),
         count: count === '1' || count === 'true',
         maxBytes: answerBudget(app.config.answerMaxBytes),

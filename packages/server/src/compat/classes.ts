@@ -1,12 +1,6 @@
 import { answerBudget } from '../http/answer-budget.ts'
 import { assertClassName, SYSTEM_CLASSES } from '../objects/names.ts'
-import {
-  DEFAULT_LIMIT,
-  MAX_LIMIT,
-  translateOrder,
-  walksCreationIndex,
-  translateWhereObject,
-} from '../objects/query.ts'
+import { DEFAULT_LIMIT, MAX_LIMIT, translateOrder, translateWhereObject } from '../objects/query.ts'
 import {
   deleteObject,
   getObject,
@@ -117,7 +111,7 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
     viewerId: current?.user.id,
     where: where ? translateWhereObject(where) : undefined,
     orderBy: translateOrder(order),
-    walkCreationIndex: walksCreationIndex(where, order),
+    ...call.app.fieldIndexes.planQuery(className, where, order),
     limit: Math.min(limit, MAX_LIMIT),
     skip: wholeNumber(params.skip, 'skip', 0),
     count: params.count === 1 || params.count === '1' || params.count === true,

@@ -1,6 +1,7 @@
+import { sql, type SQL } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { createCoalescer } from '../db/coalesce.ts'
-import { events } from '../db/schema.ts'
+import type { events } from '../db/schema.ts'
 
 export type EventRow = typeof events.$inferInsert
 
@@ -21,7 +22,7 @@ export function createEventWriter(db: Database, maxBatch = 500): EventWriter {
   let pending = 0
   let idle: (() => void)[] = []
   const insert = createCoalescer(async (rows: EventRow[]) => {
-    await db.insert(events).values(rows)
+    await db.execute(insertCounted(rows))
     return rows.map(() => undefined)
   }, maxBatch)
   return {
@@ -39,4 +40,31 @@ export function createEventWriter(db: Database, maxBatch = 500): EventWriter {
     },
     drain: () => (pending ? new Promise<void>((resolve) => idle.push(resolve)) : Promise.resolve()),
   }
+}
+
+/** The hour an event is counted in: `date_bin` is UTC whatever the session's time zone. */
+export const hourOf = (column: SQL) =>
+  sql`date_bin('1 hour', ${column}, timestamptz '2000-01-01 00:00:00+00')`
+
+/**
+ * One statement that stores the events and adds them to their hours' counts (`event_counts`),
+ * so the counts can never disagree with the events. The counts are upserted in key order:
+ * two processes adding to the same hours lock them in the same order and never deadlock.
+ */
+export function insertCounted(rows: EventRow[]): SQL {
+  const values = rows.map(
+    (row) =>
+      sql`(${row.subdomain}, ${row.event}, ${JSON.stringify(row.options ?? {})}::jsonb, ${row.visitor ?? null}, ${row.userId ?? null}, ${row.createdAt ?? null}::timestamptz)`,
+  )
+  return sql`
+    with stored as (
+      insert into events (subdomain, event, options, visitor, user_id, created_at)
+      select subdomain, event, options, visitor, user_id, coalesce(created_at, now())
+      from (values ${sql.join(values, sql`, `)}) as v(subdomain, event, options, visitor, user_id, created_at)
+      returning subdomain, event, created_at
+    )
+    insert into event_counts (hour, subdomain, event, count)
+    select ${hourOf(sql`created_at`)} as hour, subdomain, event, count(*)
+    from stored group by 1, 2, 3 order by 1, 2, 3
+    on conflict (hour, subdomain, event) do update set count = event_counts.count + excluded.count`
 }

@@ -3,13 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { answerBudget } from '../http/answer-budget.ts'
 import { replay } from '../idempotency/store.ts'
 import { assertClassName } from '../objects/names.ts'
-import {
-  parseWhere,
-  translateOrder,
-  translatePage,
-  translateWhere,
-  walksCreationIndex,
-} from '../objects/query.ts'
+import { parseWhere, translateOrder, translatePage, translateWhere } from '../objects/query.ts'
 import { createObjectGrouped } from '../objects/writer.ts'
 import {
   deleteObject,
@@ -54,7 +48,7 @@ export async function objectRoutes(fastify: FastifyInstance): Promise<void> {
       viewerId: current?.user.id,
       where: translateWhere(where),
       orderBy: translateOrder(order),
-      walkCreationIndex: walksCreationIndex(parseWhere(where), order),
+      ...app.fieldIndexes.planQuery(className, parseWhere(where), order),
       ...translatePage(limit, skip),
       count: count === '1' || count === 'true',
       maxBytes: answerBudget(app.config.answerMaxBytes),

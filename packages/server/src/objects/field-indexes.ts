@@ -1,0 +1,216 @@
+import { createHash } from 'node:crypto'
+import { sql } from 'drizzle-orm'
+import pg from 'pg'
+import type { Database } from '../db/client.ts'
+import { objectFieldIndexes } from '../db/schema.ts'
+import { walksCreationIndex } from './query.ts'
+
+// Indexes on document fields, made for the fields each class is actually queried on.
+//
+// Why expression indexes, one per (class, field), rather than one GIN index over every document:
+// a GIN index (jsonb_path_ops, equality rewritten as containment) serves equality only, not
+// ranges or ordering, costs every write on every field, and gives the planner no statistics,
+// so it would pick a bitmap of half a class over a short walk of the creation index. A btree on
+// `(data -> 'field', created_at, id)`, partial to its class:
+//   - serves equality, `$in`, ranges and `order=field`, and equality followed by creation order
+//     (the page a site asks for most: "this kind, newest first") without a sort;
+//   - gives PostgreSQL statistics on the field once analysed, so its plans are costed on the
+//     class's real values instead of guesses;
+//   - costs writes only in the class it belongs to.
+//
+// So that no caller's queries can hurt another's: an index is built only for a field queried
+// `threshold` times, in a class holding at least `minRows` objects, at most `perClass` per class
+// and `total` in all; builds run one at a time in the background, never in a request. On
+// PostgreSQL they are `CONCURRENTLY` (writes go on during the build) under an advisory lock (one
+// process builds it); the embedded database has one connection, so its build holds other
+// statements for its duration (about a second per 300,000 objects) once per field.
+
+export interface FieldIndexOptions {
+  threshold: number
+  minRows: number
+  perClass: number
+  total: number
+}
+
+export const defaultFieldIndexOptions: FieldIndexOptions = {
+  threshold: 5,
+  minRows: 2000,
+  perClass: 8,
+  total: 200,
+}
+
+/** Constraints a btree on the field's value serves. */
+const INDEXABLE = new Set(['$eq', '$in', '$gt', '$gte', '$lt', '$lte'])
+const META_FIELDS = new Set(['objectId', 'owner', 'createdAt', 'updatedAt'])
+/** Only these reach the index's SQL text (class and field names are validated stricter still). */
+const SAFE_NAME = /^_?[A-Za-z][A-Za-z0-9_]{0,63}$/
+
+/** Document fields a `where` compares with what a btree serves, at any `$or`/`$and` depth. */
+export function indexableFields(where: Record<string, unknown> | undefined): string[] {
+  const fields = new Set<string>()
+  const visit = (level: unknown) => {
+    if (level === null || typeof level !== 'object' || Array.isArray(level)) return
+    for (const [name, constraint] of Object.entries(level as Record<string, unknown>)) {
+      if (name === '$or' || name === '$and') {
+        if (Array.isArray(constraint)) constraint.forEach(visit)
+        continue
+      }
+      if (META_FIELDS.has(name)) continue
+      const isOperators =
+        constraint !== null &&
+        typeof constraint === 'object' &&
+        !Array.isArray(constraint) &&
+        Object.keys(constraint).some((key) => key.startsWith('$'))
+      const ops = isOperators ? Object.keys(constraint as object) : ['$eq']
+      if (ops.some((op) => INDEXABLE.has(op))) fields.add(name)
+    }
+  }
+  visit(where)
+  return [...fields]
+}
+
+/** Document fields an `order` sorts by first (only the first key can use an index). */
+export function orderField(order: string | undefined): string | undefined {
+  const first = order?.split(',').find(Boolean)?.replace(/^-/, '')
+  return first === undefined || META_FIELDS.has(first) ? undefined : first
+}
+
+export const fieldIndexName = (className: string, field: string) =>
+  `objects_field_${createHash('sha256').update(`${className}\0${field}`).digest('hex').slice(0, 20)}`
+
+export class FieldIndexes {
+  /** Fields with a built index, per class. */
+  readonly #built = new Map<string, Set<string>>()
+  readonly #seen = new Map<string, number>()
+  readonly #queued = new Set<string>()
+  #builds: Promise<void> = Promise.resolve()
+  #closed = false
+
+  constructor(
+    private readonly db: Database,
+    /** PostgreSQL's URL (builds run on a connection of their own); absent for the embedded database. */
+    private readonly postgresUrl: string | undefined,
+    private readonly onError: (error: unknown, index: { className: string; field: string }) => void,
+    private readonly options: FieldIndexOptions = defaultFieldIndexOptions,
+  ) {}
+
+  /** Reads the indexes built so far (by any process). */
+  async load(): Promise<void> {
+    const rows = await this.db.select().from(objectFieldIndexes)
+    for (const row of rows) this.#markBuilt(row.className, row.field)
+  }
+
+  has(className: string, field: string): boolean {
+    return this.#built.get(className)?.has(field) ?? false
+  }
+
+  /**
+   * Notes a query's fields (a build starts once one is asked for often enough), and says
+   * whether its page is best read by walking the creation index (`walksCreationIndex`): only
+   * while none of its filtered fields has an index, since an index brings PostgreSQL the
+   * statistics it then plans with.
+   */
+  planQuery(
+    className: string,
+    where: Record<string, unknown> | undefined,
+    order: string | undefined,
+  ): { walkCreationIndex: boolean } {
+    const filtered = indexableFields(where)
+    const sorted = orderField(order)
+    for (const field of sorted === undefined ? filtered : [...filtered, sorted]) {
+      this.#note(className, field)
+    }
+    const indexed = filtered.some((field) => this.has(className, field))
+    return { walkCreationIndex: !indexed && walksCreationIndex(where, order) }
+  }
+
+  /** Resolves once every build started so far has finished. */
+  idle(): Promise<void> {
+    return this.#builds
+  }
+
+  close(): Promise<void> {
+    this.#closed = true
+    return this.#builds
+  }
+
+  #markBuilt(className: string, field: string) {
+    let fields = this.#built.get(className)
+    if (!fields) this.#built.set(className, (fields = new Set()))
+    fields.add(field)
+  }
+
+  #note(className: string, field: string) {
+    if (this.has(className, field) || !SAFE_NAME.test(className) || !SAFE_NAME.test(field)) return
+    const key = `${className}\0${field}`
+    const seen = (this.#seen.get(key) ?? 0) + 1
+    this.#seen.set(key, seen)
+    // Asked again at every multiple of the threshold, so a class that grows gets its index.
+    if (seen % this.options.threshold !== 0 || this.#queued.has(key)) return
+    const builtHere = this.#built.get(className)?.size ?? 0
+    const builtAll = [...this.#built.values()].reduce((sum, set) => sum + set.size, 0)
+    if (builtHere >= this.options.perClass || builtAll >= this.options.total) return
+    this.#queued.add(key)
+    this.#builds = this.#builds
+      .then(() => (this.#closed ? undefined : this.#build(className, field)))
+      .catch((error: unknown) => this.onError(error, { className, field }))
+      .finally(() => this.#queued.delete(key))
+  }
+
+  async #build(className: string, field: string): Promise<void> {
+    const large = await this.db.execute(
+      sql`select count(*)::int as n from (select 1 from objects where class_name = ${className} limit ${this.options.minRows}) as enough`,
+    )
+    const [{ n = 0 } = {}] = (large as unknown as { rows: { n: number }[] }).rows
+    if (n < this.options.minRows) return
+    const name = fieldIndexName(className, field)
+    const definition =
+      `if not exists "${name}" on objects ((data -> '${field}'), created_at, id) ` +
+      `where class_name = '${className}'`
+    if (this.postgresUrl) {
+      if (!(await buildConcurrently(this.postgresUrl, name, definition))) return
+    } else {
+      await this.db.execute(sql.raw(`create index ${definition}`))
+    }
+    // Statistics on the new expression, so plans are costed on the field's real values.
+    await this.db.execute(sql`analyze objects`)
+    await this.db
+      .insert(objectFieldIndexes)
+      .values({ className, field, indexName: name })
+      .onConflictDoNothing()
+    this.#markBuilt(className, field)
+  }
+}
+
+/**
+ * `create index concurrently` on a connection of its own (it cannot run in a transaction),
+ * under a session advisory lock on that connection so that one process builds it. A build that
+ * fails leaves an invalid index behind, which is dropped. False when another process holds it.
+ */
+async function buildConcurrently(url: string, name: string, definition: string) {
+  const client = new pg.Client({ connectionString: url })
+  client.on('error', () => {})
+  await client.connect()
+  try {
+    const { rows } = await client.query<{ ok: boolean }>(
+      'select pg_try_advisory_lock(hashtextextended($1, 0)) as ok',
+      [name],
+    )
+    if (!rows[0]?.ok) return false
+    // A build cut off earlier (a crash) left an invalid index of that name: start again.
+    const invalid = await client.query(
+      'select 1 from pg_index where indexrelid = to_regclass($1) and not indisvalid',
+      [name],
+    )
+    if (invalid.rowCount) await client.query(`drop index concurrently if exists "${name}"`)
+    try {
+      await client.query(`create index concurrently ${definition}`)
+    } catch (error) {
+      await client.query(`drop index concurrently if exists "${name}"`).catch(() => {})
+      throw error
+    }
+    return true
+  } finally {
+    await client.end().catch(() => {})
+  }
+}
