@@ -66,6 +66,34 @@ await app.register(async (bare) => {
     return reply.type('application/octet-stream').header('content-length', total).send(body)
   })
 })
+// For bench/objects.mjs: grows a class straight in the database (objects g in [from, to), owned
+// in turn by the signed-in user and three others, every third one public), and waits for the
+// field indexes that queries asked for.
+app.post('/bench/fill', async (request) => {
+  const { className, from, to, owner } =
+    /** @type {{ className: string, from: number, to: number, owner: string }} */ (request.body)
+  await database.db.execute(sql`insert into users (id, address) values
+    ('bench-u1', '0x0000000000000000000000000000000000000001'),
+    ('bench-u2', '0x0000000000000000000000000000000000000002'),
+    ('bench-u3', '0x0000000000000000000000000000000000000003') on conflict do nothing`)
+  for (let start = from; start < to; start += 100_000) {
+    const end = Math.min(to, start + 100_000) - 1
+    await database.db.execute(sql`
+      insert into objects (class_name, id, owner_id, public_read, data, created_at)
+      select ${className}, 'g' || g,
+             (array[${owner}, 'bench-u1', 'bench-u2', 'bench-u3'])[1 + g % 4], g % 3 = 0,
+             jsonb_build_object('kind', 'k' || (g % 100), 'score', g % 1000, 'n', g,
+                                'name', 'item ' || g, 'tags', jsonb_build_array('a', 'b')),
+             timestamptz '2026-01-01' + g * interval '1 second'
+      from generate_series(${start}::int, ${end}::int) as g`)
+  }
+  await database.db.execute(sql`analyze objects`)
+  return { ok: true }
+})
+app.get('/bench/indexes', async () => {
+  await app.fieldIndexes.idle()
+  return { ok: true }
+})
 // A signed-in user, through the real sign-in statement.
 const { token } = await completeSignIn(database.db, {
   nonce: (await issueNonce(database.db, 60_000)).nonce,
@@ -76,7 +104,14 @@ const { token } = await completeSignIn(database.db, {
   ttlMs: 3_600_000,
 })
 const url = await app.listen({ host: '127.0.0.1', port: 0 })
-console.log(JSON.stringify({ url, token }))
+const [me] = /** @type {{ rows: { id: string }[] }} */ (
+  /** @type {unknown} */ (
+    await database.db.execute(
+      sql`select id from users where address = '0x000000000000000000000000000000000000bEEF'`,
+    )
+  )
+).rows
+console.log(JSON.stringify({ url, token, userId: me?.id }))
 const stop = async () => {
   await app.close()
   await database.close()

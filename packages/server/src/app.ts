@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify'
+import http from 'node:http'
 import proxyAddr from '@fastify/proxy-addr'
 import swagger from '@fastify/swagger'
 import compress from '@fastify/compress'
@@ -24,7 +25,10 @@ import { authRoutes } from './routes/auth.ts'
 import { eventRoutes } from './routes/events.ts'
 import { healthRoutes } from './routes/health.ts'
 import { metaRoutes } from './routes/meta.ts'
-import { securityHeaders } from './http/security-headers.ts'
+import { answerHeaders, jsonPolicy, securityHeaders } from './http/security-headers.ts'
+import type { RpcAccess } from './rpc/access.ts'
+import type { RpcGateway } from './rpc/gateway.ts'
+import { leanRpcPath } from './rpc/lean-path.ts'
 import { idempotencyPlugin } from './idempotency/plugin.ts'
 import { currentUserPlugin } from './auth/sessions.ts'
 import { objectRoutes } from './routes/objects.ts'
@@ -54,6 +58,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Database
     dbKind: DatabaseKind
+    /** What the RPC gateway's lean path answers with (set by the gateway's routes). */
+    rpcLeanPath: LeanRpcParts
     /** Indexes on the document fields each class is queried on (objects/field-indexes.ts). */
     fieldIndexes: FieldIndexes
     config: ServerConfig
@@ -70,6 +76,12 @@ declare module 'fastify' {
     /** Their progress, as this process sees it (`writer`: this process runs it). */
     syncStatus(): (SyncStatus & { writer: boolean })[]
   }
+}
+
+/** The RPC gateway's parts its lean path needs, known once its routes are registered. */
+export interface LeanRpcParts {
+  gateway?: RpcGateway
+  access?: RpcAccess
 }
 
 export interface BuildServerOptions {
@@ -100,18 +112,52 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     typeof config.trustProxy === 'number'
       ? (_address: string, hop: number) => hop < (config.trustProxy as number)
       : config.trustProxy
+  const trusted = typeof trust === 'function' ? trust : proxyAddr.compile(trust || [])
+  // The RPC gateway's hot path answers in the server's own request listener before Fastify
+  // (rpc/lean-path.ts); its parts are filled in when the gateway's routes are registered.
+  const leanRpc: LeanRpcParts = {}
+  let observeRequest: FastifyInstance['observeRequest'] = () => {}
+  const lean = leanRpcPath({
+    gateway: () => leanRpc.gateway,
+    access: () => leanRpc.access,
+    bodyLimit: 1024 * 1024,
+    requestId: requestIdGenerator(config.trustProxy),
+    clientAddress: (request) => proxyAddr(request, trusted),
+    headers: {
+      ...answerHeaders(config.app.publicOrigins[0]!.startsWith('https:')),
+      'content-security-policy': jsonPolicy,
+    },
+    observe: (status, seconds) => observeRequest('/api/rpc/:chainId', 'POST', status, seconds),
+    onError: (error, requestId) =>
+      app.log.error({ err: error, reqId: requestId }, 'rpc gateway error'),
+  })
   const app = Fastify({
+    // Fastify's own HTTP/1 server, as it would make it, with the lean path in front.
+    serverFactory: (handler) => {
+      const server = http.createServer(
+        {
+          headersTimeout: config.timeouts.headersMs,
+          // How often Node checks the limits (its default, 30 s, would let them overrun).
+          connectionsCheckingInterval: Math.max(
+            100,
+            Math.min(1_000, config.timeouts.headersMs / 4),
+          ),
+        },
+        (request, response) => {
+          if (!lean(request, response)) handler(request, response)
+        },
+      )
+      // A client that stalls (slow headers, a body that stops, a silent connection) is cut off.
+      server.requestTimeout = config.timeouts.requestMs
+      server.keepAliveTimeout = config.timeouts.idleMs
+      server.setTimeout(config.timeouts.idleMs)
+      return server
+    },
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
-    // A client that stalls (slow headers, a body that stops, a silent connection) is cut off.
     requestTimeout: config.timeouts.requestMs,
     connectionTimeout: config.timeouts.idleMs,
     keepAliveTimeout: config.timeouts.idleMs,
-    http: {
-      headersTimeout: config.timeouts.headersMs,
-      // How often Node checks the two limits above (its default, 30 s, would let them overrun).
-      connectionsCheckingInterval: Math.max(100, Math.min(1_000, config.timeouts.headersMs / 4)),
-    },
     // Off unless TRUST_PROXY names the proxies: otherwise anyone could claim any address.
     trustProxy: trust,
     // One id per request in every log line and in the answer; a trusted proxy's own id is kept.
@@ -165,6 +211,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   const fileStore = await openFileStore(database.db, config.files, config.fileMaxBytes, app.log)
   app.decorate('files', fileStore)
   app.decorate('apiKeys', new ApiKeyVerifier(database.db))
+  app.decorate('rpcLeanPath', leanRpc)
+  observeRequest = app.observeRequest
   const fieldIndexes = new FieldIndexes(
     database.db,
     database.kind === 'postgres' ? database.url : undefined,
@@ -214,7 +262,6 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     sockets.set(config.compat.mount, parseLiveQuerySocket(app, hub))
     await app.register(compatMount, { clientFor, functions: site.functions })
   }
-  const trusted = typeof trust === 'function' ? trust : proxyAddr.compile(trust || [])
   attachSockets(app, sockets, {
     maxPerAddress: config.liveMaxSocketsPerAddress,
     clientAddress: (request) => proxyAddr(request, trusted),

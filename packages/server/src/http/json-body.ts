@@ -14,7 +14,7 @@ import { badRequest } from '../errors.ts'
 export const MAX_DEPTH = 64
 
 /** Depth of the deepest array/object nesting, counted on the text, strings skipped. */
-function nestingTooDeep(text: string): boolean {
+export function nestingTooDeep(text: string): boolean {
   let depth = 0
   let inString = false
   for (let i = 0; i < text.length; i++) {

@@ -10,6 +10,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Where the RPC gateway reports upstream attempts (chain, outcome, seconds). */
     upstreamAttempt(chainId: number, outcome: string, seconds: number): void
+    /** Counts a gateway call that the answer cache could serve, and whether it did. */
+    rpcCacheLookup(chainId: number, hit: boolean): void
+    /** Records a request answered outside Fastify's hooks (the RPC gateway's lean path). */
+    observeRequest(route: string, method: string, status: number, seconds: number): void
   }
 }
 
@@ -52,6 +56,12 @@ export const metricsPlugin = fp(
       buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
       registers: [registry],
     })
+    const cacheLookups = new Counter({
+      name: 'portico_rpc_cache_lookups_total',
+      help: 'RPC gateway calls whose answer never changes, by chain and whether the cache had it',
+      labelNames: ['chain', 'outcome'],
+      registers: [registry],
+    })
     new Gauge({
       name: 'portico_db_pool_connections',
       help: 'PostgreSQL pool connections by state (embedded database: none)',
@@ -69,17 +79,21 @@ export const metricsPlugin = fp(
     const observeBatch = (size: number) => batches.observe(size)
     batchSizes.add(observeBatch)
     app.addHook('onClose', async () => batchSizes.delete(observeBatch))
+    app.decorate('rpcCacheLookup', (chainId: number, hit: boolean) =>
+      cacheLookups.inc({ chain: String(chainId), outcome: hit ? 'hit' : 'miss' }),
+    )
     app.decorate('upstreamAttempt', (chainId: number, outcome: string, seconds: number) =>
       upstream.observe({ chain: String(chainId), outcome }, seconds),
     )
+    const observeRequest = (route: string, method: string, status: number, seconds: number) => {
+      requests.observe({ route, method, status: String(status) }, seconds)
+      if (status === 429) refusals.inc({ route })
+    }
+    app.decorate('observeRequest', observeRequest)
     app.addHook('onResponse', async (request, reply) => {
       const route = request.routeOptions.url ?? 'unknown'
       if (route === '/api/metrics') return
-      requests.observe(
-        { route, method: request.method, status: String(reply.statusCode) },
-        reply.elapsedTime / 1000,
-      )
-      if (reply.statusCode === 429) refusals.inc({ route })
+      observeRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000)
     })
 
     app.get(

@@ -43,6 +43,21 @@ export function contentSecurityPolicy(scriptHashes: string[]): string {
   ].join('; ')
 }
 
+/** The security headers every answer carries besides its CSP. */
+export function answerHeaders(https: boolean): Record<string, string> {
+  return {
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'x-frame-options': 'DENY',
+    'cross-origin-opener-policy': 'same-origin-allow-popups',
+    'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+    ...(https ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+  }
+}
+
+/** What a JSON answer's CSP is: nothing may run. */
+export const jsonPolicy = "default-src 'none'; frame-ancestors 'none'"
+
 /**
  * Security headers on every answer. HTML gets the full CSP; everything else
  * (JSON, static files) gets a CSP that forbids running anything, so a reflected or served document
@@ -51,22 +66,17 @@ export function contentSecurityPolicy(scriptHashes: string[]): string {
  */
 export const securityHeaders = fp(async function securityHeaders(app: FastifyInstance) {
   const htmlPolicy = contentSecurityPolicy(inlineScriptHashes(app.config.webDir))
-  const https = app.config.app.publicOrigins[0]!.startsWith('https:')
+  const commonHeaders = answerHeaders(app.config.app.publicOrigins[0]!.startsWith('https:'))
   app.addHook('onSend', async (_request, reply, payload) => {
     const type = String(reply.getHeader('content-type') ?? '')
     // A route that set its own policy (file downloads) keeps it.
     if (!reply.hasHeader('content-security-policy')) {
       reply.header(
         'content-security-policy',
-        type.startsWith('text/html') ? htmlPolicy : "default-src 'none'; frame-ancestors 'none'",
+        type.startsWith('text/html') ? htmlPolicy : jsonPolicy,
       )
     }
-    reply.header('x-content-type-options', 'nosniff')
-    reply.header('referrer-policy', 'strict-origin-when-cross-origin')
-    reply.header('x-frame-options', 'DENY')
-    reply.header('cross-origin-opener-policy', 'same-origin-allow-popups')
-    reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=()')
-    if (https) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains')
+    reply.headers(commonHeaders)
     return payload
   })
 })

@@ -13,6 +13,8 @@ export interface RpcGatewayConfig {
   timeoutMs: number
   /** Most calls sent upstream in one coalesced JSON-RPC batch; 1 sends every call alone. */
   upstreamBatch: number
+  /** Blocks on top of a transaction's block before its receipt is cached for good. */
+  finalityBlocks: number
 }
 
 export const rpcConfigDefaults = {
@@ -22,6 +24,8 @@ export const rpcConfigDefaults = {
   rateLimitPerIp: 12_000,
   timeoutMs: 30_000,
   upstreamBatch: 20,
+  // Ethereum finalises after two epochs of 32 slots; a reorg deeper than that has not happened.
+  finalityBlocks: 64,
 } as const
 
 /**
@@ -73,6 +77,12 @@ export function loadRpcConfig(env: Env, problems: string[]): RpcGatewayConfig {
       env,
       'RPC_UPSTREAM_BATCH',
       rpcConfigDefaults.upstreamBatch,
+      problems,
+    ),
+    finalityBlocks: positiveInt(
+      env,
+      'RPC_FINALITY_BLOCKS',
+      rpcConfigDefaults.finalityBlocks,
       problems,
     ),
   }

@@ -1,7 +1,7 @@
 import { rpcError, type JsonRpcAnswer, type JsonRpcId } from './answer.ts'
 import { AnswerCache } from './cache.ts'
 import type { RpcGatewayConfig } from './config.ts'
-import { allowedMethods, isCacheable } from './methods.ts'
+import { allowedMethods, blockNumberOf, isCacheable, isCacheableWhenFinal } from './methods.ts'
 import {
   UpstreamPool,
   UpstreamUnavailableError,
@@ -32,6 +32,8 @@ interface Pending {
   index: number
   call: ForwardedCall
   cacheKey: string | undefined
+  /** Cached only once its block is `finalityBlocks` deep. */
+  whenFinal: boolean
 }
 
 const isId = (id: unknown): id is JsonRpcId =>
@@ -45,11 +47,15 @@ const isId = (id: unknown): id is JsonRpcId =>
 export class RpcGateway {
   readonly #pools = new Map<number, UpstreamPool>()
   readonly #caches = new Map<number, AnswerCache>()
+  /** The highest block number each chain's upstreams answered `eth_blockNumber` with. */
+  readonly #heads = new Map<number, bigint>()
 
   constructor(
     private readonly config: RpcGatewayConfig,
     onUpstreamFailure?: (chainId: number, failure: Parameters<UpstreamFailureLog>[0]) => void,
     onUpstreamAttempt?: (chainId: number, outcome: string, seconds: number) => void,
+    /** Told of every call that could be answered from the cache, and whether it was. */
+    private readonly onCacheLookup?: (chainId: number, hit: boolean) => void,
   ) {
     for (const [chainId, urls] of config.upstreams) {
       this.#pools.set(
@@ -138,17 +144,20 @@ export class RpcGateway {
         )
         return
       }
-      const cacheKey = isCacheable(call.method, call.params)
-        ? `${call.method}:${JSON.stringify(call.params ?? [])}`
-        : undefined
+      const whenFinal = isCacheableWhenFinal(call.method, call.params)
+      const cacheKey =
+        whenFinal || isCacheable(call.method, call.params)
+          ? `${call.method}:${JSON.stringify(call.params ?? [])}`
+          : undefined
       const hit = cacheKey === undefined ? undefined : cache.get(cacheKey)
+      if (cacheKey !== undefined) this.onCacheLookup?.(chainId, hit !== undefined)
       if (hit !== undefined) {
         answers[index] = { jsonrpc: '2.0', id, result: hit }
         return
       }
       const forwarded: ForwardedCall = { method: call.method }
       if (call.params !== undefined) forwarded.params = call.params
-      pending.push({ index, call: forwarded, cacheKey })
+      pending.push({ index, call: forwarded, cacheKey, whenFinal })
     })
 
     let status = 200
@@ -158,11 +167,18 @@ export class RpcGateway {
       let failures = 0
       let throttled = false
       settled.forEach((outcome, n) => {
-        const { index, cacheKey } = pending[n]!
+        const { index, cacheKey, whenFinal, call } = pending[n]!
         if (outcome.status === 'fulfilled') {
           const answer = outcome.value
-          if (cacheKey !== undefined && 'result' in answer && answer.result !== null) {
-            cache.set(cacheKey, answer.result)
+          if ('result' in answer) {
+            if (call.method === 'eth_blockNumber') this.#noteHead(chainId, answer.result)
+            if (
+              cacheKey !== undefined &&
+              answer.result !== null &&
+              (!whenFinal || this.#isFinal(chainId, answer.result))
+            ) {
+              cache.set(cacheKey, answer.result)
+            }
           }
           answers[index] = { ...answer, id: ids[index]! }
           return
@@ -201,6 +217,23 @@ export class RpcGateway {
       body: out.length ? out : undefined,
       ...(retryAfter ? { retryAfter } : {}),
     }
+  }
+
+  #noteHead(chainId: number, result: unknown) {
+    if (typeof result !== 'string' || !/^0x[0-9a-fA-F]{1,16}$/.test(result)) return
+    const head = BigInt(result)
+    if (head > (this.#heads.get(chainId) ?? -1n)) this.#heads.set(chainId, head)
+  }
+
+  /** Whether an answer's block is at least `finalityBlocks` below the head seen so far. */
+  #isFinal(chainId: number, result: unknown): boolean {
+    const block = blockNumberOf(result)
+    const head = this.#heads.get(chainId)
+    return (
+      block !== undefined &&
+      head !== undefined &&
+      head - block >= BigInt(this.config.finalityBlocks)
+    )
   }
 
   close(): void {

@@ -57,6 +57,27 @@ const blockParamIndex: Record<string, number> = {
   eth_getProof: 2,
 }
 
+const txHash = blockHash
+
+/**
+ * Methods whose answer is fixed once the transaction's block is final (a reorg can still move a
+ * transaction that is only a few blocks deep): cached only then, see `isFinal`.
+ */
+export function isCacheableWhenFinal(method: string, params: unknown): boolean {
+  return (
+    (method === 'eth_getTransactionReceipt' || method === 'eth_getTransactionByHash') &&
+    Array.isArray(params) &&
+    typeof params[0] === 'string' &&
+    txHash.test(params[0])
+  )
+}
+
+/** The block number a receipt or transaction answer says it is in, if any. */
+export function blockNumberOf(result: unknown): bigint | undefined {
+  const hex = (result as { blockNumber?: unknown } | null)?.blockNumber
+  return typeof hex === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(hex) ? BigInt(hex) : undefined
+}
+
 /**
  * True when the answer can be cached for good: `eth_chainId`, and calls addressed by block hash
  * (a block's hash fixes its content, whatever reorgs happen later).
