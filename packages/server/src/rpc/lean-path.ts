@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { HttpError, unauthorized } from '../errors.ts'
+import { unauthorized, type HttpError } from '../errors.ts'
 import { rpcErrorAnswer } from './error-handler.ts'
 import type { RpcGateway } from './gateway.ts'
 import { encodeAnswer, parseRpcBody, type RpcAccess } from './access.ts'
