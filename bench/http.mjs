@@ -45,7 +45,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
  * @param {string} dataDir
  * @param {Record<string, string>} env
  * @param {import('node:child_process').ChildProcess[]} children
- * @returns {Promise<{ url: string, token: string, child: import('node:child_process').ChildProcess }>}
+ * @returns {Promise<{ url: string, token: string, userId: string, child: import('node:child_process').ChildProcess }>}
  */
 export function startTarget(dataDir, env, children) {
   const child = spawn(

@@ -20,6 +20,7 @@ const count = Number(process.env.BENCH_REQUESTS ?? 6_000)
 const latencyCount = 1_000
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const phaseLimitMs = 30_000
+const metricsToken = 'bench-metrics'
 
 /** @type {import('node:child_process').ChildProcess[]} */
 const children = []
@@ -55,8 +56,26 @@ const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', 
  * One JSON-RPC POST; resolves with the status, rejects on network errors.
  * @param {string} url
  * @param {Record<string, string>} headers
+ * @param {string} [payload]
  */
-const post = (url, headers) => send(url, { agent, method: 'POST', headers, body })
+const post = (url, headers, payload = body) =>
+  send(url, { agent, method: 'POST', headers, body: payload })
+
+/**
+ * One JSON-RPC call's result (for the set-up), straight to a node.
+ * @param {string} url
+ * @param {string} method
+ * @param {unknown[]} params
+ * @returns {Promise<any>}
+ */
+async function rpc(url, method, params) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  return /** @type {{ result: unknown }} */ (await response.json()).result
+}
 
 /**
  * @param {string} url
@@ -144,6 +163,7 @@ async function main() {
     [`RPC_URL_${chainId}`]: anvilUrl,
     RPC_RATE_LIMIT_PER_KEY: '1000000000',
     RPC_RATE_LIMIT_PER_IP: '1000000000',
+    METRICS_TOKEN: metricsToken,
   }
   // The key is created with the real CLI before the server takes the data directory.
   const created = execFileSync(
@@ -208,6 +228,74 @@ async function main() {
     results.gatewayMedian.push((await measure(gatewayUrl, keyHeader, latencyCount, 1)).median)
   }
 
+  // A dapp's page load, call by call as a site without batching sends them: the chain id, the
+  // head, two balances, three contract reads and the receipt of a transaction mined 64 blocks
+  // ago. What never changes (the chain id, the final receipt) comes from the gateway's cache.
+  const from = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' // anvil's first account
+  const txHash = await rpc(anvilUrl, 'eth_sendTransaction', [
+    { from, to: '0x000000000000000000000000000000000000bEEF', value: '0x1' },
+  ])
+  await rpc(anvilUrl, 'anvil_mine', ['0x41'])
+  const pageCalls = [
+    ['eth_chainId', []],
+    ['eth_blockNumber', []],
+    ['eth_getBalance', [from, 'latest']],
+    ['eth_getBalance', ['0x000000000000000000000000000000000000bEEF', 'latest']],
+    ['eth_call', [{ to: '0x0000000000000000000000000000000000000004', data: '0x1234' }, 'latest']],
+    ['eth_call', [{ to: '0x0000000000000000000000000000000000000002', data: '0x' }, 'latest']],
+    ['eth_call', [{ to: from, data: '0x' }, 'latest']],
+    ['eth_getTransactionReceipt', [txHash]],
+  ].map(([method, params], id) => JSON.stringify({ jsonrpc: '2.0', id, method, params }))
+  /**
+   * @param {string} url
+   * @param {Record<string, string>} headers
+   */
+  const pageLoads = async (url, headers) => {
+    const loads = Math.ceil(count / pageCalls.length)
+    let next = 0
+    const started = performance.now()
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < loads) {
+          next++
+          for (const call of pageCalls) {
+            if ((await post(url, headers, call)) !== 200) throw new Error(`${url} refused a call`)
+          }
+        }
+      }),
+    )
+    return (loads * pageCalls.length) / ((performance.now() - started) / 1000)
+  }
+  const cacheCounts = async () => {
+    const response = await fetch(`http://127.0.0.1:${serverPort}/api/metrics`, {
+      headers: { authorization: `Bearer ${metricsToken}` },
+    })
+    const text = await response.text()
+    /** @param {string} outcome */
+    const value = (outcome) =>
+      Number(
+        text.match(
+          new RegExp(
+            `portico_rpc_cache_lookups_total\\{chain="${chainId}",outcome="${outcome}"\\} (\\d+)`,
+          ),
+        )?.[1] ?? 0,
+      )
+    return { hit: value('hit'), miss: value('miss') }
+  }
+  await pageLoads(gatewayUrl, keyHeader) // warm: the cache fills, the gateway sees the head
+  const cacheBefore = await cacheCounts()
+  /** @type {number[]} */
+  const pageDirect = []
+  /** @type {number[]} */
+  const pageGateway = []
+  for (let round = 0; round < rounds; round++) {
+    pageDirect.push(await pageLoads(anvilUrl, {}))
+    pageGateway.push(await pageLoads(gatewayUrl, keyHeader))
+  }
+  const cacheAfter = await cacheCounts()
+  const pageCallsSent = rounds * Math.ceil(count / pageCalls.length) * pageCalls.length
+  const hits = cacheAfter.hit - cacheBefore.hit
+
   // Ratios and differences per round, then their median: load from elsewhere on the machine
   // drifts between rounds, and each round measures both paths back to back.
   const direct = median(results.direct)
@@ -240,6 +328,16 @@ async function main() {
   console.log(`                      gateway: ${perRequest(cpu.gateway)}`)
   console.log(
     `  added median        ${added.toFixed(3)} ms (target < 1 ms) ${added < 1 ? 'OK' : 'ABOVE TARGET'}`,
+  )
+  const pageRatio = median(pageGateway.map((g, i) => g / (pageDirect[i] ?? Number.NaN)))
+  console.log(
+    `A dapp's page load (${pageCalls.length} calls, one request each), ${concurrency} in flight`,
+  )
+  console.log(
+    `  direct ${median(pageDirect).toFixed(0)} calls/s, through the gateway ${median(pageGateway).toFixed(0)} calls/s: ratio ${pageRatio.toFixed(2)}`,
+  )
+  console.log(
+    `  cache hit ratio     ${(hits / pageCallsSent).toFixed(3)} of all calls (${hits} of ${pageCallsSent}: the chain id and the final receipt)`,
   )
 }
 

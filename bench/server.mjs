@@ -103,8 +103,9 @@ function countStored() {
 /** @typedef {{ name: string, perSecond: number, ratio: number, target?: number }} Row */
 
 /**
- * Objects: creates/s with an Idempotency-Key each, as the SDK sends them, and
- * queries/s of a filtered, ordered page. Target: creates ≥ 0.15 × bare.
+ * Objects: creates/s with an Idempotency-Key each, as the SDK sends them, queries/s of a
+ * filtered, ordered page, and fetches by id. Targets: creates ≥ 0.15, queries ≥ 0.05, fetches
+ * ≥ 0.1 × bare.
  * @param {Target} target
  * @returns {Promise<{ rows: Row[], acknowledged: Record<string, number> }>}
  */
@@ -121,7 +122,7 @@ async function objectsSection({ url, token, bare, concurrency }) {
     ])
   await measure(concurrency, create, 201, 300) // warm-up (counted as stored below)
   const creates = await measure(concurrency, create, 201)
-  // A typical page: a filter on a field, newest first, 20 per page (no per-field index exists).
+  // A typical page: a filter on a field, newest first, 20 per page.
   const where = encodeURIComponent(JSON.stringify({ n: { $gte: 100 }, tags: ['a', 'b'] }))
   const query = () =>
     /** @type {[string, Parameters<typeof request>[1]]} */ ([
@@ -130,6 +131,15 @@ async function objectsSection({ url, token, bare, concurrency }) {
     ])
   await measure(concurrency, query, 200, 100)
   const queries = await measure(concurrency, query, 200, Math.ceil(count / 4))
+  // Fetch by id, spread over the objects made above (ids come from a page of them).
+  const ids = await objectIds(`${url}/api/classes/BenchItem?limit=1000`, auth)
+  const fetchOne = (/** @type {number} */ i) =>
+    /** @type {[string, Parameters<typeof request>[1]]} */ ([
+      `${url}/api/classes/BenchItem/${ids[i % ids.length]}`,
+      { headers: auth },
+    ])
+  await measure(concurrency, fetchOne, 200, 200)
+  const fetches = await measure(concurrency, fetchOne, 200)
   return {
     rows: [
       {
@@ -142,10 +152,40 @@ async function objectsSection({ url, token, bare, concurrency }) {
         name: `object queries/s @${concurrency}`,
         perSecond: queries.perSecond,
         ratio: queries.perSecond / bare,
+        target: 0.05,
+      },
+      {
+        name: `object fetches/s @${concurrency}`,
+        perSecond: fetches.perSecond,
+        ratio: fetches.perSecond / bare,
+        target: 0.1,
       },
     ],
     acknowledged: { BenchItem: 300 + creates.acknowledged },
   }
+}
+
+/**
+ * The ids of a page of objects.
+ * @param {string} url
+ * @param {Record<string, string>} headers
+ * @returns {Promise<string[]>}
+ */
+function objectIds(url, headers) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent, headers }, (response) => {
+        let text = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk) => (text += chunk))
+        response.on('end', () =>
+          resolve(
+            JSON.parse(text).results.map((/** @type {{ objectId: string }} */ o) => o.objectId),
+          ),
+        )
+      })
+      .on('error', reject)
+  })
 }
 
 /**

@@ -25,7 +25,7 @@ import { authRoutes } from './routes/auth.ts'
 import { eventRoutes } from './routes/events.ts'
 import { healthRoutes } from './routes/health.ts'
 import { metaRoutes } from './routes/meta.ts'
-import { answerHeaders, jsonPolicy, securityHeaders } from './http/security-headers.ts'
+import { apiAnswerHeaders, securityHeaders } from './http/security-headers.ts'
 import type { RpcAccess } from './rpc/access.ts'
 import type { RpcGateway } from './rpc/gateway.ts'
 import { leanRpcPath } from './rpc/lean-path.ts'
@@ -123,10 +123,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     bodyLimit: 1024 * 1024,
     requestId: requestIdGenerator(config.trustProxy),
     clientAddress: (request) => proxyAddr(request, trusted),
-    headers: {
-      ...answerHeaders(config.app.publicOrigins[0]!.startsWith('https:')),
-      'content-security-policy': jsonPolicy,
-    },
+    headers: apiAnswerHeaders(config.app.publicOrigins[0]!.startsWith('https:')),
     observe: (status, seconds) => observeRequest('/api/rpc/:chainId', 'POST', status, seconds),
     onError: (error, requestId) =>
       app.log.error({ err: error, reqId: requestId }, 'rpc gateway error'),

@@ -85,8 +85,13 @@ export const metricsPlugin = fp(
     app.decorate('upstreamAttempt', (chainId: number, outcome: string, seconds: number) =>
       upstream.observe({ chain: String(chainId), outcome }, seconds),
     )
+    // Each series' handle made once: labelling costs more than observing.
+    const series = new Map<string, ReturnType<typeof requests.labels>>()
     const observeRequest = (route: string, method: string, status: number, seconds: number) => {
-      requests.observe({ route, method, status: String(status) }, seconds)
+      const name = `${route} ${method} ${status}`
+      let handle = series.get(name)
+      if (!handle) series.set(name, (handle = requests.labels(route, method, String(status))))
+      handle.observe(seconds)
       if (status === 429) refusals.inc({ route })
     }
     app.decorate('observeRequest', observeRequest)

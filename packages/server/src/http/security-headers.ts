@@ -59,6 +59,22 @@ export function answerHeaders(https: boolean): Record<string, string> {
 export const jsonPolicy = "default-src 'none'; frame-ancestors 'none'"
 
 /**
+ * The headers an API answer that can never be a page needs (OWASP's set for REST answers): the
+ * CSP and nosniff keep it from being run or rendered, framing is refused, HSTS over https. The
+ * others above govern documents (referrers, popups, device permissions) and would only cost
+ * bytes on every JSON-RPC call.
+ */
+export function apiAnswerHeaders(https: boolean): Record<string, string> {
+  const all = answerHeaders(https)
+  return {
+    'content-security-policy': jsonPolicy,
+    'x-content-type-options': all['x-content-type-options']!,
+    'x-frame-options': all['x-frame-options']!,
+    ...(https ? { 'strict-transport-security': all['strict-transport-security']! } : {}),
+  }
+}
+
+/**
  * Security headers on every answer. HTML gets the full CSP; everything else
  * (JSON, static files) gets a CSP that forbids running anything, so a reflected or served document
  * cannot become a page. No `sandbox` there: same-origin files such as the favicon keep their

@@ -58,13 +58,11 @@ function post(
   })
 }
 
+// What an API answer needs to stay inert (the lean path leaves out the headers for documents).
 const safetyHeaders = [
   'content-security-policy',
   'x-content-type-options',
-  'referrer-policy',
   'x-frame-options',
-  'cross-origin-opener-policy',
-  'permissions-policy',
   'content-type',
 ] as const
 
@@ -110,8 +108,11 @@ describe('the RPC gateway lean path', () => {
       } else {
         expect(lean.body, name).toEqual(route.body)
       }
-      for (const header of safetyHeaders)
+      for (const header of safetyHeaders) {
+        if (name === 'a notification') continue // 204: no body, no type
+        expect(lean.headers[header], `${name}: ${header}`).toBeTruthy()
         expect(lean.headers[header], `${name}: ${header}`).toBe(route.headers[header])
+      }
       expect(lean.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/)
     }
     expect(cases.length).toBe(9)
