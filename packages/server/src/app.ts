@@ -48,6 +48,7 @@ import { startSyncs, type SyncRunner } from './sync/runner.ts'
 import type { SyncStatus } from './sync/syncer.ts'
 import { parseLiveQuerySocket } from './compat/live-query.ts'
 import { LiveHub } from './live/hub.ts'
+import { databaseSocketSlots, memorySocketSlots, type SocketSlots } from './live/socket-slots.ts'
 import { nativeLiveSocket } from './live/native-socket.ts'
 import { attachSockets, type SocketHandler } from './live/sockets.ts'
 import { openChangeFeed } from './objects/changes.ts'
@@ -58,6 +59,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Database
     dbKind: DatabaseKind
+    /** This process's id among the processes on one PostgreSQL (`server_processes`). */
+    processId: string | undefined
     /** What the RPC gateway's lean path answers with (set by the gateway's routes). */
     rpcLeanPath: LeanRpcParts
     /** Indexes on the document fields each class is queried on (objects/field-indexes.ts). */
@@ -170,10 +173,13 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     return payload
   })
   // Several processes on one PostgreSQL share limits, sessions and visitors: their settings must match.
+  let processId: string | undefined
   if (database.kind === 'postgres') {
     const membership = await joinPeers(database.db, sharedSettings(config))
+    processId = membership.id
     app.addHook('onClose', async () => membership.leave())
   }
+  app.decorate('processId', processId)
   app.decorate('db', database.db)
   app.decorate('dbKind', database.kind)
   app.decorate('config', config)
@@ -186,9 +192,15 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
       info: { title: 'Portico API', version: serverVersion },
     },
   })
+  // Live-query figures for the metrics, known once the hub and sockets exist below.
+  const liveStats: { hub?: LiveHub; slots?: SocketSlots } = {}
   await app.register(metricsPlugin, {
     token: config.metricsToken,
     pool: () => database.pool,
+    live: () => ({
+      sockets: liveStats.slots?.open ?? 0,
+      subscriptions: liveStats.hub?.size ?? 0,
+    }),
   })
   await app.register(compress, { global: true, threshold: 1024 })
   await app.register(cookie)
@@ -253,14 +265,24 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     await feed.close()
   })
   app.decorate('liveHub', hub)
+  liveStats.hub = hub
   const sockets = new Map<string, SocketHandler>([['/api/live', nativeLiveSocket(app, hub)]])
   const site = await loadSiteModule(config.functionsModule)
   if (config.compat.mount) {
     sockets.set(config.compat.mount, parseLiveQuerySocket(app, hub))
     await app.register(compatMount, { clientFor, functions: site.functions })
   }
+  // The per-address socket limit holds across processes on PostgreSQL.
+  const max = config.liveMaxSocketsPerAddress
+  if (processId) {
+    const shared = databaseSocketSlots(database.db, processId, max)
+    app.addHook('onClose', async () => shared.leave())
+    liveStats.slots = shared
+  } else {
+    liveStats.slots = memorySocketSlots(max)
+  }
   attachSockets(app, sockets, {
-    maxPerAddress: config.liveMaxSocketsPerAddress,
+    slots: liveStats.slots,
     clientAddress: (request) => proxyAddr(request, trusted),
   })
 

@@ -6,7 +6,7 @@ import type { Database } from './client.ts'
 import { serverProcesses } from './schema.ts'
 
 /** A process not seen for this long is gone (it refreshes every third of it). */
-const LIVE_MS = 30_000
+export const LIVE_MS = 30_000
 
 /**
  * The settings every process on one database must share, by the variable that sets them. Only
@@ -29,6 +29,7 @@ export function sharedSettings(config: ServerConfig): Record<string, string> {
     RPC_RATE_LIMIT_PER_KEY: config.rpc.rateLimitPerKey,
     RPC_RATE_LIMIT_PER_IP: config.rpc.rateLimitPerIp,
     BATCH_MAX_REQUESTS: config.batchMaxRequests,
+    LIVE_MAX_SOCKETS_PER_ADDRESS: config.liveMaxSocketsPerAddress,
     ANSWER_MAX_BYTES: config.answerMaxBytes,
     FILE_MAX_BYTES: config.fileMaxBytes,
     // Uploads from every process must land where every process reads them.
@@ -53,7 +54,7 @@ export function sharedSettings(config: ServerConfig): Record<string, string> {
 export async function joinPeers(
   db: Database,
   settings: Record<string, string>,
-): Promise<{ leave(): Promise<void> }> {
+): Promise<{ id: string; leave(): Promise<void> }> {
   const since = new Date(Date.now() - LIVE_MS)
   const live = await db.select().from(serverProcesses).where(gt(serverProcesses.lastSeen, since))
   const differing = new Set<string>()
@@ -82,6 +83,7 @@ export async function joinPeers(
   }, LIVE_MS / 3)
   beat.unref()
   return {
+    id,
     async leave() {
       clearInterval(beat)
       await db

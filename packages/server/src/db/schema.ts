@@ -244,6 +244,23 @@ export const serverProcesses = pgTable('server_processes', {
   lastSeen: timestamp('last_seen', { withTimezone: true }).notNull().defaultNow(),
 })
 
+/**
+ * Live-query sockets open per process and client address, so that the per-address limit holds
+ * across processes; rows of a process that is gone (see `serverProcesses`) do not count.
+ */
+export const liveSockets = pgTable(
+  'live_sockets',
+  {
+    processId: text('process_id').notNull(),
+    address: text('address').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.processId, t.address] }),
+    index('live_sockets_address_idx').on(t.address),
+  ],
+)
+
 /** Where each contract-event sync stands: the next block to read (committed with its rows). */
 export const eventSyncs = pgTable('event_syncs', {
   name: text('name').primaryKey(),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
 import { startMisbehavingNode, type MisbehavingNode } from '@portico/test-kit/misbehaving-node'
 import { databaseKinds, testApp, testConfig } from '../../test/helpers.ts'
 import { rpcTestConfig } from '../../test/rpc.ts'
@@ -64,5 +65,22 @@ describe.each(databaseKinds())('metrics on %s', (kind) => {
     if (kind === 'postgres') {
       expect(sample(text, 'portico_db_pool_connections', 'state="total"')).toBeGreaterThan(0)
     }
+  })
+
+  it('count the live-query sockets and subscriptions of the process', async () => {
+    const { app } = await testApp(kind, { metricsToken: 'secret-token' })
+    const origin = await app.listen({ host: '127.0.0.1', port: 0 })
+    const socket = new WebSocket(`${origin.replace('http', 'ws')}/api/live`)
+    await new Promise((resolve) => socket.once('open', resolve))
+    socket.send(JSON.stringify({ op: 'subscribe', requestId: 1, className: 'Note' }))
+    await new Promise((resolve) => socket.once('message', resolve))
+    const read = async () =>
+      (await app.inject({ url: '/api/metrics', headers: { authorization: 'Bearer secret-token' } }))
+        .body
+    expect(await read()).toMatch(/^portico_live_sockets 1$/m)
+    expect(await read()).toMatch(/^portico_live_subscriptions 1$/m)
+    socket.close()
+    await expect.poll(read).toMatch(/^portico_live_subscriptions 0$/m)
+    expect(await read()).toMatch(/^portico_live_sockets 0$/m)
   })
 })

@@ -27,7 +27,12 @@ declare module 'fastify' {
 export const metricsPlugin = fp(
   async (
     app: FastifyInstance,
-    opts: { token: string | undefined; pool: () => DatabaseHandle['pool'] },
+    opts: {
+      token: string | undefined
+      pool: () => DatabaseHandle['pool']
+      /** Live-query sockets and subscriptions of this process. */
+      live: () => { sockets: number; subscriptions: number }
+    },
   ) => {
     const registry = new Registry()
     const requests = new Histogram({
@@ -61,6 +66,22 @@ export const metricsPlugin = fp(
       help: 'RPC gateway calls whose answer never changes, by chain and whether the cache had it',
       labelNames: ['chain', 'outcome'],
       registers: [registry],
+    })
+    new Gauge({
+      name: 'portico_live_sockets',
+      help: 'Live-query WebSockets open on this process',
+      registers: [registry],
+      collect() {
+        this.set(opts.live().sockets)
+      },
+    })
+    new Gauge({
+      name: 'portico_live_subscriptions',
+      help: 'Live-query subscriptions held by this process',
+      registers: [registry],
+      collect() {
+        this.set(opts.live().subscriptions)
+      },
     })
     new Gauge({
       name: 'portico_db_pool_connections',

@@ -52,6 +52,13 @@ export class LiveHub {
     }
   }
 
+  /** Subscriptions held by this process's sockets. */
+  get size(): number {
+    let total = 0
+    for (const set of this.byClass.values()) total += set.size
+    return total
+  }
+
   close(): void {
     this.stopListening()
     this.byClass.clear()

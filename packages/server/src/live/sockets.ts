@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { WebSocketServer, type WebSocket } from 'ws'
+import type { SocketSlots } from './socket-slots.ts'
 
 // WebSocket endpoints of the server (live queries), by exact path. The upgrade is answered by
 // the `ws` library on the server's own HTTP listener; any other upgrade is refused.
@@ -12,8 +13,8 @@ export const MAX_MESSAGE_BYTES = 64 * 1024
 export type SocketHandler = (socket: WebSocket, request: IncomingMessage) => void
 
 export interface SocketOptions {
-  /** Most open sockets per client address (each can carry up to 100 subscriptions). */
-  maxPerAddress: number
+  /** The per-address limit (each socket can carry up to 100 subscriptions). */
+  slots: SocketSlots
   /** The client's address of an upgrade request (the proxy's `X-Forwarded-For` when trusted). */
   clientAddress: (request: IncomingMessage) => string
 }
@@ -24,8 +25,10 @@ export function attachSockets(
   options: SocketOptions,
 ): void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
-  const open = new Map<string, number>()
-  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+  const { slots } = options
+  const refuse = (socket: Duplex, status: string) =>
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+  const onUpgrade = async (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     let path: string
     try {
       path = new URL(request.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '') || '/'
@@ -33,23 +36,26 @@ export function attachSockets(
       path = ''
     }
     const handler = handlers.get(path)
-    if (!handler) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
-      return
-    }
+    if (!handler) return refuse(socket, '404 Not Found')
     // Every change is matched against every subscription: one client cannot open without bound.
     const address = options.clientAddress(request)
-    const count = open.get(address) ?? 0
-    if (count >= options.maxPerAddress) {
-      socket.end('HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
-      return
+    let allowed: boolean
+    try {
+      allowed = await slots.acquire(address)
+    } catch (error) {
+      app.log.warn({ err: error }, 'live socket limit could not be checked')
+      return refuse(socket, '503 Service Unavailable')
     }
-    open.set(address, count + 1)
+    if (!allowed) return refuse(socket, '429 Too Many Requests')
+    let released = false
     const release = () => {
-      const left = (open.get(address) ?? 1) - 1
-      if (left <= 0) open.delete(address)
-      else open.set(address, left)
+      if (released) return
+      released = true
+      slots.release(address)
     }
+    // The client may have gone while the slot was taken.
+    if (socket.destroyed) return release()
+    socket.once('close', release)
     wss.handleUpgrade(request, socket, head, (ws) => {
       ws.once('close', release)
       // A protocol handler that throws must not take the process down.
@@ -61,9 +67,11 @@ export function attachSockets(
       }
     })
   }
-  app.server.on('upgrade', onUpgrade)
+  const listener = (request: IncomingMessage, socket: Duplex, head: Buffer) =>
+    void onUpgrade(request, socket, head)
+  app.server.on('upgrade', listener)
   app.addHook('onClose', async () => {
-    app.server.off('upgrade', onUpgrade)
+    app.server.off('upgrade', listener)
     for (const client of wss.clients) client.terminate()
     await new Promise<void>((resolve) => wss.close(() => resolve()))
   })
