@@ -5,6 +5,8 @@ import { change } from './use-admin.ts'
 export interface ConsoleObject {
   objectId: string
   owner: string
+  /** The owner's wallet address, when the console's answer named it. */
+  ownerAddress?: string | undefined
   publicRead: boolean
   createdAt: string
   updatedAt: string
@@ -20,7 +22,8 @@ export function ObjectEditor({
   onDone,
 }: SectionProps & { className: string; object: ConsoleObject; onDone: () => void }) {
   const [text, setText] = useState(JSON.stringify(object.data, null, 2))
-  const [owner, setOwner] = useState(object.owner)
+  const shownOwner = object.ownerAddress ?? object.owner
+  const [owner, setOwner] = useState(shownOwner)
   const [publicRead, setPublicRead] = useState(object.publicRead)
   const [problem, setProblem] = useState<string>()
   const [confirming, setConfirming] = useState(false)
@@ -38,7 +41,7 @@ export function ObjectEditor({
       return setProblem('The record must be a JSON object ({ … }).')
     const failed = await change(() =>
       client.request('PUT', path, {
-        body: { data, publicRead, ...(owner !== object.owner ? { owner } : {}) },
+        body: { data, publicRead, ...(owner.trim() !== shownOwner ? { owner: owner.trim() } : {}) },
       }),
     )
     if (failed) setProblem(failed)
@@ -74,7 +77,7 @@ export function ObjectEditor({
         />
       </label>
       <label className="stacked">
-        Owner (user id)
+        Owner (wallet address or user id)
         <input
           value={owner}
           readOnly={readOnly}

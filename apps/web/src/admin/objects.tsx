@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { SectionProps } from './console.tsx'
 import { ObjectEditor, type ConsoleObject } from './object-editor.tsx'
-import { dateTime, useAdmin } from './use-admin.ts'
+import { dateTime, shortAddress, useAdmin } from './use-admin.ts'
 
 const PAGE = 20
 
@@ -30,11 +30,12 @@ export function Objects({ client, role }: SectionProps) {
     skip: String(skip),
     count: '1',
   }
-  const page = useAdmin<{ results: ConsoleObject[]; count: number }>(
-    client,
-    chosen ? `classes/${encodeURIComponent(chosen)}` : undefined,
-    query,
-  )
+  const page = useAdmin<{
+    results: ConsoleObject[]
+    count: number
+    owners?: Record<string, string>
+  }>(client, chosen ? `classes/${encodeURIComponent(chosen)}` : undefined, query)
+  const owners = (page.state.status === 'ready' && page.state.data.owners) || {}
   const exportUrl = (format: 'json' | 'csv') =>
     client.url(
       `/api/admin/classes/${encodeURIComponent(chosen ?? '')}/export?format=${format}${query.where ? `&where=${encodeURIComponent(query.where)}` : ''}`,
@@ -132,25 +133,33 @@ export function Objects({ client, role }: SectionProps) {
                 </tr>
               </thead>
               <tbody>
-                {page.state.data.results.map((object) => (
-                  <tr key={object.objectId}>
-                    <td className="mono">{object.objectId}</td>
-                    <td className="mono">{object.owner}</td>
-                    <td>{object.publicRead ? 'Yes' : 'No'}</td>
-                    <td>{dateTime(object.updatedAt)}</td>
-                    <td className="mono preview">{JSON.stringify(object.data).slice(0, 80)}</td>
-                    <td>
-                      <button
-                        type="button"
-                        className="button-secondary"
-                        aria-label={`Open ${object.objectId}`}
-                        onClick={() => setOpen(object)}
+                {page.state.data.results.map((found) => {
+                  const object = { ...found, ownerAddress: owners[found.owner] }
+                  return (
+                    <tr key={object.objectId}>
+                      <td className="mono">{object.objectId}</td>
+                      <td
+                        className="address"
+                        title={`${object.ownerAddress ?? ''} (user ${object.owner})`}
                       >
-                        Open
-                      </button>
-                    </td>
-                  </tr>
-                ))}
+                        {object.ownerAddress ? shortAddress(object.ownerAddress) : object.owner}
+                      </td>
+                      <td>{object.publicRead ? 'Yes' : 'No'}</td>
+                      <td>{dateTime(object.updatedAt)}</td>
+                      <td className="mono preview">{JSON.stringify(object.data).slice(0, 80)}</td>
+                      <td>
+                        <button
+                          type="button"
+                          className="button-secondary"
+                          aria-label={`Open ${object.objectId}`}
+                          onClick={() => setOpen(object)}
+                        >
+                          Open
+                        </button>
+                      </td>
+                    </tr>
+                  )
+                })}
               </tbody>
             </table>
           </div>

@@ -92,6 +92,8 @@ describe.each(databaseKinds())('the admin console API on %s', (kind) => {
     ])
     const beta = page.json().results[0]
     expect(beta.owner).toBe(member.user.id)
+    // Owners by their wallet address, as the console shows them.
+    expect(page.json().owners[member.user.id]).toBe(member.user.address)
     const bad = await call('PUT', `/api/admin/classes/Note/${beta.objectId}`, admin, {
       data: { 'bad field!': 1 },
     })
@@ -117,6 +119,27 @@ describe.each(databaseKinds())('the admin console API on %s', (kind) => {
       before: { data: { title: 'beta', score: 9 }, publicRead: false },
       after: { data: { title: 'beta, edited', score: 10 }, publicRead: true },
     })
+    // An owner is named by wallet address (any case) or user id; an address that never signed in
+    // is refused with what to do.
+    const toAdmin = await call('PUT', `/api/admin/classes/Note/${beta.objectId}`, admin, {
+      data: edited.json().data,
+      publicRead: true,
+      owner: ADMIN.toLowerCase(),
+    })
+    expect(toAdmin.statusCode).toBe(200)
+    expect(toAdmin.json().owner).not.toBe(member.user.id)
+    const stranger = await call('PUT', `/api/admin/classes/Note/${beta.objectId}`, admin, {
+      data: edited.json().data,
+      owner: `0x${'12'.repeat(20)}`,
+    })
+    expect(stranger.statusCode).toBe(400)
+    expect(stranger.json().error.message).toMatch(/must sign in once/)
+    const back = await call('PUT', `/api/admin/classes/Note/${beta.objectId}`, admin, {
+      data: edited.json().data,
+      publicRead: true,
+      owner: member.user.id,
+    })
+    expect(back.json().owner).toBe(member.user.id)
   })
 
   it('exports a class as JSON the import reads and as CSV with formulas defused', async () => {

@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm'
+import { desc, eq, inArray, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { objectSchema, queryAnswerSchema } from '@portico/sdk/wire'
 import { files, users } from '../db/schema.ts'
@@ -43,6 +43,19 @@ const queryString = {
   additionalProperties: false,
 } as const
 
+/** A page of objects as the console reads it: with each owner's wallet address. */
+const consoleQueryAnswer = {
+  ...queryAnswerSchema,
+  properties: {
+    ...queryAnswerSchema.properties,
+    owners: {
+      type: 'object',
+      description: 'The wallet address of each owner in the page, by user id',
+      additionalProperties: { type: 'string' },
+    },
+  },
+} as const
+
 export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
   const db = app.db
 
@@ -58,14 +71,14 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
           'Every object of a class (the console reads all), filtered and sorted as the SDK queries',
         params: classParams,
         querystring: queryString,
-        response: { 200: queryAnswerSchema, ...errors },
+        response: { 200: consoleQueryAnswer, ...errors },
       },
     },
     async (request) => {
       await requireConsole(request, 'read')
       const { where, order, limit, skip, count } = request.query
       const className = assertStoredClassName(request.params.className)
-      return queryObjects(db, {
+      const found = await queryObjects(db, {
         className,
         viewerId: ANY_OWNER,
         where: translateWhere(where),
@@ -75,6 +88,15 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
         count: count === '1' || count === 'true',
         maxBytes: answerBudget(app.config.answerMaxBytes),
       })
+      // The console shows owners by their wallet address, which is how a team knows its users.
+      const ids = [...new Set(found.results.map((object) => object.owner))]
+      const owners = ids.length
+        ? await db
+            .select({ id: users.id, address: users.address })
+            .from(users)
+            .where(inArray(users.id, ids))
+        : []
+      return { ...found, owners: Object.fromEntries(owners.map((o) => [o.id, o.address])) }
     },
   )
 
@@ -93,7 +115,11 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
           properties: {
             data: { type: 'object' },
             publicRead: { type: 'boolean' },
-            owner: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,80}$' },
+            owner: {
+              type: 'string',
+              pattern: '^[A-Za-z0-9_-]{1,80}$',
+              description: "The new owner's user id, or wallet address (0x…)",
+            },
           },
           required: ['data'],
           additionalProperties: false,
@@ -106,14 +132,29 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
       const className = assertStoredClassName(request.params.className)
       const data = normaliseDocument(request.body.data)
       const { owner, publicRead } = request.body
+      let ownerId: string | undefined
       if (owner !== undefined) {
-        const [exists] = await db.select({ id: users.id }).from(users).where(eq(users.id, owner))
-        if (!exists) throw badRequest(`No user has the id "${owner}".`, 'invalid_value')
+        const byAddress = /^0x[0-9a-fA-F]{40}$/.test(owner)
+        const [found] = await db
+          .select({ id: users.id })
+          .from(users)
+          .where(
+            byAddress ? sql`lower(${users.address}) = ${owner.toLowerCase()}` : eq(users.id, owner),
+          )
+        if (!found) {
+          throw badRequest(
+            byAddress
+              ? `No user has signed in with ${owner}: a wallet must sign in once before it can own objects.`
+              : `No user has the id "${owner}".`,
+            'invalid_value',
+          )
+        }
+        ownerId = found.id
       }
       const { before, after } = await modifyObject(
         db,
         { className, objectId: request.params.objectId, userId: ANY_OWNER },
-        () => ({ data, publicRead, ownerId: owner }),
+        () => ({ data, publicRead, ownerId }),
       )
       await recordAudit(db, {
         actor: user.address,
