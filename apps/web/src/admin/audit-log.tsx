@@ -39,7 +39,7 @@ export function AuditLog({ client }: SectionProps) {
                   <tr key={entry.id}>
                     <td>{dateTime(entry.at)}</td>
                     <td className="address">{entry.actor}</td>
-                    <td className="mono">{entry.action}</td>
+                    <td className="mono action">{entry.action}</td>
                     <td className="mono">{entry.target}</td>
                     <td>
                       {entry.before || entry.after ? (
