@@ -85,7 +85,8 @@ test('an admin browses, edits, exports and deletes an object, revokes a session 
   page,
   request,
 }) => {
-  test.setTimeout(180_000)
+  // 32 axe runs (8 sections, two widths, two themes) take most of it on a busy 2-core machine.
+  test.setTimeout(420_000)
   const member = await memberWithData(browser)
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
   await signInWithTestWallet(page, 0)

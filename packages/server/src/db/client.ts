@@ -51,6 +51,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => {})
     const db = drizzlePg(pool, { schema }) as unknown as Database
+    pooled.add(db)
     await migrateWithLock(pool, db)
     return {
       db,
@@ -72,6 +73,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   await migratePglite(db, { migrationsFolder })
   return { db: db as unknown as Database, kind: 'pglite', close: () => client.close() }
 }
+
+const pooled = new WeakSet<Database>()
+
+/**
+ * How many group-commit batches may run at once on `db` (see db/coalesce.ts): two on a
+ * PostgreSQL pool, one on the embedded database's single connection.
+ */
+export const batchConcurrency = (db: Database): number => (pooled.has(db) ? 2 : 1)
 
 /**
  * PGlite's own bytea conversion goes through one JavaScript string per byte, which for a 20 MB

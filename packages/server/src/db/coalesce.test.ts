@@ -60,4 +60,36 @@ describe('createCoalescer', () => {
     ])
     expect(batches).toEqual([[1], [2, 13, 4], [2], [13], [4]])
   })
+
+  it('overlaps at most `concurrency` batches, and keeps each caller its own result', async () => {
+    const releases: (() => void)[] = []
+    let inFlight = 0
+    let most = 0
+    const batches: number[][] = []
+    const run = createCoalescer(
+      async (items: number[]) => {
+        batches.push(items)
+        most = Math.max(most, ++inFlight)
+        await new Promise<void>((resolve) => releases.push(resolve))
+        inFlight--
+        return items.map((n) => n * 2)
+      },
+      200,
+      2,
+    )
+    const first = run(1)
+    await new Promise((resolve) => setImmediate(resolve))
+    const second = run(2) // starts while the first batch is out
+    await new Promise((resolve) => setImmediate(resolve))
+    const rest = [3, 4].map(run) // wait: two are out already
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(batches).toEqual([[1], [2]])
+    while (batches.length < 3 || releases.length) {
+      releases.shift()?.()
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    expect(await Promise.all([first, second, ...rest])).toEqual([2, 4, 6, 8])
+    expect(batches).toEqual([[1], [2], [3, 4]])
+    expect(most).toBe(2)
+  })
 })

@@ -14,12 +14,18 @@ export const batchSizes = new Set<(size: number) => void>()
 export function createCoalescer<I, O>(
   run: (items: I[]) => Promise<O[]>,
   maxBatch = 200,
+  /**
+   * Batches run at once. One on the embedded database (one connection). On PostgreSQL two
+   * overlap: while one commits, the next is already on its way, so requests that just missed a
+   * batch do not wait for its whole round trip.
+   */
+  concurrency = 1,
 ): (item: I) => Promise<O> {
   let queue: { item: I; resolve: (value: O) => void; reject: (error: unknown) => void }[] = []
-  let running = false
+  let running = 0
+  let scheduled = false
 
   async function drain(): Promise<void> {
-    running = true
     while (queue.length > 0) {
       const group = queue.slice(0, maxBatch)
       queue = queue.slice(group.length)
@@ -44,18 +50,30 @@ export function createCoalescer<I, O>(
         }
       }
     }
-    running = false
+  }
+
+  function start(): void {
+    scheduled = false
+    while (running < concurrency && queue.length > 0) {
+      running++
+      void drain().finally(() => {
+        running--
+        if (queue.length > 0 && !scheduled) schedule()
+      })
+    }
+  }
+
+  // Start on the next turn of the event loop, not now: PGlite runs queries synchronously on
+  // this thread, so nothing could join a batch while it runs; requests parsed in the same turn
+  // join instead.
+  function schedule(): void {
+    scheduled = true
+    setImmediate(start)
   }
 
   return (item) =>
     new Promise<O>((resolve, reject) => {
       queue.push({ item, resolve, reject })
-      if (!running) {
-        // Start on the next turn of the event loop, not now: PGlite runs queries synchronously
-        // on this thread, so nothing could join a batch while it runs; requests parsed in the
-        // same turn join instead.
-        running = true
-        setImmediate(() => void drain())
-      }
+      if (running < concurrency && !scheduled) schedule()
     })
 }

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm'
-import type { Database } from '../db/client.ts'
+import { batchConcurrency, type Database } from '../db/client.ts'
 import { createCoalescer } from '../db/coalesce.ts'
 import type { events } from '../db/schema.ts'
 
@@ -21,10 +21,14 @@ export interface EventWriter {
 export function createEventWriter(db: Database, maxBatch = 500): EventWriter {
   let pending = 0
   let idle: (() => void)[] = []
-  const insert = createCoalescer(async (rows: EventRow[]) => {
-    await db.execute(insertCounted(rows))
-    return rows.map(() => undefined)
-  }, maxBatch)
+  const insert = createCoalescer(
+    async (rows: EventRow[]) => {
+      await db.execute(insertCounted(rows))
+      return rows.map(() => undefined)
+    },
+    maxBatch,
+    batchConcurrency(db),
+  )
   return {
     async write(row) {
       pending++

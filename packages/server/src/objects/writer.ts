@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import type { Database } from '../db/client.ts'
+import { batchConcurrency, type Database } from '../db/client.ts'
 import { createCoalescer } from '../db/coalesce.ts'
 import { objects } from '../db/schema.ts'
 import { claimStatement, type IdempotencyClaim } from '../idempotency/store.ts'
@@ -94,7 +94,11 @@ const writers = new WeakMap<Database, (request: CreateRequest) => Promise<Create
 export function createObjectGrouped(db: Database, request: CreateRequest): Promise<CreateOutcome> {
   let writer = writers.get(db)
   if (!writer) {
-    writer = createCoalescer((requests: CreateRequest[]) => writeGroup(db, requests), 100)
+    writer = createCoalescer(
+      (requests: CreateRequest[]) => writeGroup(db, requests),
+      100,
+      batchConcurrency(db),
+    )
     writers.set(db, writer)
   }
   return writer(request)
