@@ -95,6 +95,8 @@ export interface BuildServerOptions {
     pool?: DatabaseHandle['pool']
     /** PostgreSQL's connection URL: live queries listen for other processes' changes on it. */
     url?: string | undefined
+    /** Connections for shared state that may lose its last moments in a crash (see db/client.ts). */
+    relaxed?: Database | undefined
   }
   /** Pino logger options; `false` silences logs (tests). */
   logger?: boolean | object
@@ -209,7 +211,9 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   // One set of counters behind every limit: on PostgreSQL (several processes) they live in the
   // database and are shared; on PGlite there is one process and memory is exact.
   const counter =
-    database.kind === 'postgres' ? databaseWindowCounter(database.db) : memoryWindowCounter()
+    database.kind === 'postgres'
+      ? databaseWindowCounter(database.relaxed ?? database.db)
+      : memoryWindowCounter()
   app.decorate('windowCounter', counter)
   // Limits are set per route (auth, events); the RPC gateway counts calls with `windowCounter`.
   await app.register(rateLimit, {
@@ -254,7 +258,12 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   const feed = openChangeFeed(
     database.db,
     database.kind === 'postgres' && url
-      ? { kind: 'postgres', url, readObject: (keys) => readObjectAsServer(database.db, keys) }
+      ? {
+          kind: 'postgres',
+          url,
+          readObject: (keys) => readObjectAsServer(database.db, keys),
+          notifyOn: database.relaxed,
+        }
       : { kind: 'pglite' },
   )
   const hub = new LiveHub(database.db, feed, (error) =>

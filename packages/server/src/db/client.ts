@@ -23,6 +23,12 @@ export interface DatabaseHandle {
   url?: string | undefined
   /** Connections of the PostgreSQL pool (for metrics); absent for the embedded database. */
   pool?: { total: number; idle: number; waiting: number } | undefined
+  /**
+   * PostgreSQL only: connections whose commits do not wait for the disk, for shared state whose
+   * last moments may be lost in a crash without harm (rate-limit counters). Never for anything a
+   * client is told was stored.
+   */
+  relaxed?: Database | undefined
 }
 
 export type OpenDatabaseOptions =
@@ -53,11 +59,24 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     const db = drizzlePg(pool, { schema }) as unknown as Database
     pooled.add(db)
     await migrateWithLock(pool, db)
+    // A commit that waits for the WAL flush costs a millisecond or more; a rate-limit counter
+    // lost in a crash only lets a client a few more requests in that window.
+    const relaxedPool = new pg.Pool({
+      connectionString: options.url,
+      max: 4,
+      options: '-c synchronous_commit=off',
+    })
+    relaxedPool.on('error', () => {})
+    const relaxed = drizzlePg(relaxedPool, { schema }) as unknown as Database
+    pooled.add(relaxed)
     return {
       db,
       kind: 'postgres',
       url: options.url,
-      close: () => pool.end(),
+      relaxed,
+      close: async () => {
+        await Promise.all([pool.end(), relaxedPool.end()])
+      },
       get pool() {
         return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }
       },

@@ -156,10 +156,24 @@ const feeds = new WeakMap<Database, ChangeFeed>()
 /** Opens the change feed of a database; the server does this once at start. */
 export function openChangeFeed(
   db: Database,
-  options: { kind: 'pglite' } | { kind: 'postgres'; url: string; readObject: ReadObject },
+  options:
+    | { kind: 'pglite' }
+    | {
+        kind: 'postgres'
+        url: string
+        readObject: ReadObject
+        /**
+         * Where the notifications are sent from: a NOTIFY commits a transaction of its own, and
+         * the news of a change already committed need not wait for the disk (lost in a crash,
+         * it is lost with the listeners that would have heard it).
+         */
+        notifyOn?: Database | undefined
+      },
 ): ChangeFeed {
   const feed =
-    options.kind === 'postgres' ? postgresFeed(db, options.url, options.readObject) : memoryFeed()
+    options.kind === 'postgres'
+      ? postgresFeed(options.notifyOn ?? db, options.url, options.readObject)
+      : memoryFeed()
   feeds.set(db, feed)
   return feed
 }
