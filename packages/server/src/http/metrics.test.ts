@@ -81,6 +81,6 @@ describe.each(databaseKinds())('metrics on %s', (kind) => {
     expect(await read()).toMatch(/^portico_live_subscriptions 1$/m)
     socket.close()
     await expect.poll(read).toMatch(/^portico_live_subscriptions 0$/m)
-    expect(await read()).toMatch(/^portico_live_sockets 0$/m)
+    await expect.poll(read).toMatch(/^portico_live_sockets 0$/m)
   })
 })

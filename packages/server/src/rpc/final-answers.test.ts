@@ -36,6 +36,17 @@ describe('answers cached once final', () => {
         maxPriorityFeePerGas: parseGwei('1'),
       })
       const hash = (await ask('eth_sendRawTransaction', [raw])) as string
+      // Mined a moment later: waited for straight at the node, so the gateway sees none of it.
+      await expect
+        .poll(async () => {
+          const answer = await fetch(anvil.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(call('eth_getTransactionReceipt', [hash])),
+          })
+          return ((await answer.json()) as { result: unknown }).result
+        })
+        .not.toBeNull()
       const receipt = (await ask('eth_getTransactionReceipt', [hash])) as { blockNumber: string }
       expect(receipt.blockNumber).toMatch(/^0x/)
 

@@ -71,7 +71,7 @@ describe('the RPC gateway lean path', () => {
     let throughFastify = 0
     const { app, database } = await testApp(
       'pglite',
-      { rpc: rpcTestConfig({ 31337: [anvil.url] }, { rateLimitPerKey: 12 }), metricsToken: 't' },
+      { rpc: rpcTestConfig({ 31337: [anvil.url] }, { rateLimitPerKey: 20 }), metricsToken: 't' },
       (app) =>
         app.addHook('onRequest', async (request) => {
           if (request.url.startsWith('/api/rpc/')) throughFastify++
@@ -117,11 +117,25 @@ describe('the RPC gateway lean path', () => {
     }
     expect(cases.length).toBe(9)
 
-    // The key's limit (12 calls a minute) is one budget for both paths: the batch counted two.
-    const counted = await post(`${base}/api/rpc/31337`, call('eth_chainId'), json, false)
-    expect(counted.status).toBe(429)
-    expect(counted.body).toMatchObject({ error: { code: -32005 } })
-    expect(Number(counted.headers['retry-after'])).toBeGreaterThan(0)
+    // The key's limit (20 calls a minute) is one budget for both paths: a fresh key, ten calls
+    // each way, then the next is refused on either. Counted in minute windows, so the sequence
+    // is started well inside one.
+    const fresh = { ...json, 'x-api-key': (await createApiKey(database.db, 'limit')).key }
+    if (new Date().getSeconds() >= 55) await new Promise((resolve) => setTimeout(resolve, 6_000))
+    for (let i = 0; i < 10; i++) {
+      expect((await post(`${base}/api/rpc/31337`, call('eth_chainId'), fresh, false)).status).toBe(
+        200,
+      )
+      expect((await post(`${base}/api/rpc/31337`, call('eth_chainId'), fresh, true)).status).toBe(
+        200,
+      )
+    }
+    for (const chunked of [false, true]) {
+      const refused = await post(`${base}/api/rpc/31337`, call('eth_chainId'), fresh, chunked)
+      expect(refused.status).toBe(429)
+      expect(refused.body).toMatchObject({ error: { code: -32005 } })
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+    }
 
     // Both paths are in the metrics, under the route's name.
     const metrics = await app.inject({
@@ -136,7 +150,8 @@ describe('the RPC gateway lean path', () => {
         ),
       )
     expect(served).toHaveLength(1)
-    // Three cases answered 200 (one call, a batch, a method not served), each both ways.
-    expect(Number(served[0]!.split(' ').at(-1))).toBe(6)
+    // Three cases answered 200 (one call, a batch, a method not served), each both ways, and
+    // the twenty calls within the limit.
+    expect(Number(served[0]!.split(' ').at(-1))).toBe(26)
   })
 })
