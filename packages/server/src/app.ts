@@ -1,5 +1,4 @@
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify'
-import http from 'node:http'
 import proxyAddr from '@fastify/proxy-addr'
 import swagger from '@fastify/swagger'
 import compress from '@fastify/compress'
@@ -28,7 +27,7 @@ import { metaRoutes } from './routes/meta.ts'
 import { apiAnswerHeaders, securityHeaders } from './http/security-headers.ts'
 import type { RpcAccess } from './rpc/access.ts'
 import type { RpcGateway } from './rpc/gateway.ts'
-import { leanRpcPath } from './rpc/lean-path.ts'
+import { httpServer, leanRpcPath } from './rpc/lean-path.ts'
 import { idempotencyPlugin } from './idempotency/plugin.ts'
 import { currentUserPlugin } from './auth/sessions.ts'
 import { objectRoutes } from './routes/objects.ts'
@@ -134,27 +133,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
       app.log.error({ err: error, reqId: requestId }, 'rpc gateway error'),
   })
   const app = Fastify({
-    // Fastify's own HTTP/1 server, as it would make it, with the lean path in front.
-    serverFactory: (handler) => {
-      const server = http.createServer(
-        {
-          headersTimeout: config.timeouts.headersMs,
-          // How often Node checks the limits (its default, 30 s, would let them overrun).
-          connectionsCheckingInterval: Math.max(
-            100,
-            Math.min(1_000, config.timeouts.headersMs / 4),
-          ),
-        },
-        (request, response) => {
-          if (!lean(request, response)) handler(request, response)
-        },
-      )
-      // A client that stalls (slow headers, a body that stops, a silent connection) is cut off.
-      server.requestTimeout = config.timeouts.requestMs
-      server.keepAliveTimeout = config.timeouts.idleMs
-      server.setTimeout(config.timeouts.idleMs)
-      return server
-    },
+    // Fastify's own HTTP/1 server, with the gateway's lean path in front.
+    serverFactory: (handler) => httpServer(config.timeouts, lean, handler),
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     requestTimeout: config.timeouts.requestMs,

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import { unauthorized, type HttpError } from '../errors.ts'
 import { rpcErrorAnswer } from './error-handler.ts'
 import type { RpcGateway } from './gateway.ts'
@@ -116,4 +116,30 @@ function readBody(request: IncomingMessage): Promise<string> {
     )
     request.once('error', reject)
   })
+}
+
+/**
+ * The HTTP/1 server Fastify would make, with `lean` answering first: the same time-outs, so a
+ * client that stalls (slow headers, a body that stops, a silent connection) is cut off on
+ * either path.
+ */
+export function httpServer(
+  timeouts: { headersMs: number; requestMs: number; idleMs: number },
+  lean: (request: IncomingMessage, response: ServerResponse) => boolean,
+  fastify: (request: IncomingMessage, response: ServerResponse) => void,
+): http.Server {
+  const server = http.createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      // How often Node checks the limits (its default, 30 s, would let them overrun).
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, timeouts.headersMs / 4)),
+    },
+    (request, response) => {
+      if (!lean(request, response)) fastify(request, response)
+    },
+  )
+  server.requestTimeout = timeouts.requestMs
+  server.keepAliveTimeout = timeouts.idleMs
+  server.setTimeout(timeouts.idleMs)
+  return server
 }
