@@ -1,7 +1,10 @@
 // RPC gateway benchmark: eth_blockNumber straight to an anvil node versus
 // through Portico's gateway (POST /api/rpc/:chainId) to the same node, in the same run.
 // Prints requests/s and median latency of both, the throughput ratio (target ≥ 0.7) and the
-// added median latency (target < 1 ms). Only 127.0.0.1; bounded in count and time; stops itself.
+// added median latency (target < 1 ms). For scale it also measures, in the same rounds, a bare
+// Node HTTP server that answers at once (bench/bare-node.mjs): what no Node gateway can beat here,
+// and, when Debian's nginx is installed, nginx's proxy_pass to the same node: what a proxy
+// outside Node does on the same machine. Only 127.0.0.1; bounded in count and time; stops itself.
 import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
@@ -140,6 +143,43 @@ function cpuMs(pid) {
   }
 }
 
+/**
+ * Debian's nginx (its own prefix and config in the data directory, one worker, no logs) proxying
+ * to the node with keep-alive; resolves with its URL. Stopped with the other children.
+ * @param {number} anvilPort
+ */
+async function startNginx(anvilPort) {
+  const port = await freePort()
+  const prefix = path.join(dataDir, 'nginx')
+  fs.mkdirSync(prefix, { recursive: true })
+  const config = path.join(prefix, 'nginx.conf')
+  fs.writeFileSync(
+    config,
+    `daemon off;
+worker_processes 1;
+pid ${prefix}/nginx.pid;
+error_log ${prefix}/error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${prefix};
+  proxy_temp_path ${prefix};
+  upstream node { server 127.0.0.1:${anvilPort}; keepalive 64; }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://node;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+    }
+  }
+}
+`,
+  )
+  children.push(spawn('/usr/sbin/nginx', ['-p', prefix, '-c', config], { stdio: 'ignore' }))
+  return `http://127.0.0.1:${port}/`
+}
+
 /** @param {number[]} values */
 const median = (values) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
@@ -189,17 +229,55 @@ async function main() {
     stdio: 'inherit',
   })
   children.push(server)
+  const barePort = await freePort()
+  const bare = spawn(process.execPath, [path.join(root, 'bench/bare-node.mjs'), String(barePort)], {
+    stdio: 'ignore',
+  })
+  children.push(bare)
+  const bareUrl = `http://127.0.0.1:${barePort}/`
+  const nginxUrl = fs.existsSync('/usr/sbin/nginx') ? await startNginx(anvilPort) : undefined
   const gatewayUrl = `http://127.0.0.1:${serverPort}/api/rpc/${chainId}`
   const keyHeader = { 'x-api-key': key }
 
   await waitForRpc(anvilUrl, {})
   await waitForRpc(gatewayUrl, keyHeader)
-  // Warm up both paths (JIT, keep-alive sockets) before measuring.
+  await waitForRpc(bareUrl, {})
+  if (nginxUrl) await waitForRpc(nginxUrl, {})
+  // Warm up every path (JIT, keep-alive sockets) before measuring.
   await measure(anvilUrl, {}, 2_000, concurrency)
   await measure(gatewayUrl, keyHeader, 2_000, concurrency)
+  await measure(bareUrl, {}, 2_000, concurrency)
+  if (nginxUrl) await measure(nginxUrl, {}, 2_000, concurrency)
 
-  /** @type {{ direct: number[], gateway: number[], directMedian: number[], gatewayMedian: number[] }} */
-  const results = { direct: [], gateway: [], directMedian: [], gatewayMedian: [] }
+  /** The server's counters that explain the figures: cache lookups and upstream exchanges. */
+  const counters = async () => {
+    const response = await fetch(`http://127.0.0.1:${serverPort}/api/metrics`, {
+      headers: { authorization: `Bearer ${metricsToken}` },
+    })
+    const text = await response.text()
+    /** @param {string} name @param {string} outcome */
+    const value = (name, outcome) =>
+      Number(
+        text.match(
+          new RegExp(`${name}\\{chain="${chainId}",outcome="${outcome}"\\} (\\d+)`),
+        )?.[1] ?? 0,
+      )
+    return {
+      hit: value('portico_rpc_cache_lookups_total', 'hit'),
+      miss: value('portico_rpc_cache_lookups_total', 'miss'),
+      exchanges: value('portico_rpc_upstream_attempt_seconds_count', 'ok'),
+    }
+  }
+
+  /** @type {{ direct: number[], gateway: number[], bare: number[], nginx: number[], directMedian: number[], gatewayMedian: number[] }} */
+  const results = {
+    direct: [],
+    gateway: [],
+    bare: [],
+    nginx: [],
+    directMedian: [],
+    gatewayMedian: [],
+  }
   // CPU time per request of each process, to show where the time goes whatever else runs.
   const cpu = {
     direct: { bench: 0, anvil: 0, server: 0 },
@@ -218,12 +296,17 @@ async function main() {
     cpu[path].server += cpuMs(server.pid) - /** @type {number} */ (before[2])
     return result.perSecond
   }
+  let exchanges = 0
   // Alternate the two paths so load from elsewhere on the machine hits both alike.
   for (let round = 0; round < rounds; round++) {
     results.direct.push(await accounted('direct', () => measure(anvilUrl, {}, count, concurrency)))
+    const exchangesBefore = (await counters()).exchanges
     results.gateway.push(
       await accounted('gateway', () => measure(gatewayUrl, keyHeader, count, concurrency)),
     )
+    exchanges += (await counters()).exchanges - exchangesBefore
+    results.bare.push((await measure(bareUrl, {}, count, concurrency)).perSecond)
+    if (nginxUrl) results.nginx.push((await measure(nginxUrl, {}, count, concurrency)).perSecond)
     results.directMedian.push((await measure(anvilUrl, {}, latencyCount, 1)).median)
     results.gatewayMedian.push((await measure(gatewayUrl, keyHeader, latencyCount, 1)).median)
   }
@@ -266,24 +349,8 @@ async function main() {
     )
     return (loads * pageCalls.length) / ((performance.now() - started) / 1000)
   }
-  const cacheCounts = async () => {
-    const response = await fetch(`http://127.0.0.1:${serverPort}/api/metrics`, {
-      headers: { authorization: `Bearer ${metricsToken}` },
-    })
-    const text = await response.text()
-    /** @param {string} outcome */
-    const value = (outcome) =>
-      Number(
-        text.match(
-          new RegExp(
-            `portico_rpc_cache_lookups_total\\{chain="${chainId}",outcome="${outcome}"\\} (\\d+)`,
-          ),
-        )?.[1] ?? 0,
-      )
-    return { hit: value('hit'), miss: value('miss') }
-  }
   await pageLoads(gatewayUrl, keyHeader) // warm: the cache fills, the gateway sees the head
-  const cacheBefore = await cacheCounts()
+  const cacheBefore = await counters()
   /** @type {number[]} */
   const pageDirect = []
   /** @type {number[]} */
@@ -292,7 +359,7 @@ async function main() {
     pageDirect.push(await pageLoads(anvilUrl, {}))
     pageGateway.push(await pageLoads(gatewayUrl, keyHeader))
   }
-  const cacheAfter = await cacheCounts()
+  const cacheAfter = await counters()
   const pageCallsSent = rounds * Math.ceil(count / pageCalls.length) * pageCalls.length
   const hits = cacheAfter.hit - cacheBefore.hit
 
@@ -306,6 +373,7 @@ async function main() {
   const added = median(
     results.gatewayMedian.map((g, i) => g - (results.directMedian[i] ?? Number.NaN)),
   )
+  const bareRatio = median(results.bare.map((b, i) => b / (results.direct[i] ?? Number.NaN)))
   const perRound = results.gateway
     .map((g, i) => (g / (results.direct[i] ?? Number.NaN)).toFixed(2))
     .join(' ')
@@ -321,11 +389,24 @@ async function main() {
   console.log(
     `  throughput ratio    ${ratio.toFixed(2)}  (target ≥ 0.70) ${ratio >= 0.7 ? 'OK' : 'BELOW TARGET'}; per round: ${perRound}`,
   )
+  console.log(
+    `  for scale           a bare Node HTTP server that answers at once: ${bareRatio.toFixed(2)} of direct (no Node gateway can pass it here); the gateway is ${(ratio / bareRatio).toFixed(2)} of it`,
+  )
+  if (nginxUrl) {
+    const nginxRatio = median(results.nginx.map((n, i) => n / (results.direct[i] ?? Number.NaN)))
+    console.log(
+      `                      nginx's proxy_pass to the same node: ${nginxRatio.toFixed(2)} of direct (a proxy outside Node)`,
+    )
+  }
   /** @param {{ bench: number, anvil: number, server: number }} c */
   const perRequest = (c) =>
     `bench ${((c.bench * 1000) / (count * rounds)).toFixed(0)} µs, anvil ${((c.anvil * 1000) / (count * rounds)).toFixed(0)} µs, server ${((c.server * 1000) / (count * rounds)).toFixed(0)} µs`
   console.log(`  CPU per request     direct:  ${perRequest(cpu.direct)}`)
   console.log(`                      gateway: ${perRequest(cpu.gateway)}`)
+  const gatewayCalls = rounds * count
+  console.log(
+    `  upstream exchanges  ${exchanges} for ${gatewayCalls} calls: ${(gatewayCalls / exchanges).toFixed(1)} calls each (identical calls in flight together go once)`,
+  )
   console.log(
     `  added median        ${added.toFixed(3)} ms (target < 1 ms) ${added < 1 ? 'OK' : 'ABOVE TARGET'}`,
   )

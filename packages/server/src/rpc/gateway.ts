@@ -1,7 +1,14 @@
 import { rpcError, type JsonRpcAnswer, type JsonRpcId } from './answer.ts'
 import { AnswerCache } from './cache.ts'
 import type { RpcGatewayConfig } from './config.ts'
-import { allowedMethods, blockNumberOf, isCacheable, isCacheableWhenFinal } from './methods.ts'
+import {
+  allowedMethods,
+  blockNumberOf,
+  isCacheable,
+  isCacheableWhenFinal,
+  goesAlone,
+  isSharedRead,
+} from './methods.ts'
 import {
   UpstreamPool,
   UpstreamUnavailableError,
@@ -60,13 +67,14 @@ export class RpcGateway {
     for (const [chainId, urls] of config.upstreams) {
       this.#pools.set(
         chainId,
-        new UpstreamPool(
-          urls,
-          config.timeoutMs,
-          (f) => onUpstreamFailure?.(chainId, f),
-          config.upstreamBatch,
-          (outcome, seconds) => onUpstreamAttempt?.(chainId, outcome, seconds),
-        ),
+        new UpstreamPool(urls, {
+          timeoutMs: config.timeoutMs,
+          maxBatch: config.upstreamBatch,
+          shareable: isSharedRead,
+          alone: goesAlone,
+          onFailure: (f) => onUpstreamFailure?.(chainId, f),
+          onAttempt: (outcome, seconds) => onUpstreamAttempt?.(chainId, outcome, seconds),
+        }),
       )
       this.#caches.set(chainId, new AnswerCache())
     }

@@ -36,6 +36,20 @@ export const allowedMethods: ReadonlySet<string> = new Set([
   'eth_sendRawTransaction',
 ])
 
+/**
+ * Whether identical calls arriving together may share one upstream call: every served method but
+ * the one that writes (a transaction is sent once per request, as its sender asked).
+ */
+export const isSharedRead = (method: string) => method !== 'eth_sendRawTransaction'
+
+/**
+ * Whether a call goes upstream in an exchange of its own rather than in a batch: those whose
+ * cost grows with the data asked for (a range of logs, a block's receipts), so they never hold
+ * up the small calls that would share their batch.
+ */
+export const goesAlone = (method: string) =>
+  method === 'eth_getLogs' || method === 'eth_getBlockReceipts'
+
 const blockHash = /^0x[0-9a-fA-F]{64}$/
 
 // Methods whose first parameter, when it is a block hash, fixes the answer forever.

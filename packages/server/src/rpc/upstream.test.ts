@@ -16,7 +16,7 @@ afterAll(async () => {
 
 describe('UpstreamPool', () => {
   it('sends the calls of one event-loop turn upstream as one batch, answering each', async () => {
-    const pool = new UpstreamPool([node.url], 2_000, undefined, 2)
+    const pool = new UpstreamPool([node.url], { timeoutMs: 2_000, maxBatch: 2 })
     const before = node.requests.length
     const answers = await Promise.all([
       pool.request({ method: 'eth_chainId', params: [] }),
@@ -28,15 +28,96 @@ describe('UpstreamPool', () => {
       '0x2a',
       '0x7a69',
     ])
-    // Three calls, batches of at most two: one batch of two and one single call.
+    // Three calls, batches of at most two, none shared: one batch of two and one single call.
     expect(node.requests.slice(before).map((r) => (Array.isArray(r) ? r.length : 1))).toEqual([
       2, 1,
     ])
     pool.close()
   })
 
+  it('sends identical shareable calls of one turn once, heavy calls alone, and every other call as it came', async () => {
+    const pool = new UpstreamPool([node.url], {
+      timeoutMs: 2_000,
+      maxBatch: 20,
+      shareable: (method) => method.startsWith('eth_get') || method === 'eth_blockNumber',
+      alone: (method) => method === 'eth_getLogs',
+    })
+    const before = node.requests.length
+    const calls = [
+      { method: 'eth_blockNumber', params: [] },
+      { method: 'eth_getBalance', params: ['0x01', 'latest'] },
+      { method: 'eth_blockNumber' },
+      { method: 'eth_getBalance', params: ['0x02', 'latest'] },
+      { method: 'eth_getBalance', params: ['0x01', 'latest'] },
+      { method: 'eth_getLogs', params: [{ fromBlock: '0x0' }] },
+      { method: 'eth_sendRawTransaction', params: ['0xaa'] },
+      { method: 'eth_sendRawTransaction', params: ['0xaa'] },
+    ]
+    const answers = await Promise.all(calls.map((call) => pool.request(call)))
+    expect(answers.map((a) => ('result' in a ? a.result : a.error))).toEqual([
+      '0x2a',
+      null,
+      '0x2a',
+      null,
+      null,
+      null,
+      null,
+      null,
+    ])
+    // The logs call went alone (a single call, not a batch), the rest together.
+    const sent = node.requests.slice(before) as (
+      { method: string; params?: unknown[] }[] | object
+    )[]
+    expect(sent).toHaveLength(2)
+    expect(sent[1]).toMatchObject({ method: 'eth_getLogs' })
+    expect(
+      (sent[0] as { method: string; params?: unknown[] }[]).map((c) => [c.method, c.params?.[0]]),
+    ).toEqual([
+      ['eth_blockNumber', undefined],
+      ['eth_getBalance', '0x01'],
+      ['eth_getBalance', '0x02'],
+      ['eth_sendRawTransaction', '0xaa'],
+      ['eth_sendRawTransaction', '0xaa'],
+    ])
+    pool.close()
+  })
+
+  it('has calls that arrive while an exchange is out wait for it and go together', async () => {
+    const pool = new UpstreamPool([node.url], { timeoutMs: 2_000, maxBatch: 20 })
+    const before = node.requests.length
+    const turn = () => new Promise((resolve) => setImmediate(resolve))
+    const first = pool.request({ method: 'eth_chainId' })
+    await turn() // the first call is out
+    const later: Promise<unknown>[] = []
+    for (const method of ['eth_blockNumber', 'eth_gasPrice', 'net_version']) {
+      later.push(pool.request({ method }))
+      await turn()
+    }
+    await Promise.all([first, ...later])
+    const sizes = node.requests.slice(before).map((r) => (Array.isArray(r) ? r.length : 1))
+    expect(sizes[0]).toBe(1)
+    // Three calls in three turns went in fewer exchanges than three.
+    expect(sizes.length).toBeLessThan(4)
+    expect(sizes.reduce((a, b) => a + b)).toBe(4)
+    pool.close()
+  })
+
+  it('sends a waiting call after a short wait when the exchange out is slow', async () => {
+    const slow = await startMisbehavingNode('no-answer')
+    const pool = new UpstreamPool([slow.url], { timeoutMs: 1_000, maxWaitMs: 5 })
+    const first = pool.request({ method: 'eth_getLogs' })
+    await new Promise((resolve) => setImmediate(resolve))
+    const second = pool.request({ method: 'eth_chainId' })
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    // The second call did not wait for the first, which never comes back.
+    expect(slow.requests).toHaveLength(2)
+    await Promise.allSettled([first, second])
+    pool.close()
+    await slow.close()
+  })
+
   it('rejects every call of a batch when no upstream answers', async () => {
-    const pool = new UpstreamPool(['http://127.0.0.1:9'], 2_000, undefined, 20)
+    const pool = new UpstreamPool(['http://127.0.0.1:9'], { timeoutMs: 2_000, maxBatch: 20 })
     const outcomes = await Promise.allSettled([
       pool.request({ method: 'eth_chainId' }),
       pool.request({ method: 'eth_chainId' }),
@@ -50,7 +131,10 @@ describe('UpstreamPool', () => {
 
   it('gives each attempt a deadline: an upstream that trickles bytes is left for the next', async () => {
     const failures: string[] = []
-    const pool = new UpstreamPool([trickling.url, node.url], 600, (f) => failures.push(f.reason))
+    const pool = new UpstreamPool([trickling.url, node.url], {
+      timeoutMs: 600,
+      onFailure: (f) => failures.push(f.reason),
+    })
     const started = Date.now()
     const answer = await pool.request({ method: 'eth_chainId' })
     expect(answer).toMatchObject({ result: '0x7a69' })
