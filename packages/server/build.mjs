@@ -23,3 +23,15 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 })
+
+// The sign-in signature worker runs as its own file beside cli.js (auth/signer-recovery.ts).
+await build({
+  entryPoints: ['src/auth/recover-worker.mjs'],
+  outfile: 'dist/recover-worker.js',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  packages: 'external',
+  logLevel: 'warning',
+})

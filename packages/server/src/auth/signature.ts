@@ -9,6 +9,7 @@ import {
 } from 'viem'
 import { verifyMessage } from 'viem/actions'
 import { HttpError } from '../errors.ts'
+import { recoverSigner } from './signer-recovery.ts'
 
 /** Thrown by the placeholder transport of a chain without a configured node. */
 class NoNodeError extends Error {
@@ -55,6 +56,10 @@ export async function verifySignInSignature(
   clientFor: ChainClients,
   parameters: { message: string; signature: Hex; address: Address; chainId: number },
 ): Promise<void> {
+  // Ordinary accounts, the common case: the signer recovered in a worker thread is the address.
+  const signer = await recoverSigner(parameters.message, parameters.signature)
+  if (signer !== undefined && signer.toLowerCase() === parameters.address.toLowerCase()) return
+  // Anything else (a contract wallet, a wrong signature) the way viem checks it, here.
   let valid: boolean
   try {
     valid = await verifyMessage(clientFor(parameters.chainId), {
