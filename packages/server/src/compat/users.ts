@@ -118,7 +118,12 @@ export async function signIn(call: CompatCall, clientFor: ChainClients): Promise
       'Portico signs users in with their wallet (authData.moralisEth); passwords and other providers are not available.',
     )
   }
-  const limit = await app.windowCounter.add(`compat-sign-in:${call.request.ip}`, 1, 60_000)
+  const limit = await app.windowCounter.add(
+    `compat-sign-in:${call.request.ip}`,
+    1,
+    60_000,
+    config.authRateLimit,
+  )
   if (limit.count > config.authRateLimit)
     throw new ParseError(
       ParseCode.CONNECTION_FAILED,

@@ -4,6 +4,7 @@ import type { WindowCounter } from './window-counter.ts'
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void
 interface StoreOptions {
   routeInfo?: { method?: string | string[]; url?: string }
+  max?: unknown
 }
 
 /**
@@ -14,16 +15,18 @@ interface StoreOptions {
 export function counterRateLimitStore(shared: WindowCounter): FastifyRateLimitStoreCtor {
   return class DatabaseRateLimitStore {
     private readonly prefix: string
+    private readonly max: number | undefined
     constructor(raw: unknown = {}) {
       const options = raw as StoreOptions
-      // (options is the plugin's merged route options; only routeInfo matters here)
+      // (options is the plugin's merged route options: the route and its limit matter here)
       const url = options.routeInfo?.url ?? ''
       const method = [options.routeInfo?.method ?? ''].flat().join(',')
       this.prefix = `${method} ${url}|`
+      this.max = typeof options.max === 'number' ? options.max : undefined
     }
 
     incr(key: string, callback: Callback, timeWindow: number): void {
-      shared.add(this.prefix + key, 1, timeWindow).then(
+      shared.add(this.prefix + key, 1, timeWindow, this.max).then(
         ({ count, ttlMs }) => callback(null, { current: count, ttl: ttlMs }),
         (error: Error) => callback(error),
       )

@@ -52,7 +52,7 @@ export class RpcAccess {
     name: string,
     headers: Record<string, string>,
   ) {
-    const { count, ttlMs } = await this.counter.add(`rpc|${who}`, calls, 60_000)
+    const { count, ttlMs } = await this.counter.add(`rpc|${who}`, calls, 60_000, max)
     if (count <= max) return
     const seconds = Math.max(1, Math.ceil(ttlMs / 1000))
     headers['retry-after'] = String(seconds)
