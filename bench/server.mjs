@@ -100,7 +100,7 @@ function countStored() {
 }
 
 /** @typedef {{ url: string, token: string, bare: number, concurrency: number }} Target */
-/** @typedef {{ name: string, perSecond: number, ratio: number, target?: number }} Row */
+/** @typedef {{ name: string, perSecond: number, ratio: number, target?: number, ofBare?: boolean }} Row */
 
 /**
  * Objects: creates/s with an Idempotency-Key each, as the SDK sends them, queries/s of a
@@ -146,18 +146,21 @@ async function objectsSection({ url, token, bare, concurrency }) {
         name: `object creates/s @${concurrency}`,
         perSecond: creates.perSecond,
         ratio: creates.perSecond / bare,
+        ofBare: true,
         target: 0.15,
       },
       {
         name: `object queries/s @${concurrency}`,
         perSecond: queries.perSecond,
         ratio: queries.perSecond / bare,
+        ofBare: true,
         target: 0.05,
       },
       {
         name: `object fetches/s @${concurrency}`,
         perSecond: fetches.perSecond,
         ratio: fetches.perSecond / bare,
+        ofBare: true,
         target: 0.1,
       },
     ],
@@ -310,6 +313,7 @@ async function eventsSection({ url, bare, concurrency }) {
         name: `events accepted/s @${concurrency}`,
         perSecond: events.perSecond,
         ratio: events.perSecond / bare,
+        ofBare: true,
         target: 0.3,
       },
     ],
@@ -354,11 +358,13 @@ async function compatSection({ url, token, bare, concurrency }) {
         name: `/server creates/s @${concurrency}`,
         perSecond: creates.perSecond,
         ratio: creates.perSecond / bare,
+        ofBare: true,
       },
       {
         name: `/server queries/s @${concurrency}`,
         perSecond: queries.perSecond,
         ratio: queries.perSecond / bare,
+        ofBare: true,
       },
     ],
     acknowledged: { BenchCompat: 300 + creates.acknowledged },
@@ -376,25 +382,55 @@ async function main() {
       `${url}/bench/bare`,
       { method: 'POST', body: bareBody },
     ])
-  /** @type {Row[]} */
-  const rows = []
   /** @type {Record<string, number>} */
   const acknowledged = {}
   // BENCH_ONLY=signInSection,eventsSection runs only those sections.
   const only = process.env.BENCH_ONLY?.split(',')
-  for (const concurrency of levels) {
-    await measure(concurrency, bareRequest, 200, 2_000) // warm-up
-    const bare = (await measure(concurrency, bareRequest, 200)).perSecond
-    rows.push({ name: `bare route req/s @${concurrency}`, perSecond: bare, ratio: 1 })
-    for (const section of sections) {
-      if (only && !only.includes(section.name)) continue
-      const result = await section({ url, token, bare, concurrency })
-      rows.push(...result.rows)
-      for (const [name, n] of Object.entries(result.acknowledged)) {
-        acknowledged[name] = (acknowledged[name] ?? 0) + n
+  // BENCH_ROUNDS=3 runs everything three times and prints each figure's median (and the rounds).
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 1)
+  /** @type {Map<string, Row[]>} */
+  const byName = new Map()
+  const keep = (/** @type {Row} */ row) =>
+    byName.set(row.name, [...(byName.get(row.name) ?? []), row])
+  for (let round = 0; round < rounds; round++) {
+    for (const concurrency of levels) {
+      await measure(concurrency, bareRequest, 200, 2_000) // warm-up
+      // The bare route is measured just before and just after each section, and the section's
+      // ratios are to the mean of the two: the machine's speed drifts over a run (other tenants
+      // of the host), and a baseline taken a minute earlier would carry that drift into the ratio.
+      const bareRate = async () => (await measure(concurrency, bareRequest, 200)).perSecond
+      /** @type {number[]} */
+      const bares = []
+      /** @type {Row[]} */
+      const sectionRows = []
+      for (const section of sections) {
+        if (only && !only.includes(section.name)) continue
+        const before = await bareRate()
+        const result = await section({ url, token, bare: before, concurrency })
+        const after = await bareRate()
+        bares.push(before, after)
+        const baseline = (before + after) / 2
+        for (const row of result.rows) if (row.ofBare) row.ratio = row.perSecond / baseline
+        sectionRows.push(...result.rows)
+        for (const [name, n] of Object.entries(result.acknowledged)) {
+          acknowledged[name] = (acknowledged[name] ?? 0) + n
+        }
       }
+      const bare = bares.reduce((a, b) => a + b, 0) / bares.length
+      keep({ name: `bare route req/s @${concurrency}`, perSecond: bare, ratio: 1 })
+      sectionRows.forEach(keep)
     }
   }
+  /** @param {number[]} values */
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
+  /** @type {(Row & { rounds: number[] })[]} */
+  const rows = [...byName.entries()].map(([name, list]) => ({
+    ...list[0],
+    name,
+    perSecond: median(list.map((row) => row.perSecond)),
+    ratio: median(list.map((row) => row.ratio)),
+    rounds: list.map((row) => row.ratio),
+  }))
 
   // Durability: kill the server without warning, reopen the data, every acknowledged write is there.
   child.kill('SIGKILL')
@@ -403,7 +439,7 @@ async function main() {
   const stored = process.env.DATABASE_URL ? null : await countStored()
 
   console.log(
-    `\nbench:server (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; @n = requests in flight)`,
+    `\nbench:server (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; @n = requests in flight; ${rounds} round${rounds > 1 ? 's, medians' : ''})`,
   )
   let failed = false
   for (const row of rows) {
@@ -414,8 +450,12 @@ async function main() {
           ? `  ≥ ${row.target} ok`
           : `  < ${row.target} BELOW TARGET`
     if (row.target !== undefined && row.ratio < row.target) failed = true
+    const perRound =
+      row.rounds.length > 1 && row.ratio !== 1
+        ? `  (rounds: ${row.rounds.map((r) => r.toFixed(3)).join(' ')})`
+        : ''
     console.log(
-      `${row.name.padEnd(28)} ${row.perSecond.toFixed(0).padStart(8)}   ratio ${row.ratio.toFixed(3)}${verdict}`,
+      `${row.name.padEnd(28)} ${row.perSecond.toFixed(0).padStart(8)}   ratio ${row.ratio.toFixed(3)}${verdict}${perRound}`,
     )
   }
   for (const [className, n] of Object.entries(acknowledged)) {
