@@ -71,7 +71,9 @@ async function writeGroup(db: Database, requests: CreateRequest[]): Promise<Crea
   const created = new Set(
     (result as unknown as { rows: { id: string }[] }).rows.map((row) => row.id),
   )
-  await publishChanges(
+  // Not awaited: the objects are committed, and the notification (a round trip on PostgreSQL)
+  // must not hold up the answers nor this group's place in the writer. It never throws.
+  void publishChanges(
     db,
     answers
       .filter((answer) => created.has(answer.objectId))
