@@ -65,8 +65,12 @@ describe.each(databaseKinds())('moralis-v1 on a synced class on %s', (kind) => {
     const live = new Moralis.Query('Activity')
     live.equalTo('to', recipient)
     const subscription = await live.subscribe()
-    const created = new Promise<{ get(k: string): unknown }>((resolve) =>
-      subscription.on('create', resolve),
+    // The first row's own notification may still be on its way when the subscription starts
+    // (rows are readable at commit; the change news follows), so wait for the new row's create.
+    const created = new Promise<{ id: string; get(k: string): unknown }>((resolve) =>
+      subscription.on('create', (object: { id: string; get(k: string): unknown }) => {
+        if (object.id !== row.id) resolve(object)
+      }),
     )
     await emitter.send('mint', [getAddress(recipient), 42n])
     const event = await created
