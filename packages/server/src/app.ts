@@ -29,7 +29,7 @@ import type { RpcAccess } from './rpc/access.ts'
 import type { RpcGateway } from './rpc/gateway.ts'
 import { httpServer, leanRpcPath } from './rpc/lean-path.ts'
 import { idempotencyPlugin } from './idempotency/plugin.ts'
-import { currentUserPlugin } from './auth/sessions.ts'
+import { currentUserPlugin, shareSessionRevocations } from './auth/sessions.ts'
 import { objectRoutes } from './routes/objects.ts'
 import { batchRoutes } from './routes/batch.ts'
 import { fileRoutes } from './routes/files.ts'
@@ -249,9 +249,15 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   const hub = new LiveHub(database.db, feed, (error) =>
     app.log.error({ err: error }, 'live query dispatch failed'),
   )
+  // Sessions are remembered for a moment per process; a revocation is told to the others.
+  const revocations =
+    database.kind === 'postgres' && url
+      ? shareSessionRevocations(database.db, url, database.relaxed ?? database.db)
+      : undefined
   app.addHook('onClose', async () => {
     hub.close()
     await feed.close()
+    await revocations?.close()
   })
   app.decorate('liveHub', hub)
   liveStats.hub = hub

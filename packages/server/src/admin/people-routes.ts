@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gt, ilike, isNull, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
+import { forgetSessions } from '../auth/sessions.ts'
 import { errorBodySchema } from '../errors.ts'
 import { badRequest, notFound } from '../errors.ts'
 import { eventCounts, files, objects, sessions, users } from '../db/schema.ts'
@@ -170,6 +171,7 @@ export async function consolePeopleRoutes(app: FastifyInstance): Promise<void> {
         return rows.length > 0
       })
       if (!revoked) throw notFound('No such active session.')
+      await forgetSessions(db, { sessionIds: [request.params.sessionId] })
       return { revoked: 1 }
     },
   )
@@ -201,6 +203,7 @@ export async function consolePeopleRoutes(app: FastifyInstance): Promise<void> {
         })
         return rows.length
       })
+      if (revoked) await forgetSessions(db, { userId: request.params.userId })
       return { revoked }
     },
   )

@@ -1,7 +1,23 @@
+import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { databaseKinds, signedIn, startSession, testApp } from '../../test/helpers.ts'
+import {
+  databaseKinds,
+  signedIn,
+  startSession,
+  testApp,
+  testConfig,
+  testDatabase,
+} from '../../test/helpers.ts'
+import { buildServer } from '../app.ts'
+import { openDatabase } from '../db/client.ts'
 import { sessions, users } from '../db/schema.ts'
-import { findSession, hashToken, revokeSession } from './sessions.ts'
+import {
+  findSession,
+  forgetSessions,
+  hashToken,
+  revokeSession,
+  SESSION_MEMORY_MS,
+} from './sessions.ts'
 
 describe.each(databaseKinds())('session store on %s', (kind) => {
   it('stores only the hash of the token and finds the session by the token', async () => {
@@ -55,5 +71,60 @@ describe.each(databaseKinds())('session store on %s', (kind) => {
     expect(byCookie.json()).toEqual({ address: user.address, via: 'cookie' })
     const nobody = await app.inject({ url: '/probe', headers: { authorization: 'Bearer nope' } })
     expect(nobody.json()).toEqual({ address: null, via: null })
+  })
+
+  it('remembers a session for a moment, asks again when told to, and forgets a user on revocation', async () => {
+    const { app } = await testApp(kind)
+    const live = await startSession(app.db, {
+      address: '0x00000000000000000000000000000000000000D4',
+    })
+    expect(await findSession(app.db, live.token)).not.toBeNull()
+    // Revoked behind the process's back (no announcement): the remembered session still answers,
+    // a fresh lookup does not, and forgetting the user's sessions ends it.
+    await app.db
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(eq(sessions.id, live.session.id))
+    expect((await findSession(app.db, live.token))?.session.id).toBe(live.session.id)
+    expect(await findSession(app.db, live.token, { fresh: true })).toBeNull()
+    await app.db.update(sessions).set({ revokedAt: null }).where(eq(sessions.id, live.session.id))
+    expect(await findSession(app.db, live.token)).not.toBeNull()
+    await app.db
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(eq(sessions.id, live.session.id))
+    await forgetSessions(app.db, { userId: live.user.id })
+    expect(await findSession(app.db, live.token)).toBeNull()
+  })
+})
+
+const postgres = process.env.PORTICO_TEST_DATABASE_URL ? describe : describe.skip
+
+postgres('sessions across processes on PostgreSQL', () => {
+  it('a session signed out on one process is refused by another that remembered it', async () => {
+    const database = await testDatabase('postgres')
+    // A second process: its own connections to the same database.
+    const other = await openDatabase({ kind: 'postgres', url: database.url!, poolSize: 2 })
+    const config = testConfig()
+    const a = await buildServer({ config, database, logger: false })
+    const b = await buildServer({ config, database: other, logger: false })
+    try {
+      await Promise.all([a.ready(), b.ready()])
+      const { headers } = await signedIn(a)
+      const whoAmI = () => b.inject({ url: '/api/auth/session', headers })
+      expect((await whoAmI()).statusCode).toBe(200)
+      const remembered = Date.now()
+      expect(
+        (await a.inject({ method: 'POST', url: '/api/auth/logout', headers })).statusCode,
+      ).toBe(204)
+      await expect.poll(async () => (await whoAmI()).statusCode, { timeout: 3_000 }).toBe(401)
+      // Told by the other process, not merely forgotten with time.
+      expect(Date.now() - remembered).toBeLessThan(SESSION_MEMORY_MS)
+    } finally {
+      await b.close()
+      await a.close()
+      await other.close()
+      await database.close()
+    }
   })
 })

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto'
-import { and, eq, gt, inArray, isNull } from 'drizzle-orm'
+import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Database } from '../db/client.ts'
 import { sessions, users } from '../db/schema.ts'
 import { createCoalescer } from '../db/coalesce.ts'
+import { listenOn } from '../db/listen.ts'
 import { unauthorized } from '../errors.ts'
 
 /** Name of the HttpOnly session cookie the browser carries on an http origin (development). */
@@ -76,18 +77,111 @@ async function findSessions(db: Database, hashes: string[]): Promise<(Found | nu
   return hashes.map((hash) => byHash.get(hash) ?? null)
 }
 
-// Under load, the session lookups of concurrent requests share one query (measured with bench:server:
-// object writes are dominated by per-request statements on the single-connection PGlite).
-const lookups = new WeakMap<Database, (hash: string) => Promise<Found | null>>()
+/**
+ * How long a looked-up session is remembered by the process that looked it up. Every signed-in
+ * request needs its session, and on the embedded database that lookup cost as much as the
+ * request's own query (bench:server). A revocation made here is forgotten here at once and, on
+ * PostgreSQL, told to every other process (a NOTIFY), so this bound only matters while that
+ * news is lost (a dropped LISTEN connection, after which each process forgets everything).
+ * Parse Server remembers sessions for the same 5 s by default.
+ */
+export const SESSION_MEMORY_MS = 5_000
+const MAX_REMEMBERED = 10_000
+const REVOKED_CHANNEL = 'portico_sessions_revoked'
 
-/** The live (unexpired, unrevoked) session of a token, with its user. */
-export async function findSession(db: Database, token: string): Promise<Found | null> {
-  let lookup = lookups.get(db)
-  if (!lookup) {
-    lookup = createCoalescer((hashes: string[]) => findSessions(db, hashes))
-    lookups.set(db, lookup)
+/** Which remembered sessions to forget: some sessions, or all of a user's. */
+export type Forget = { sessionIds: string[] } | { userId: string }
+
+/** The session lookups of one database: coalesced under load, and remembered for a moment. */
+class SessionLookups {
+  readonly #remembered = new Map<string, { found: Found; until: number }>()
+  /** Moves on every forget: a lookup that started before one must not be remembered after it. */
+  #generation = 0
+  readonly #coalesced: (hash: string) => Promise<Found | null>
+
+  constructor(db: Database) {
+    this.#coalesced = createCoalescer((hashes: string[]) => findSessions(db, hashes))
   }
-  return lookup(hashToken(token))
+
+  async find(hash: string, fresh: boolean): Promise<Found | null> {
+    const now = Date.now()
+    const hit = fresh ? undefined : this.#remembered.get(hash)
+    if (hit && hit.until > now && hit.found.session.expiresAt.getTime() > now) return hit.found
+    const generation = this.#generation
+    const found = await this.#coalesced(hash)
+    if (!found) this.#remembered.delete(hash)
+    else if (generation === this.#generation) {
+      if (this.#remembered.size >= MAX_REMEMBERED) this.#remembered.clear()
+      this.#remembered.set(hash, { found, until: now + SESSION_MEMORY_MS })
+    }
+    return found
+  }
+
+  forget(which: Forget | 'all'): void {
+    this.#generation++
+    if (which === 'all') return this.#remembered.clear()
+    const ids = 'sessionIds' in which ? new Set(which.sessionIds) : undefined
+    for (const [hash, { found }] of this.#remembered) {
+      if (ids ? ids.has(found.session.id) : found.user.id === (which as { userId: string }).userId)
+        this.#remembered.delete(hash)
+    }
+  }
+}
+
+const lookups = new WeakMap<Database, SessionLookups>()
+/** Where revocations are told to the other processes (PostgreSQL); absent on the embedded one. */
+const announcers = new WeakMap<Database, Database>()
+
+function lookupsOf(db: Database): SessionLookups {
+  let found = lookups.get(db)
+  if (!found) lookups.set(db, (found = new SessionLookups(db)))
+  return found
+}
+
+/**
+ * The live (unexpired, unrevoked) session of a token, with its user. `fresh` asks the database
+ * even when the session is remembered (for checks that exist to notice revocations).
+ */
+export async function findSession(
+  db: Database,
+  token: string,
+  { fresh = false }: { fresh?: boolean } = {},
+): Promise<Found | null> {
+  return lookupsOf(db).find(hashToken(token), fresh)
+}
+
+/**
+ * Forgets remembered sessions after their revocation has committed: here at once, and on
+ * PostgreSQL on every other process too. Never throws (the revocation itself is stored).
+ */
+export async function forgetSessions(db: Database, which: Forget): Promise<void> {
+  lookupsOf(db).forget(which)
+  const announcer = announcers.get(db)
+  if (!announcer) return
+  await announcer
+    .execute(sql`select pg_notify(${REVOKED_CHANNEL}, ${JSON.stringify(which)})`)
+    .catch(() => {})
+}
+
+/**
+ * On PostgreSQL: hears the revocations other processes announce and forgets those sessions
+ * (everything, after a lost connection). Returns the listener to close with the server.
+ */
+export function shareSessionRevocations(db: Database, url: string, announceOn: Database) {
+  announcers.set(db, announceOn)
+  return listenOn(
+    url,
+    REVOKED_CHANNEL,
+    (payload) => {
+      try {
+        const which = JSON.parse(payload) as Forget
+        if (which && typeof which === 'object') lookupsOf(db).forget(which)
+      } catch {
+        lookupsOf(db).forget('all')
+      }
+    },
+    () => lookupsOf(db).forget('all'),
+  )
 }
 
 /** Revokes one session of a user; false when it is not theirs or already gone. */
@@ -101,6 +195,7 @@ export async function revokeSession(
     .set({ revokedAt: new Date() })
     .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt)))
     .returning({ id: sessions.id })
+  if (rows.length) await forgetSessions(db, { sessionIds: [sessionId] })
   return rows.length > 0
 }
 

@@ -15,7 +15,7 @@ export function watchSessions(socket: WebSocket, db: Database, everyMs = SESSION
   const timer = setInterval(() => {
     void (async () => {
       for (const token of tokens) {
-        if (await findSession(db, token).catch(() => 'unknown' as const)) continue
+        if (await findSession(db, token, { fresh: true }).catch(() => 'unknown' as const)) continue
         socket.close(4001, 'session ended')
         return
       }

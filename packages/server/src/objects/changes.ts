@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import { sql } from 'drizzle-orm'
-import pg from 'pg'
 import type { Database } from '../db/client.ts'
+import { listenOn } from '../db/listen.ts'
 import type { WireObject } from './store.ts'
 
 // Every committed change of an object, told to whoever listens (the live-query hub). On the
@@ -55,9 +55,6 @@ type Slim = Omit<ObjectChange, 'before' | 'after'> & { slim: true }
 /** PostgreSQL: NOTIFY to publish, a LISTEN connection (re-opened when lost) to hear. */
 function postgresFeed(db: Database, url: string, readObject: ReadObject): ChangeFeed {
   const local = memoryFeed()
-  let client: pg.Client | undefined
-  let closed = false
-  let retry: NodeJS.Timeout | undefined
 
   const deliver = async (payload: string) => {
     let messages: (ObjectChange | Slim)[]
@@ -76,28 +73,7 @@ function postgresFeed(db: Database, url: string, readObject: ReadObject): Change
     }
   }
 
-  const connect = async () => {
-    if (closed) return
-    const next = new pg.Client({ connectionString: url })
-    next.on('error', () => {})
-    next.on('end', () => {
-      if (closed || client !== next) return
-      client = undefined
-      retry = setTimeout(() => void connect(), 1_000)
-    })
-    next.on('notification', (note) => {
-      if (note.channel === CHANNEL && note.payload) void deliver(note.payload)
-    })
-    try {
-      await next.connect()
-      await next.query(`listen ${CHANNEL}`)
-      client = next
-    } catch {
-      await next.end().catch(() => {})
-      if (!closed) retry = setTimeout(() => void connect(), 1_000)
-    }
-  }
-  const ready = connect()
+  const listener = listenOn(url, CHANNEL, (payload) => void deliver(payload))
 
   return {
     async publish(changes) {
@@ -140,10 +116,7 @@ function postgresFeed(db: Database, url: string, readObject: ReadObject): Change
     },
     listen: (listener) => local.listen(listener),
     async close() {
-      closed = true
-      clearTimeout(retry)
-      await ready
-      await client?.end().catch(() => {})
+      await listener.close()
       await local.close()
     },
   }
