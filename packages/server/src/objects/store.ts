@@ -1,5 +1,6 @@
 import { and, count, eq, or, sql, type SQL } from 'drizzle-orm'
-import type { Database } from '../db/client.ts'
+import { batchConcurrency, type Database } from '../db/client.ts'
+import { createCoalescer } from '../db/coalesce.ts'
 import { objects } from '../db/schema.ts'
 import { badRequest, forbidden, notFound, type HttpError } from '../errors.ts'
 import { publishChanges } from './changes.ts'
@@ -53,18 +54,70 @@ export function readableBy(className: string, viewerId: Changer | undefined): SQ
 const byId = (className: string, objectId: string) =>
   and(eq(objects.className, className), eq(objects.id, objectId))!
 
-export async function getObject(
+/**
+ * One object, if `viewerId` may read it. Fetches that arrive together share one statement (as
+ * session lookups do): on the embedded database a statement's fixed cost was most of a fetch.
+ * Each fetch is matched with its own viewer, by its position in the batch.
+ */
+export function getObject(
   db: Database,
   className: string,
   objectId: string,
   viewerId: string | undefined,
 ): Promise<WireObject | null> {
-  const [row] = await db
-    .select()
-    .from(objects)
-    .where(and(readableBy(className, viewerId), eq(objects.id, objectId)))
-    .limit(1)
-  return row ? toWire(row) : null
+  let fetch = fetches.get(db)
+  if (!fetch) {
+    fetch = createCoalescer((keys: FetchKey[]) => fetchObjects(db, keys), 200, batchConcurrency(db))
+    fetches.set(db, fetch)
+  }
+  return fetch({ className, objectId, viewerId })
+}
+
+interface FetchKey {
+  className: string
+  objectId: string
+  viewerId: string | undefined
+}
+
+const fetches = new WeakMap<Database, (key: FetchKey) => Promise<WireObject | null>>()
+
+async function fetchObjects(db: Database, keys: FetchKey[]): Promise<(WireObject | null)[]> {
+  const input = JSON.stringify(
+    keys.map((key, n) => ({ n, c: key.className, i: key.objectId, v: key.viewerId ?? null })),
+  )
+  const result = await db.execute(sql`
+    select json_agg(json_build_array(k.n, o.id, o.owner_id, o.public_read, o.created_at,
+      o.updated_at, o.data)) as rows
+    from jsonb_to_recordset(${input}::jsonb) as k(n int, c text, i text, v text)
+    join ${objects} o on o.class_name = k.c and o.id = k.i and (o.public_read or o.owner_id = k.v)`)
+  const found: (WireObject | null)[] = keys.map(() => null)
+  for (const [n, ...row] of packedRows<[number, ...PackedRow]>(result))
+    found[n] = unpack(keys[n]!.className, row)
+  return found
+}
+
+/** An object as the statements here pack it into one JSON value (see `readPage`). */
+type PackedRow = [string, string, boolean, string, string, unknown]
+
+function packedRows<T>(result: unknown): T[] {
+  const [answer] = (result as { rows: { rows: unknown }[] }).rows
+  const rows = typeof answer?.rows === 'string' ? JSON.parse(answer.rows) : answer?.rows
+  return (rows ?? []) as T[]
+}
+
+function unpack(
+  className: string,
+  [id, owner, publicRead, createdAt, updatedAt, data]: PackedRow,
+): WireObject {
+  return {
+    objectId: id,
+    className,
+    owner,
+    publicRead,
+    createdAt: new Date(createdAt).toISOString(),
+    updatedAt: new Date(updatedAt).toISOString(),
+    data: data as Document,
+  }
 }
 
 /** The refusal for an object the caller cannot read: its existence is not revealed. */
@@ -254,25 +307,11 @@ async function readPage(db: Database, condition: SQL | undefined, input: QueryIn
         order by ${order} limit ${input.limit} offset ${input.skip}
       ) as page
     ) as sized`)
-  type Answer = { bytes: string | number | null; n: string | number; rows: unknown }
-  const [answer] = (result as unknown as { rows: Answer[] }).rows
+  const [answer] = (result as unknown as { rows: { bytes: string | null; n: string }[] }).rows
   const bytes = Number(answer?.bytes ?? 0)
   if (bytes > input.maxBytes) throw answerTooLarge(bytes, input.maxBytes, Number(answer?.n ?? 0))
-  const rows = (typeof answer?.rows === 'string' ? JSON.parse(answer.rows) : answer?.rows) as
-    PageRow[] | null
-  return (rows ?? []).map(([id, owner, publicRead, createdAt, updatedAt, data]): WireObject => ({
-    objectId: id,
-    className: input.className,
-    owner,
-    publicRead,
-    createdAt: new Date(createdAt).toISOString(),
-    updatedAt: new Date(updatedAt).toISOString(),
-    data: data as Document,
-  }))
+  return packedRows<PackedRow>(result).map((row) => unpack(input.className, row))
 }
-
-/** A page row as the statement above packs it. */
-type PageRow = [string, string, boolean, string, string, unknown]
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 

@@ -85,6 +85,33 @@ describe.each(databaseKinds())('objects on %s', (kind) => {
     expect(mine.json()).toMatchObject({ publicRead: false, data: { secret: 42 } })
   })
 
+  it('answers fetches that arrive together each to its own reader', async () => {
+    const { app, alice, bob, create } = await setup()
+    const secret = await create(alice, { secret: 7 })
+    const shared = await app.inject({
+      method: 'POST',
+      url: '/api/classes/Note',
+      headers: alice.headers,
+      payload: { data: { text: 'for all' }, publicRead: true },
+    })
+    const open = shared.json() as { objectId: string }
+    // Many at once, so they share statements: the owner, another user and a visitor, in turn.
+    const readers = [alice.headers, bob.headers, {}]
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        app.inject({
+          url: `/api/classes/Note/${i % 2 ? open.objectId : secret.objectId}`,
+          headers: readers[i % 3],
+        }),
+      ),
+    )
+    answers.forEach((answer, i) => {
+      const mayRead = i % 2 === 1 || i % 3 === 0
+      expect(answer.statusCode).toBe(mayRead ? 200 : 404)
+      if (mayRead) expect(answer.json().objectId).toBe(i % 2 ? open.objectId : secret.objectId)
+    })
+  })
+
   it('lets the owner make an object public-read; others still cannot change it', async () => {
     const { app, alice, bob, create } = await setup()
     const note = await create(alice, { text: 'hello' })
