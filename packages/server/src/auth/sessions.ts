@@ -120,11 +120,11 @@ class SessionLookups {
   forget(which: Forget | 'all'): void {
     this.#generation++
     if (which === 'all') return this.#remembered.clear()
-    const ids = 'sessionIds' in which ? new Set(which.sessionIds) : undefined
-    for (const [hash, { found }] of this.#remembered) {
-      if (ids ? ids.has(found.session.id) : found.user.id === (which as { userId: string }).userId)
-        this.#remembered.delete(hash)
-    }
+    const gone =
+      'sessionIds' in which
+        ? (found: Found) => which.sessionIds.includes(found.session.id)
+        : (found: Found) => found.user.id === which.userId
+    for (const [hash, { found }] of this.#remembered) if (gone(found)) this.#remembered.delete(hash)
   }
 }
 
