@@ -14,6 +14,16 @@ describe('the embedded database client', () => {
       expect((raw as unknown as { rows: { at: unknown }[] }).rows[0]!.at).toBe(
         '2026-01-02 03:04:05.678+00',
       )
+      const inTransaction = await db.transaction((tx) => tx.execute(sql.raw(`select ${at} as at`)))
+      expect((inTransaction as unknown as { rows: { at: unknown }[] }).rows[0]!.at).toBe(
+        '2026-01-02 03:04:05.678+00',
+      )
+      const ownInTransaction = await client.transaction((tx) =>
+        tx.query<{ at: unknown }>(`select ${at} as at`, [], {
+          parsers: { 1184: (value: string) => `own ${value}` },
+        }),
+      )
+      expect(ownInTransaction.rows[0]!.at).toBe('own 2026-01-02 03:04:05.678+00')
       // A caller with a parser that is not the identity still gets its own answer.
       const parsed = await client.query<{ at: unknown }>(`select ${at} as at`, [], {
         parsers: { 1184: (value: string) => `parsed ${value}` },

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { PGlite, type QueryOptions } from '@electric-sql/pglite'
+import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
@@ -135,12 +135,19 @@ function keepTimesAsText(client: PGlite): void {
     }
     return true
   }
+  const lean = (options?: QueryOptions) =>
+    options?.parsers && repeats(options.parsers) ? { ...options, parsers: undefined } : options
   client.query = ((text: string, params?: unknown[], options?: QueryOptions) =>
-    query(
-      text,
-      params,
-      options?.parsers && repeats(options.parsers) ? { ...options, parsers: undefined } : options,
-    )) as typeof client.query
+    query(text, params, lean(options))) as typeof client.query
+  // Statements in a transaction go through the transaction's own `query`.
+  const transaction = client.transaction.bind(client)
+  client.transaction = ((run: (tx: Transaction) => Promise<unknown>) =>
+    transaction((tx) => {
+      const inTx = tx.query.bind(tx)
+      tx.query = ((text: string, params?: unknown[], options?: QueryOptions) =>
+        inTx(text, params, lean(options))) as typeof tx.query
+      return run(tx)
+    })) as typeof client.transaction
 }
 
 // Several server processes may start at once against one PostgreSQL: only one migrates at a time.
