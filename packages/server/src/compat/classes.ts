@@ -6,9 +6,9 @@ import {
   getObject,
   getReadableObjects,
   modifyObject,
-  queryObjects,
   type WireObject,
 } from '../objects/store.ts'
+import { queryObjects } from '../objects/pages.ts'
 import { createObjectGrouped } from '../objects/writer.ts'
 import type { CompatAnswer, CompatCall } from './call.ts'
 import { ParseCode, ParseError } from './parse-error.ts'

@@ -5,7 +5,7 @@ import type { Database } from '../db/client.ts'
 import { objectFieldIndexes } from '../db/schema.ts'
 import { FieldIndexes, fieldIndexName, indexableFields, orderField } from './field-indexes.ts'
 import { translateOrder, translateWhereObject } from './query.ts'
-import { queryObjects } from './store.ts'
+import { queryObjects } from './pages.ts'
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows
 

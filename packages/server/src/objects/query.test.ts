@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { databaseKinds, signedIn, testApp } from '../../test/helpers.ts'
 import { objects } from '../db/schema.ts'
 import { translateOrder, translateWhereObject, walksCreationIndex } from './query.ts'
-import { queryObjects } from './store.ts'
+import { queryObjects } from './pages.ts'
 
 // Query translation against a real database: operators, order, paging, count, edge cases and
 // injection attempts through field names, values and order terms.

@@ -5,13 +5,8 @@ import { replay } from '../idempotency/store.ts'
 import { assertClassName } from '../objects/names.ts'
 import { parseWhere, translateOrder, translatePage, translateWhere } from '../objects/query.ts'
 import { createObjectGrouped } from '../objects/writer.ts'
-import {
-  deleteObject,
-  getObject,
-  queryObjects,
-  unreadable,
-  updateObject,
-} from '../objects/store.ts'
+import { deleteObject, getObject, unreadable, updateObject } from '../objects/store.ts'
+import { queryObjects } from '../objects/pages.ts'
 import { normaliseDocument } from '../objects/wire.ts'
 import { objectSchemas as s } from './object-schemas.ts'
 
