@@ -249,11 +249,13 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   const hub = new LiveHub(database.db, feed, (error) =>
     app.log.error({ err: error }, 'live query dispatch failed'),
   )
-  // Sessions are remembered for a moment per process; a revocation is told to the others.
+  // Sessions are remembered for a moment per process; a revocation is told to the others, and
+  // this process hears them before it serves a request.
   const revocations =
     database.kind === 'postgres' && url
       ? shareSessionRevocations(database.db, url, database.relaxed ?? database.db)
       : undefined
+  await revocations?.ready
   app.addHook('onClose', async () => {
     hub.close()
     await feed.close()

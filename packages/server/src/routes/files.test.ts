@@ -55,6 +55,16 @@ describe.each(databaseKinds())('files on %s', (kind) => {
     }
   })
 
+  it('sends a file as stored, with its exact length, even to a client that accepts gzip', async () => {
+    const text = 'portico '.repeat(128) // 1024 bytes: the size from which answers are compressed
+    const res = await upload('notes.txt', 'text/plain', text)
+    const got = await app.inject({ url: res.json().url, headers: { 'accept-encoding': 'gzip' } })
+    expect(got.statusCode).toBe(200)
+    expect(got.headers['content-encoding']).toBeUndefined()
+    expect(got.body).toBe(text)
+    expect(Number(got.headers['content-length'])).toBe(Buffer.byteLength(text))
+  })
+
   it('refuses HTML and other types off the allow-list', async () => {
     for (const type of [
       'text/html',

@@ -84,6 +84,9 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { name: string } }>(
     '/api/files/:name',
     {
+      // Sent as stored, with their exact length: no compressing on the fly of bytes that are
+      // mostly compressed already (images, archives), streamed from the store.
+      compress: false,
       schema: {
         tags: ['files'],
         summary: 'Download a file (served inert: nosniff, sandboxed, attachment unless an image)',
