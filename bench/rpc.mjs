@@ -22,6 +22,7 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16)
 const count = Number(process.env.BENCH_REQUESTS ?? 6_000)
 const latencyCount = 1_000
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
+const warmUpRounds = 2
 const phaseLimitMs = 30_000
 const metricsToken = 'bench-metrics'
 
@@ -297,14 +298,14 @@ async function main() {
     return result.perSecond
   }
   let exchanges = 0
-  // Round -1 is the warm-up, the measured rounds' exact sequence, and is not counted. The first
-  // pass through this sequence ran at about half speed in the bench and the server alike (CPU per
-  // request 1.6 to 2 times the later rounds' in both processes), however many requests the
-  // warm-up had sent before it (up to 36,000 through the gateway): `--trace-deopt` shows both
-  // processes re-optimising the HTTP code every phase shares once the other phases (and the
-  // metrics fetch) have run. Counting that pass measured the machine's JIT, not the gateway.
-  // Alternate the two paths so load from elsewhere on the machine hits both alike.
-  for (let round = -1; round < rounds; round++) {
+  // Rounds -2 and -1 are the warm-up, the measured rounds' exact sequence, and are not counted.
+  // The first passes through this sequence ran at half to two thirds of the later rounds' speed,
+  // in the bench and the server alike (CPU per request up to twice the later rounds' in both
+  // processes), however many requests the warm-up had sent before them (up to 36,000 through the
+  // gateway): `--trace-deopt` shows both processes re-optimising the HTTP code every phase shares
+  // once the other phases (and the metrics fetch) have run. Counting those passes measured the
+  // JIT, not the gateway. Alternate the two paths so load from elsewhere hits both alike.
+  for (let round = -warmUpRounds; round < rounds; round++) {
     if (round === 0) {
       for (const list of Object.values(results)) list.length = 0
       for (const path of /** @type {const} */ (['direct', 'gateway'])) {

@@ -100,13 +100,22 @@ export const metricsPlugin = fp(
     const observeBatch = (size: number) => batches.observe(size)
     batchSizes.add(observeBatch)
     app.addHook('onClose', async () => batchSizes.delete(observeBatch))
-    app.decorate('rpcCacheLookup', (chainId: number, hit: boolean) =>
-      cacheLookups.inc({ chain: String(chainId), outcome: hit ? 'hit' : 'miss' }),
-    )
-    app.decorate('upstreamAttempt', (chainId: number, outcome: string, seconds: number) =>
-      upstream.observe({ chain: String(chainId), outcome }, seconds),
-    )
-    // Each series' handle made once: labelling costs more than observing.
+    // Each series' handle made once: labelling costs more than observing, and these run per call.
+    const lookups = new Map<string, ReturnType<typeof cacheLookups.labels>>()
+    app.decorate('rpcCacheLookup', (chainId: number, hit: boolean) => {
+      const name = `${chainId} ${hit}`
+      let handle = lookups.get(name)
+      if (!handle)
+        lookups.set(name, (handle = cacheLookups.labels(String(chainId), hit ? 'hit' : 'miss')))
+      handle.inc()
+    })
+    const attempts = new Map<string, ReturnType<typeof upstream.labels>>()
+    app.decorate('upstreamAttempt', (chainId: number, outcome: string, seconds: number) => {
+      const name = `${chainId} ${outcome}`
+      let handle = attempts.get(name)
+      if (!handle) attempts.set(name, (handle = upstream.labels(String(chainId), outcome)))
+      handle.observe(seconds)
+    })
     const series = new Map<string, ReturnType<typeof requests.labels>>()
     const observeRequest = (route: string, method: string, status: number, seconds: number) => {
       const name = `${route} ${method} ${status}`
