@@ -7,7 +7,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
-import { sql } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import pg from 'pg'
 import * as schema from './schema.ts'
 
@@ -116,6 +116,9 @@ const byteaAsHex = {
   parsers: { [BYTEA]: (value: string) => Buffer.from(value.slice(2), 'hex') },
 }
 
+/** Dates, times and intervals stay text, as drizzle's column types expect them. */
+const timesAsText = new Set([1082, 1114, 1184, 1186, 1182, 1115, 1185, 1187, 1231])
+
 /**
  * drizzle sends parsers with every query that keep dates, times and intervals as text (its
  * column types map them); PGlite then copies its whole table of some 300 parsers for that one
@@ -125,13 +128,12 @@ const byteaAsHex = {
 function keepTimesAsText(client: PGlite): void {
   type Parser = (value: string) => unknown
   const table = (client as unknown as { parsers: Record<number, Parser> }).parsers
-  const asText = new Set([1082, 1114, 1184, 1186, 1182, 1115, 1185, 1187, 1231])
-  for (const oid of asText) table[oid] = (value) => value
+  for (const oid of timesAsText) table[oid] = (value) => value
   const query = client.query.bind(client)
   const repeats = (parsers: NonNullable<QueryOptions['parsers']>) => {
     for (const key in parsers) {
       const oid = Number(key)
-      if (!asText.has(oid) || parsers[oid]!('0') !== '0') return false
+      if (!timesAsText.has(oid) || parsers[oid]!('0') !== '0') return false
     }
     return true
   }
@@ -189,4 +191,36 @@ export async function pendingMigrations(db: Database): Promise<number | undefine
   } catch {
     return undefined
   }
+}
+
+/** A statement compiled to its text and parameters, to run again without building it anew. */
+export interface CompiledStatement {
+  sql: string
+  params: unknown[]
+}
+
+/** Compiles a statement as `db.execute` would before sending it. */
+export function compileStatement(db: Database, statement: SQL): CompiledStatement {
+  const { dialect } = db as unknown as { dialect: { sqlToQuery(s: SQL): CompiledStatement } }
+  return dialect.sqlToQuery(statement)
+}
+
+const pgTypes = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    timesAsText.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format),
+}
+
+/**
+ * Runs a compiled statement on the database's own client (the pool, or the embedded database),
+ * read as `db.execute` reads it: times stay text, everything else as the driver parses it.
+ */
+export function runCompiled(
+  db: Database,
+  statement: CompiledStatement,
+): Promise<{ rows: unknown[] }> {
+  const client = (db as unknown as { $client: unknown }).$client
+  if (client instanceof pg.Pool) {
+    return client.query({ text: statement.sql, values: statement.params, types: pgTypes })
+  }
+  return (client as PGlite).query(statement.sql, statement.params)
 }

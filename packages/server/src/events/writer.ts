@@ -1,5 +1,9 @@
-import { sql, type SQL } from 'drizzle-orm'
-import { batchConcurrency, type Database } from '../db/client.ts'
+import {
+  batchConcurrency,
+  runCompiled,
+  type CompiledStatement,
+  type Database,
+} from '../db/client.ts'
 import { createCoalescer } from '../db/coalesce.ts'
 import type { events } from '../db/schema.ts'
 
@@ -23,7 +27,7 @@ export function createEventWriter(db: Database, maxBatch = 500): EventWriter {
   let idle: (() => void)[] = []
   const insert = createCoalescer(
     async (rows: EventRow[]) => {
-      await db.execute(insertCounted(rows))
+      await runCompiled(db, insertCounted(rows))
       return rows.map(() => undefined)
     },
     maxBatch,
@@ -46,29 +50,40 @@ export function createEventWriter(db: Database, maxBatch = 500): EventWriter {
   }
 }
 
-/** The hour an event is counted in: `date_bin` is UTC whatever the session's time zone. */
-export const hourOf = (column: SQL) =>
-  sql`date_bin('1 hour', ${column}, timestamptz '2000-01-01 00:00:00+00')`
-
 /**
  * One statement that stores the events and adds them to their hours' counts (`event_counts`),
  * so the counts can never disagree with the events. The counts are upserted in key order:
  * two processes adding to the same hours lock them in the same order and never deadlock.
+ * Written as text with numbered parameters: compiling a group of hundreds of rows through the
+ * query builder cost more CPU than the rest of their requests.
  */
-export function insertCounted(rows: EventRow[]): SQL {
-  const values = rows.map(
-    (row) =>
-      sql`(${row.subdomain}, ${row.event}, ${JSON.stringify(row.options ?? {})}::jsonb, ${row.visitor ?? null}, ${row.userId ?? null}, ${row.createdAt ?? null}::timestamptz)`,
-  )
-  return sql`
+export function insertCounted(rows: EventRow[]): CompiledStatement {
+  const params: unknown[] = []
+  const values = rows.map((row) => {
+    const n = params.push(
+      row.subdomain,
+      row.event,
+      JSON.stringify(row.options ?? {}),
+      row.visitor ?? null,
+      row.userId ?? null,
+      row.createdAt?.toISOString() ?? null,
+    )
+    return `($${n - 5}, $${n - 4}, $${n - 3}::jsonb, $${n - 2}, $${n - 1}, $${n}::timestamptz)`
+  })
+  return {
+    sql: `
     with stored as (
       insert into events (subdomain, event, options, visitor, user_id, created_at)
       select subdomain, event, options, visitor, user_id, coalesce(created_at, now())
-      from (values ${sql.join(values, sql`, `)}) as v(subdomain, event, options, visitor, user_id, created_at)
+      from (values ${values.join(', ')}) as v(subdomain, event, options, visitor, user_id, created_at)
       returning subdomain, event, created_at
     )
     insert into event_counts (hour, subdomain, event, count)
-    select ${hourOf(sql`created_at`)} as hour, subdomain, event, count(*)
+    -- The hour an event is counted in: date_bin is UTC whatever the session's time zone.
+    select date_bin('1 hour', created_at, timestamptz '2000-01-01 00:00:00+00') as hour,
+      subdomain, event, count(*)
     from stored group by 1, 2, 3 order by 1, 2, 3
-    on conflict (hour, subdomain, event) do update set count = event_counts.count + excluded.count`
+    on conflict (hour, subdomain, event) do update set count = event_counts.count + excluded.count`,
+    params,
+  }
 }

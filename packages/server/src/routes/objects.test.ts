@@ -112,6 +112,31 @@ describe.each(databaseKinds())('objects on %s', (kind) => {
     })
   })
 
+  it('answers a page asked again from its compiled statement, per viewer and with fresh rows', async () => {
+    const { app, alice, bob, create } = await setup()
+    await create(alice, { kind: 'a', n: 1 })
+    await create(bob, { kind: 'a', n: 2 }, true)
+    const where = encodeURIComponent(JSON.stringify({ kind: 'a' }))
+    const page = async (who?: { headers: Record<string, string> }, text = where) => {
+      const res = await app.inject({
+        url: `/api/classes/Note?where=${text}&order=n`,
+        ...(who ? { headers: who.headers } : {}),
+      })
+      expect(res.statusCode).toBe(200)
+      return (res.json() as { results: { data: { n: number } }[] }).results.map((o) => o.data.n)
+    }
+    // The same text for three viewers: each sees what it may, whoever asked first.
+    expect(await page(alice)).toEqual([1, 2])
+    expect(await page(bob)).toEqual([2])
+    expect(await page()).toEqual([2])
+    expect(await page(alice)).toEqual([1, 2])
+    // The statement is reused, not its rows: a new object shows at once.
+    await create(alice, { kind: 'a', n: 3 })
+    expect(await page(alice)).toEqual([1, 2, 3])
+    // Another text is another statement.
+    expect(await page(alice, encodeURIComponent(JSON.stringify({ n: { $gt: 1 } })))).toEqual([2, 3])
+  })
+
   it('lets the owner make an object public-read; others still cannot change it', async () => {
     const { app, alice, bob, create } = await setup()
     const note = await create(alice, { text: 'hello' })

@@ -47,6 +47,7 @@ export async function objectRoutes(fastify: FastifyInstance): Promise<void> {
       ...translatePage(limit, skip),
       count: count === '1' || count === 'true',
       maxBytes: answerBudget(app.config.answerMaxBytes),
+      source: { where, order },
     })
   })
 
