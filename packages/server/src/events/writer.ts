@@ -1,9 +1,4 @@
-import {
-  batchConcurrency,
-  runCompiled,
-  type CompiledStatement,
-  type Database,
-} from '../db/client.ts'
+import { runCompiled, type CompiledStatement, type Database } from '../db/client.ts'
 import { createCoalescer } from '../db/coalesce.ts'
 import type { events } from '../db/schema.ts'
 
@@ -31,7 +26,10 @@ export function createEventWriter(db: Database, maxBatch = 500): EventWriter {
       return rows.map(() => undefined)
     },
     maxBatch,
-    batchConcurrency(db),
+    // One group at a time, even on a pool: every group adds to the same hours' count rows, so a
+    // second group in flight only waited for the first's row locks (on PostgreSQL, two at once
+    // accepted 10 to 15% fewer events than one at a time, at 16 and at 64 in flight).
+    1,
   )
   return {
     async write(row) {
