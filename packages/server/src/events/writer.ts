@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm'
 import { runCompiled, type CompiledStatement, type Database } from '../db/client.ts'
 import { createCoalescer } from '../db/coalesce.ts'
 import type { events } from '../db/schema.ts'
@@ -48,6 +49,11 @@ export function createEventWriter(db: Database, maxBatch = 500): EventWriter {
   }
 }
 
+/** Hours are counted from this origin with `date_bin`: UTC whatever the session's time zone. */
+const hourOrigin = "timestamptz '2000-01-01 00:00:00+00'"
+/** The hour an event is counted in. */
+export const hourOf = (column: SQL) => sql`date_bin('1 hour', ${column}, ${sql.raw(hourOrigin)})`
+
 /**
  * One statement that stores the events and adds them to their hours' counts (`event_counts`),
  * so the counts can never disagree with the events. The counts are upserted in key order:
@@ -77,8 +83,7 @@ export function insertCounted(rows: EventRow[]): CompiledStatement {
       returning subdomain, event, created_at
     )
     insert into event_counts (hour, subdomain, event, count)
-    -- The hour an event is counted in: date_bin is UTC whatever the session's time zone.
-    select date_bin('1 hour', created_at, timestamptz '2000-01-01 00:00:00+00') as hour,
+    select date_bin('1 hour', created_at, ${hourOrigin}) as hour,
       subdomain, event, count(*)
     from stored group by 1, 2, 3 order by 1, 2, 3
     on conflict (hour, subdomain, event) do update set count = event_counts.count + excluded.count`,
