@@ -116,6 +116,7 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
     skip: wholeNumber(params.skip, 'skip', 0),
     count: params.count === 1 || params.count === '1' || params.count === true,
     maxBytes: answerBudget(call.app.config.answerMaxBytes),
+    source: { where: where ? JSON.stringify(where) : undefined, order },
   })
   const results = found.results.map((object) =>
     view ? view.toParse(toParseObject(object, keys)) : toParseObject(object, keys),
