@@ -25,16 +25,18 @@ export class ResponseReader {
   #remaining = 0
   #parts: Buffer[] = []
   #size = 0
+  #received = false
 
   constructor(private readonly maxBodyBytes: number) {}
 
-  /** Whether any byte of a response has arrived. */
+  /** Whether any byte of a response (an interim one included) has arrived. */
   get started(): boolean {
-    return this.#phase !== 'head' || this.#pending.length > 0 || this.#status !== 0
+    return this.#received
   }
 
   /** Feeds bytes; returns the result once the response is complete or broken, else undefined. */
   push(chunk: Buffer): ReadResult | undefined {
+    if (chunk.length > 0) this.#received = true
     this.#pending = this.#pending.length ? Buffer.concat([this.#pending, chunk]) : chunk
     for (;;) {
       const step = this.#step()

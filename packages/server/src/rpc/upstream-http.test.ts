@@ -158,6 +158,21 @@ describe('PlainHttpUpstream', () => {
     expect(node.requests).toHaveLength(1)
   })
 
+  it('does not send again once the node began an answer, even an interim one', async () => {
+    const node = await scripted({
+      answer: (_request, n, _c, socket) => {
+        if (n === 0) return ok('"first"')
+        socket.write('HTTP/1.1 100 Continue\r\n\r\n')
+        setTimeout(() => socket.destroy(), 20)
+        return undefined
+      },
+    })
+    const upstream = client(`http://127.0.0.1:${node.port}/`)
+    expect((await upstream.post('{}', 2_000)).ok).toBe(true)
+    expect((await upstream.post('{}', 2_000)).ok).toBe(false)
+    expect(node.requests).toHaveLength(2)
+  })
+
   it('fails without an answer in time, on a refused connection, and on answers that are too large or not HTTP', async () => {
     const silent = await scripted({ answer: () => undefined })
     const started = Date.now()
