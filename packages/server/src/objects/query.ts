@@ -50,6 +50,18 @@ const invalid = (message: string) => badRequest(message, 'invalid_query')
 const field = (name: string): SQL => sql`(${objects.data} -> ${name}::text)`
 const json = (value: unknown): SQL => sql`${JSON.stringify(value)}::jsonb`
 
+/**
+ * A condition that only narrows another by the JSON type of its value, written so the planner
+ * does not count it as a filter of its own. PostgreSQL has no statistics on document fields
+ * (none from field indexes either: it reads none from partial indexes), so it guesses that an
+ * equality on an expression keeps 0.5% of the rows; a type check written as `jsonb_typeof(f) =
+ * 'number'` made every range look 200 times more selective than it is, and the planner sorted a
+ * whole class through a field index instead of walking the creation index for 20 rows (45 page
+ * queries a second instead of hundreds). Inside a CASE it is costed as an unknown truth (one
+ * half); the comparison beside it keeps its own estimate, and its index.
+ */
+const typeGuard = (condition: SQL): SQL => sql`(case when ${condition} then true else false end)`
+
 type Constraint = Record<string, unknown>
 
 function isOperatorObject(value: unknown): value is Constraint {
@@ -88,7 +100,7 @@ function dataCondition(name: string, op: string, raw: unknown): SQL {
     case '$all': {
       // Every listed value is an element of the array field.
       const list = listOf(value, op)
-      return sql`(jsonb_typeof(${f}) = 'array' and ${f} @> ${json(list)})`
+      return sql`(${typeGuard(sql`jsonb_typeof(${f}) = 'array'`)} and ${f} @> ${json(list)})`
     }
     case '$exists':
       if (typeof value !== 'boolean') throw invalid('$exists takes true or false.')
@@ -97,11 +109,11 @@ function dataCondition(name: string, op: string, raw: unknown): SQL {
   const operator = sql.raw(RANGE[op as keyof typeof RANGE])
   // Only values of the same JSON type compare: jsonb orders all numbers below all booleans etc.
   if (typeof value === 'number' || typeof value === 'string') {
-    return sql`(jsonb_typeof(${f}) = ${typeof value}::text and ${f} ${operator} ${json(value)})`
+    return sql`(${typeGuard(sql`jsonb_typeof(${f}) = ${typeof value}::text`)} and ${f} ${operator} ${json(value)})`
   }
   if (isDateValue(value)) {
     // Stored dates are canonical ISO strings, which sort as text in time order.
-    return sql`(${f} ->> '__type' = 'Date' and (${f} ->> 'iso') ${operator} ${value.iso}::text)`
+    return sql`(${typeGuard(sql`${f} ->> '__type' = 'Date'`)} and (${f} ->> 'iso') ${operator} ${value.iso}::text)`
   }
   throw invalid(`${op} compares numbers, strings or dates.`)
 }
@@ -161,7 +173,7 @@ function regexCondition(name: string, pattern: unknown, options: unknown): SQL {
   const embedded = [...new Set(flags.replace('s', '').replace('m', 'n'))].join('')
   const text = embedded ? `(?${embedded})${pattern}` : pattern
   const f = field(name)
-  return sql`(jsonb_typeof(${f}) = 'string' and (${objects.data} ->> ${name}::text) ~ ${text}::text)`
+  return sql`(${typeGuard(sql`jsonb_typeof(${f}) = 'string'`)} and (${objects.data} ->> ${name}::text) ~ ${text}::text)`
 }
 
 /** Reads the `where` parameter (JSON text) as an object. */
