@@ -76,6 +76,14 @@ async function main() {
       () => `${classUrl}?where=${w({ kind: 'k7' })}&order=-createdAt&limit=20`,
     ],
     [
+      'wide range (99%), newest first',
+      () => `${classUrl}?where=${w({ score: { $gte: 10 } })}&order=-createdAt&limit=20`,
+    ],
+    [
+      'narrow range (0.1%), newest first',
+      () => `${classUrl}?where=${w({ score: { $gte: 999 } })}&order=-createdAt&limit=20`,
+    ],
+    [
       'range, order by the field',
       () => `${classUrl}?where=${w({ score: { $gte: 990 } })}&order=-score&limit=20`,
     ],
