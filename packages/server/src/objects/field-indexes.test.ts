@@ -5,7 +5,7 @@ import type { Database } from '../db/client.ts'
 import { objectFieldIndexes } from '../db/schema.ts'
 import { FieldIndexes, fieldIndexName, indexableFields, orderField } from './field-indexes.ts'
 import { translateOrder, translateWhereObject } from './query.ts'
-import { queryObjects } from './pages.ts'
+import { queryObjects, recentWindow } from './pages.ts'
 import { readableBy } from './store.ts'
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows
@@ -22,7 +22,13 @@ async function fill(db: Database, className: string, n: number) {
     from generate_series(1, ${n}) as g`)
 }
 
-async function page(db: Database, fieldIndexes: FieldIndexes, where: object, order: string) {
+async function page(
+  db: Database,
+  fieldIndexes: FieldIndexes,
+  where: object,
+  order: string,
+  skip = 0,
+) {
   const plan = fieldIndexes.planQuery('Item', where as Record<string, unknown>, order)
   const { results, count } = await queryObjects(db, {
     className: 'Item',
@@ -30,7 +36,7 @@ async function page(db: Database, fieldIndexes: FieldIndexes, where: object, ord
     where: translateWhereObject(where as Record<string, unknown>),
     orderBy: translateOrder(order),
     limit: 20,
-    skip: 0,
+    skip,
     count: true,
     maxBytes: 1_000_000,
     ...plan,
@@ -152,6 +158,59 @@ describe.each(databaseKinds())('field indexes on %s', (kind) => {
         (g) => g % 4 !== 3,
       )
       expect(ids).toEqual(readable.slice(0, 20).map((g) => `o${g}`))
+    } finally {
+      await indexes.close()
+      await close()
+    }
+  })
+
+  it('find a range newest first among the newest objects, or through the index when it is narrow', async () => {
+    const { db, close, url } = await testDatabase(kind)
+    const errors: unknown[] = []
+    const options = { threshold: 1, minRows: 500, perClass: 2, total: 10 }
+    const indexes = new FieldIndexes(db, url, (e) => errors.push(e), options)
+    try {
+      const size = 3 * recentWindow
+      await fill(db, 'Item', size)
+      indexes.planQuery('Item', { score: { $gte: 0 } }, undefined)
+      await indexes.idle()
+      expect(errors).toEqual([])
+      // u1 reads its own (even g) and the public ones (g % 4 < 2); score = g, created in g order.
+      const readable = (from: number, to: number) => {
+        const all = []
+        for (let g = from; g <= to; g++) if (g % 4 !== 3) all.push(`o${g}`)
+        return all
+      }
+      const newest = (from: number, to: number) => readable(from, to).reverse()
+
+      // Wide: the newest objects fill the page.
+      const wide = await page(db, indexes, { score: { $gte: 100 } }, '-createdAt')
+      expect(wide.plan).toEqual({ walkCreationIndex: false, recentFirst: true })
+      expect(wide.ids).toEqual(newest(100, size).slice(0, 20))
+      // Narrow and old: none among the newest, so read through the index; with skip too.
+      const old = await page(db, indexes, { score: { $lt: 60 } }, '-createdAt')
+      expect(old.ids).toEqual(newest(1, 59).slice(0, 20))
+      expect(old.count).toBe(readable(1, 59).length)
+      const skipped = await page(db, indexes, { score: { $lt: 60 } }, '-createdAt', 30)
+      expect(skipped.ids).toEqual(newest(1, 59).slice(30, 50))
+      // Only part of a page among the newest: the rest is not lost.
+      const straddling = size - recentWindow - 10
+      const part = await page(
+        db,
+        indexes,
+        { score: { $gte: straddling, $lt: straddling + 30 } },
+        '-createdAt',
+      )
+      expect(part.ids).toEqual(newest(straddling, straddling + 29).slice(0, 20))
+      // Oldest first: the window is the oldest objects.
+      const late = await page(db, indexes, { score: { $gt: size - 40 } }, 'createdAt')
+      expect(late.ids).toEqual(readable(size - 39, size).slice(0, 20))
+      // Past the window, or with an equality on the field, the planner chooses as before.
+      const far = await page(db, indexes, { score: { $gte: 100 } }, '-createdAt', recentWindow)
+      expect(far.ids).toEqual(newest(100, size).slice(recentWindow, recentWindow + 20))
+      expect(indexes.planQuery('Item', { score: 5 }, '-createdAt').recentFirst).toBe(false)
+      expect(indexes.planQuery('Item', { score: { $gt: 5 } }, '-score').recentFirst).toBe(false)
+      expect(indexes.planQuery('Item', { label: { $gt: 'a' } }, undefined).recentFirst).toBe(false)
     } finally {
       await indexes.close()
       await close()

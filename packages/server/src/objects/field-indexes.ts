@@ -44,6 +44,7 @@ export const defaultFieldIndexOptions: FieldIndexOptions = {
 
 /** Constraints a btree on the field's value serves. */
 const INDEXABLE = new Set(['$eq', '$in', '$gt', '$gte', '$lt', '$lte'])
+const RANGES = new Set(['$gt', '$gte', '$lt', '$lte'])
 const META_FIELDS = new Set(['objectId', 'owner', 'createdAt', 'updatedAt'])
 /** Only these reach the index's SQL text (class and field names are validated stricter still). */
 const SAFE_NAME = /^_?[A-Za-z][A-Za-z0-9_]{0,63}$/
@@ -118,14 +119,35 @@ export class FieldIndexes {
     className: string,
     where: Record<string, unknown> | undefined,
     order: string | undefined,
-  ): { walkCreationIndex: boolean } {
+  ): { walkCreationIndex: boolean; recentFirst: boolean } {
     const filtered = indexableFields(where)
     const sorted = orderField(order)
     for (const field of sorted === undefined ? filtered : [...filtered, sorted]) {
       this.#note(className, field)
     }
     const indexed = filtered.some((field) => this.has(className, field))
-    return { walkCreationIndex: !indexed && walksCreationIndex(where, order) }
+    const walks = walksCreationIndex(where, order)
+    const served = this.#served(className, where)
+    return {
+      walkCreationIndex: !indexed && walks,
+      // A range the planner cannot size, with no equality to lead it to a field index.
+      recentFirst: walks && served.range && !served.lookup,
+    }
+  }
+
+  /** Whether the top level of `where` has a range, or an equality or `$in`, on an indexed field. */
+  #served(className: string, where: Record<string, unknown> | undefined) {
+    const served = { range: false, lookup: false }
+    for (const [name, constraint] of Object.entries(where ?? {})) {
+      if (!this.has(className, name)) continue
+      const ops =
+        constraint !== null && typeof constraint === 'object' && !Array.isArray(constraint)
+          ? Object.keys(constraint)
+          : ['$eq']
+      if (ops.some((op) => op === '$eq' || op === '$in')) served.lookup = true
+      if (ops.some((op) => RANGES.has(op))) served.range = true
+    }
+    return served
   }
 
   /** Resolves once every build started so far has finished. */

@@ -32,6 +32,12 @@ export interface QueryInput {
   /** Read the page by walking the creation index in order (see `walksCreationIndex`). */
   walkCreationIndex?: boolean
   /**
+   * Look for the page among the class's newest objects first, else read its matches through
+   * the field index (see `FieldIndexes.planQuery`): for a range on an indexed field in
+   * creation order, whose width the planner cannot know.
+   */
+  recentFirst?: boolean
+  /**
    * The text `where` and `orderBy` were translated from, when the caller has it (they must be
    * functions of it alone): a page asked again with the same text, class, viewer and bounds
    * runs the statement compiled the first time.
@@ -50,6 +56,12 @@ const envelopeBytes = 200
 const compiledPages = new WeakMap<Database, Map<string, CompiledStatement>>()
 const maxCompiledPages = 500
 
+/**
+ * How many of a class's newest objects a `recentFirst` page looks through before it asks the
+ * field index instead: a range that keeps 2% of a class fills a page of 20 within them.
+ */
+export const recentWindow = 1000
+
 export async function queryObjects(
   db: Database,
   input: QueryInput,
@@ -66,21 +78,46 @@ export async function queryObjects(
             await tx.execute(sql`set local jit = off`)
             return readPage(await tx.execute(pageStatement(condition(), input)), input)
           })
-        : readPage(await runCompiled(db, compiledPage(db, input, condition)), input)
+        : input.recentFirst && input.skip + input.limit <= recentWindow
+          ? await readRecentFirst(db, input, condition)
+          : readPage(await runCompiled(db, compiledPage(db, input, condition)), input)
   if (!input.count) return { results }
   const [total] = await db.select({ n: count() }).from(objects).where(condition())
   return { results, count: Number(total?.n ?? 0) }
+}
+
+/**
+ * A range on an indexed field, in creation order: the planner guesses it keeps a third of the
+ * class and walks the creation index, which finds a page at once when the range is wide and
+ * walks most of the class when it is narrow (55 ms at a million objects for a 0.1% range). So
+ * the page is first read from the class's newest objects alone: when that fills it, it is the
+ * page (those objects come first in its order). Otherwise the range's matches are read through
+ * the field index and sorted, the walk made unavailable for that statement.
+ */
+async function readRecentFirst(db: Database, input: QueryInput, condition: () => SQL | undefined) {
+  const recent = readPage(
+    await runCompiled(db, compiledPage(db, input, condition, recentWindow)),
+    input,
+  )
+  if (recent.length === input.limit) return recent
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local enable_indexscan = off`)
+    await tx.execute(sql`set local enable_seqscan = off`)
+    await tx.execute(sql`set local jit = off`)
+    return readPage(await tx.execute(pageStatement(condition(), input)), input)
+  })
 }
 
 function compiledPage(
   db: Database,
   input: QueryInput,
   condition: () => SQL | undefined,
+  window?: number,
 ): CompiledStatement {
   // Only for a viewer that is a user or nobody: the key must tell every viewer apart.
   const viewer = input.viewerId
   if (!input.source || (viewer !== undefined && typeof viewer !== 'string')) {
-    return compileStatement(db, pageStatement(condition(), input))
+    return compileStatement(db, pageStatement(condition(), input, window))
   }
   const key = JSON.stringify([
     input.className,
@@ -90,6 +127,7 @@ function compiledPage(
     input.limit,
     input.skip,
     input.maxBytes,
+    window ?? null,
   ])
   let pages = compiledPages.get(db)
   if (!pages) compiledPages.set(db, (pages = new Map()))
@@ -100,7 +138,7 @@ function compiledPage(
     pages.set(key, known)
     return known
   }
-  const compiled = compileStatement(db, pageStatement(condition(), input))
+  const compiled = compileStatement(db, pageStatement(condition(), input, window))
   if (pages.size >= maxCompiledPages) pages.delete(pages.keys().next().value!)
   pages.set(key, compiled)
   return compiled
@@ -109,15 +147,22 @@ function compiledPage(
 /**
  * One page, in one statement that first adds up the page's stored sizes: past the budget the
  * documents are not read at all (they stay NULL) and the query is refused, so an answer never
- * has to be held in memory to learn that it is too big.
+ * has to be held in memory to learn that it is too big. With a `window`, only the class's
+ * first `window` objects in the page's own order are read.
  */
-function pageStatement(condition: SQL | undefined, input: QueryInput): SQL {
+function pageStatement(condition: SQL | undefined, input: QueryInput, window?: number): SQL {
   // Written as one SQL text rather than through the query builder's aliased subquery (building
   // that took as much CPU per page as the embedded database's work on it), and answered as ONE
   // JSON value: the embedded database's driver decodes each field of each row on its own, which
   // cost more than the statement itself; one value is one decode and one JSON.parse.
   const order = sql.join(input.orderBy, sql`, `)
   const total = sql`sum(size + ${envelopeBytes}) over ()`
+  // The window keeps the table's name, so the condition's and the order's columns name it.
+  const source =
+    window === undefined
+      ? sql`${objects}`
+      : sql`(select * from ${objects} where ${objects.className} = ${input.className}
+          order by ${order} limit ${window}) as ${objects}`
   return sql`
     select max(bytes) as bytes, count(*) as n,
       json_agg(json_build_array(id, owner_id, public_read, created_at, updated_at, data)
@@ -128,7 +173,7 @@ function pageStatement(condition: SQL | undefined, input: QueryInput): SQL {
       from (
         select id, owner_id, public_read, created_at, updated_at, size, data,
           row_number() over (order by ${order}) as position
-        from ${objects} where ${condition ?? sql`true`}
+        from ${source} where ${condition ?? sql`true`}
         order by ${order} limit ${input.limit} offset ${input.skip}
       ) as page
     ) as sized`
