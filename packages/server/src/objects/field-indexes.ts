@@ -18,7 +18,8 @@ import { walksCreationIndex } from './query.ts'
 // PostgreSQL takes no statistics from a partial index, so it plans document fields on its fixed
 // guesses: an equality keeps 0.5% of the class, a range a third. Those choose well here: the
 // field index for equality and `$in` and for `order=field`, a walk of the creation index for a
-// range on a newest-first page (cheap unless the range is very narrow). The query translator
+// range on a newest-first page. That walk is long when the range is narrow, so such pages look
+// among the newest objects first (`recentFirst`, see objects/pages.ts). The query translator
 // keeps its type checks out of those guesses (see `typeGuard` in query.ts).
 //
 // So that no caller's queries can hurt another's: an index is built only for a field queried

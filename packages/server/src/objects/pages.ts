@@ -104,6 +104,9 @@ async function readRecentFirst(db: Database, input: QueryInput, condition: () =>
     await tx.execute(sql`set local enable_indexscan = off`)
     await tx.execute(sql`set local enable_seqscan = off`)
     await tx.execute(sql`set local jit = off`)
+    // The planner still guesses a third of the class and would start parallel workers (10 ms on
+    // PostgreSQL) for what is a few hundred rows.
+    await tx.execute(sql`set local max_parallel_workers_per_gather = 0`)
     return readPage(await tx.execute(pageStatement(condition(), input)), input)
   })
 }
