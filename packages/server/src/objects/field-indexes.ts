@@ -50,6 +50,16 @@ const META_FIELDS = new Set(['objectId', 'owner', 'createdAt', 'updatedAt'])
 /** Only these reach the index's SQL text (class and field names are validated stricter still). */
 const SAFE_NAME = /^_?[A-Za-z][A-Za-z0-9_]{0,63}$/
 
+/** A constraint's operators: a plain value (a date or pointer object too) is an equality. */
+function operatorsOf(constraint: unknown): string[] {
+  const isOperators =
+    constraint !== null &&
+    typeof constraint === 'object' &&
+    !Array.isArray(constraint) &&
+    Object.keys(constraint).some((key) => key.startsWith('$'))
+  return isOperators ? Object.keys(constraint as object) : ['$eq']
+}
+
 /** Document fields a `where` compares with what a btree serves, at any `$or`/`$and` depth. */
 export function indexableFields(where: Record<string, unknown> | undefined): string[] {
   const fields = new Set<string>()
@@ -61,13 +71,7 @@ export function indexableFields(where: Record<string, unknown> | undefined): str
         continue
       }
       if (META_FIELDS.has(name)) continue
-      const isOperators =
-        constraint !== null &&
-        typeof constraint === 'object' &&
-        !Array.isArray(constraint) &&
-        Object.keys(constraint).some((key) => key.startsWith('$'))
-      const ops = isOperators ? Object.keys(constraint as object) : ['$eq']
-      if (ops.some((op) => INDEXABLE.has(op))) fields.add(name)
+      if (operatorsOf(constraint).some((op) => INDEXABLE.has(op))) fields.add(name)
     }
   }
   visit(where)
@@ -141,10 +145,7 @@ export class FieldIndexes {
     const served = { range: false, lookup: false }
     for (const [name, constraint] of Object.entries(where ?? {})) {
       if (!this.has(className, name)) continue
-      const ops =
-        constraint !== null && typeof constraint === 'object' && !Array.isArray(constraint)
-          ? Object.keys(constraint)
-          : ['$eq']
+      const ops = operatorsOf(constraint)
       if (ops.some((op) => op === '$eq' || op === '$in')) served.lookup = true
       if (ops.some((op) => RANGES.has(op))) served.range = true
     }

@@ -71,13 +71,9 @@ export async function queryObjects(
     input.limit === 0
       ? []
       : input.walkCreationIndex
-        ? await db.transaction(async (tx) => {
-            // Sorting made dear for this transaction only, so the planner takes the index walk;
-            // and no JIT, which that made-up cost would otherwise trigger (150 ms of compiling).
-            await tx.execute(sql`set local enable_sort = off`)
-            await tx.execute(sql`set local jit = off`)
-            return readPage(await tx.execute(pageStatement(condition(), input)), input)
-          })
+        ? // Sorting made dear, so the planner takes the index walk; no JIT, which that made-up
+          // cost would otherwise trigger (150 ms of compiling).
+          await readPlanned(db, input, condition, { enable_sort: 'off', jit: 'off' })
         : input.recentFirst && input.skip + input.limit <= recentWindow
           ? await readRecentFirst(db, input, condition)
           : readPage(await runCompiled(db, compiledPage(db, input, condition)), input)
@@ -100,13 +96,31 @@ async function readRecentFirst(db: Database, input: QueryInput, condition: () =>
     input,
   )
   if (recent.length === input.limit) return recent
+  // No parallel workers either: the planner still guesses a third of the class and would start
+  // them (10 ms on PostgreSQL) for what is a few hundred rows.
+  return readPlanned(db, input, condition, {
+    enable_indexscan: 'off',
+    enable_seqscan: 'off',
+    jit: 'off',
+    max_parallel_workers_per_gather: '0',
+  })
+}
+
+/**
+ * The page read in a transaction whose planner settings are changed for it alone, all set in
+ * one statement (`set_config(…, true)` is `set local`).
+ */
+function readPlanned(
+  db: Database,
+  input: QueryInput,
+  condition: () => SQL | undefined,
+  settings: Record<string, string>,
+) {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`set local enable_indexscan = off`)
-    await tx.execute(sql`set local enable_seqscan = off`)
-    await tx.execute(sql`set local jit = off`)
-    // The planner still guesses a third of the class and would start parallel workers (10 ms on
-    // PostgreSQL) for what is a few hundred rows.
-    await tx.execute(sql`set local max_parallel_workers_per_gather = 0`)
+    const set = Object.entries(settings).map(
+      ([name, value]) => sql`set_config(${name}, ${value}, true)`,
+    )
+    await tx.execute(sql`select ${sql.join(set, sql`, `)}`)
     return readPage(await tx.execute(pageStatement(condition(), input)), input)
   })
 }
