@@ -7,7 +7,7 @@ import { bucketStart, eventStats, maxBuckets } from '../events/stats.ts'
 import { sharedRandomValue } from '../db/shared-values.ts'
 import { createVisitorHasher } from '../events/visitor.ts'
 import { badRequest, forbidden } from '../errors.ts'
-import { eventSchemas } from './events-schemas.ts'
+import { eventSchemas } from './schemas.ts'
 
 /** Largest `options` object accepted, as JSON text. */
 export const maxOptionsBytes = 4096

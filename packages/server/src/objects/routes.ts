@@ -8,7 +8,7 @@ import { createObjectGrouped } from '../objects/writer.ts'
 import { deleteObject, getObject, unreadable, updateObject } from '../objects/store.ts'
 import { queryObjects } from '../objects/pages.ts'
 import { normaliseDocument } from '../objects/wire.ts'
-import { objectSchemas as s } from './object-schemas.ts'
+import { objectSchemas as s } from './schemas.ts'
 
 // Objects: JSON documents in named classes with owner-based access (private by default, or
 // public-read). Someone who cannot read an object gets 404, so its existence is not revealed.

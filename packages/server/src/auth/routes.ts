@@ -14,7 +14,7 @@ import { verifySignInSignature, type ChainClients } from '../auth/signature.ts'
 import { checkSignInMessage } from '../auth/siwe.ts'
 import { sessions } from '../db/schema.ts'
 import { notFound } from '../errors.ts'
-import { authSchemas as s } from './auth-schemas.ts'
+import { authSchemas as s } from './schemas.ts'
 
 /**
  * Sign-in with a wallet (EIP-4361) and the session endpoints.
