@@ -4,19 +4,13 @@ import swagger from '@fastify/swagger'
 import compress from '@fastify/compress'
 import cookie from '@fastify/cookie'
 import rateLimit from '@fastify/rate-limit'
-import { createChainClients } from './auth/signature.ts'
 import type { ServerConfig } from './config.ts'
 import type { Database, DatabaseHandle, DatabaseKind } from './db/client.ts'
 import { installErrorHandler } from './http/error-handler.ts'
 import { installJsonBodyParser } from './http/json-body.ts'
 import { originGuard } from './http/origin-guard.ts'
-import { joinPeers, sharedSettings } from './db/peers.ts'
 import { counterRateLimitStore } from './http/rate-limit-store.ts'
-import {
-  databaseWindowCounter,
-  memoryWindowCounter,
-  type WindowCounter,
-} from './http/window-counter.ts'
+import type { WindowCounter } from './http/window-counter.ts'
 import { metricsPlugin } from './http/metrics.ts'
 import { requestIdGenerator } from './http/request-id.ts'
 import { webRoutes } from './http/web.ts'
@@ -29,30 +23,27 @@ import type { RpcAccess } from './rpc/access.ts'
 import type { RpcGateway } from './rpc/gateway.ts'
 import { httpServer, leanRpcPath } from './rpc/lean-path.ts'
 import { idempotencyPlugin } from './idempotency/plugin.ts'
-import { currentUserPlugin, shareSessionRevocations } from './auth/sessions.ts'
+import { currentUserPlugin } from './auth/sessions.ts'
 import { objectRoutes } from './objects/routes.ts'
 import { batchRoutes } from './objects/batch-route.ts'
 import { fileRoutes } from './files/routes.ts'
-import { openFileStore, type FileStore } from './files/store.ts'
-import { ApiKeyVerifier } from './rpc/api-keys.ts'
+import type { ApiKeyVerifier } from './rpc/api-keys.ts'
 import { rpcRoutes } from './rpc/routes.ts'
 import { consoleDataRoutes } from './admin/data-routes.ts'
 import { consoleImportRoute } from './admin/import-route.ts'
 import { consolePeopleRoutes } from './admin/people-routes.ts'
 import { serverVersion } from './version.ts'
 import { compatMount } from './compat/mount.ts'
-import { loadSiteModule } from './site-module.ts'
-import { checkSync, type Sync } from './sync/definition.ts'
-import { startSyncs, type SyncRunner } from './sync/runner.ts'
+import { openServices, type Services } from './services.ts'
 import type { SyncStatus } from './sync/syncer.ts'
+import type { Sync } from './sync/definition.ts'
+import type { FileStore } from './files/store.ts'
+import type { SocketSlots } from './live/socket-slots.ts'
 import { parseLiveQuerySocket } from './compat/live-query.ts'
-import { LiveHub } from './live/hub.ts'
-import { databaseSocketSlots, memorySocketSlots, type SocketSlots } from './live/socket-slots.ts'
+import type { LiveHub } from './live/hub.ts'
 import { nativeLiveSocket } from './live/native-socket.ts'
 import { attachSockets, type SocketHandler } from './live/sockets.ts'
-import { openChangeFeed } from './objects/changes.ts'
-import { FieldIndexes } from './objects/field-indexes.ts'
-import { readObjectAsServer } from './objects/store.ts'
+import type { FieldIndexes } from './objects/field-indexes.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -73,6 +64,8 @@ declare module 'fastify' {
     apiKeys: ApiKeyVerifier
     /** Uploaded files, wherever their bytes are kept. */
     files: FileStore
+    /** Every long-lived service of this server (services.ts). */
+    services: Services
     /** The contract-event syncs the site declared. */
     syncs: Sync[]
     /** Their progress, as this process sees it (`writer`: this process runs it). */
@@ -154,14 +147,10 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     reply.header('x-request-id', request.id)
     return payload
   })
-  // Several processes on one PostgreSQL share limits, sessions and visitors: their settings must match.
-  let processId: string | undefined
-  if (database.kind === 'postgres') {
-    const membership = await joinPeers(database.db, sharedSettings(config))
-    processId = membership.id
-    app.addHook('onClose', async () => membership.leave())
-  }
-  app.decorate('processId', processId)
+  const services = await openServices(config, database, app.log)
+  app.addHook('onClose', async () => services.close())
+  app.decorate('services', services)
+  app.decorate('processId', services.processId)
   app.decorate('db', database.db)
   app.decorate('dbKind', database.kind)
   app.decorate('config', config)
@@ -188,12 +177,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   await app.register(cookie)
   await app.register(originGuard)
   await app.register(securityHeaders)
-  // One set of counters behind every limit: on PostgreSQL (several processes) they live in the
-  // database and are shared; on PGlite there is one process and memory is exact.
-  const counter =
-    database.kind === 'postgres'
-      ? databaseWindowCounter(database.relaxed ?? database.db)
-      : memoryWindowCounter()
+  const counter = services.windowCounter
   app.decorate('windowCounter', counter)
   // Limits are set per route (auth, events); the RPC gateway counts calls with `windowCounter`.
   await app.register(rateLimit, {
@@ -201,27 +185,18 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     ...(database.kind === 'postgres' ? { store: counterRateLimitStore(counter) } : {}),
   })
 
-  const fileStore = await openFileStore(database.db, config.files, config.fileMaxBytes, app.log)
-  app.decorate('files', fileStore)
-  app.decorate('apiKeys', new ApiKeyVerifier(database.db))
+  app.decorate('files', services.files)
+  app.decorate('apiKeys', services.apiKeys)
   app.decorate('rpcLeanPath', leanRpc)
   observeRequest = app.observeRequest
-  const fieldIndexes = new FieldIndexes(
-    database.db,
-    database.kind === 'postgres' ? database.url : undefined,
-    (error, index) => app.log.warn({ err: error, ...index }, 'building a field index failed'),
-  )
-  await fieldIndexes.load()
-  app.decorate('fieldIndexes', fieldIndexes)
-  app.addHook('onClose', async () => fieldIndexes.close())
-  app.addHook('onClose', async () => fileStore.close())
+  app.decorate('fieldIndexes', services.fieldIndexes)
 
   await app.register(currentUserPlugin)
   await app.register(idempotencyPlugin)
 
   await app.register(healthRoutes)
   // Contract-wallet signatures are checked on chain through the gateway's upstream nodes.
-  const clientFor = createChainClients(config.rpc.upstreams)
+  const clientFor = services.chainClients
   await app.register(authRoutes, { clientFor })
   await app.register(eventRoutes)
   await app.register(objectRoutes)
@@ -232,75 +207,24 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   await app.register(consoleDataRoutes)
   await app.register(consoleImportRoute)
 
-  // Live queries: every committed object change, from this process or (on PostgreSQL) any
-  // other, is matched against the subscriptions of the sockets connected here.
-  const url = database.url ?? config.databaseUrl
-  const feed = openChangeFeed(
-    database.db,
-    database.kind === 'postgres' && url
-      ? {
-          kind: 'postgres',
-          url,
-          readObject: (keys) => readObjectAsServer(database.db, keys),
-          notifyOn: database.relaxed,
-        }
-      : { kind: 'pglite' },
-  )
-  const hub = new LiveHub(database.db, feed, (error) =>
-    app.log.error({ err: error }, 'live query dispatch failed'),
-  )
-  // Sessions are remembered for a moment per process; a revocation is told to the others, and
-  // this process hears them before it serves a request.
-  const revocations =
-    database.kind === 'postgres' && url
-      ? shareSessionRevocations(database.db, url, database.relaxed ?? database.db)
-      : undefined
-  await revocations?.ready
-  app.addHook('onClose', async () => {
-    hub.close()
-    await feed.close()
-    await revocations?.close()
-  })
+  const hub = services.liveHub
   app.decorate('liveHub', hub)
   liveStats.hub = hub
   const sockets = new Map<string, SocketHandler>([['/api/live', nativeLiveSocket(app, hub)]])
-  const site = await loadSiteModule(config.functionsModule)
   if (config.compat.mount) {
     sockets.set(config.compat.mount, parseLiveQuerySocket(app, hub))
-    await app.register(compatMount, { clientFor, functions: site.functions })
+    await app.register(compatMount, { clientFor, functions: services.functions })
   }
-  // The per-address socket limit holds across processes on PostgreSQL.
-  const max = config.liveMaxSocketsPerAddress
-  if (processId) {
-    const shared = databaseSocketSlots(database.db, processId, max)
-    app.addHook('onClose', async () => shared.leave())
-    liveStats.slots = shared
-  } else {
-    liveStats.slots = memorySocketSlots(max)
-  }
+  liveStats.slots = services.socketSlots
   attachSockets(app, sockets, {
     slots: liveStats.slots,
     clientAddress: (request) => proxyAddr(request, trusted),
   })
 
+  app.decorate('syncs', services.syncs)
   // Contract-event syncs declared by the site, run once the server is ready.
-  const syncs = site.syncs.map((definition) =>
-    checkSync(definition, new Set(config.rpc.upstreams.keys())),
-  )
-  app.decorate('syncs', syncs)
-  let runner: SyncRunner | undefined
-  app.addHook('onReady', async () => {
-    if (syncs.length === 0) return
-    runner = startSyncs({
-      db: database.db,
-      syncs,
-      upstreams: config.rpc.upstreams,
-      log: app.log,
-      postgresUrl: database.kind === 'postgres' ? url : undefined,
-    })
-  })
-  app.addHook('onClose', async () => runner?.stop())
-  app.decorate('syncStatus', () => runner?.status() ?? [])
+  app.addHook('onReady', async () => services.start())
+  app.decorate('syncStatus', services.syncStatus)
 
   await app.register(metaRoutes)
   await app.register(webRoutes, { webDir: config.webDir })

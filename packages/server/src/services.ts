@@ -1,0 +1,187 @@
+import type { FastifyBaseLogger } from 'fastify'
+import { createChainClients } from './auth/signature.ts'
+import { shareSessionRevocations } from './auth/sessions.ts'
+import type { ServerConfig } from './config.ts'
+import type { Database, DatabaseHandle, DatabaseKind } from './db/client.ts'
+import { joinPeers, sharedSettings } from './db/peers.ts'
+import { openFileStore, type FileStore } from './files/store.ts'
+import {
+  databaseWindowCounter,
+  memoryWindowCounter,
+  type WindowCounter,
+} from './http/window-counter.ts'
+import { LiveHub } from './live/hub.ts'
+import { databaseSocketSlots, memorySocketSlots, type SocketSlots } from './live/socket-slots.ts'
+import { openChangeFeed } from './objects/changes.ts'
+import { FieldIndexes } from './objects/field-indexes.ts'
+import { readObjectAsServer } from './objects/store.ts'
+import { ApiKeyVerifier } from './rpc/api-keys.ts'
+import { loadSiteModule } from './site-module.ts'
+import type { SiteFunctions } from './compat/functions.ts'
+import { checkSync, type Sync } from './sync/definition.ts'
+import { startSyncs, type SyncRunner } from './sync/runner.ts'
+import type { SyncStatus } from './sync/syncer.ts'
+
+// Every long-lived service of one server, built once. Domain code takes the services it needs
+// as arguments; routes receive this object as their plugin option. Nothing here knows Fastify.
+
+/** The database as the services were given it. */
+export interface ServicesDatabase {
+  db: Database
+  kind: DatabaseKind
+  pool?: DatabaseHandle['pool']
+  /** PostgreSQL's connection URL: live queries listen for other processes' changes on it. */
+  url?: string | undefined
+  /** Connections for shared state that may lose its last moments in a crash (see db/client.ts). */
+  relaxed?: Database | undefined
+}
+
+export interface Services {
+  config: ServerConfig
+  database: ServicesDatabase
+  /** The main connections; kept while domain modules move onto their own services. */
+  db: Database
+  log: FastifyBaseLogger
+  /** This process's id among the processes on one PostgreSQL (`server_processes`). */
+  processId: string | undefined
+  /** The counters behind every rate limit (shared through the database on PostgreSQL). */
+  windowCounter: WindowCounter
+  /** Live sockets per client address (summed over live processes on PostgreSQL). */
+  socketSlots: SocketSlots
+  /** Indexes on the document fields each class is queried on. */
+  fieldIndexes: FieldIndexes
+  /** Uploaded files, wherever their bytes are kept. */
+  files: FileStore
+  /** Checks gateway API keys (remembering valid ones for 30 s). */
+  apiKeys: ApiKeyVerifier
+  /** Live-query subscriptions of this process's sockets. */
+  liveHub: LiveHub
+  /** Clients of each chain's upstream nodes, for on-chain signature checks. */
+  chainClients: ReturnType<typeof createChainClients>
+  /** The site module's server functions. */
+  functions: SiteFunctions
+  /** The contract-event syncs the site declared. */
+  syncs: Sync[]
+  /** Their progress, as this process sees it (`writer`: this process runs it). */
+  syncStatus(): (SyncStatus & { writer: boolean })[]
+  /** Starts the background work (syncs) once the server is ready to serve. */
+  start(): void
+  /** Stops everything this object opened, in reverse order. */
+  close(): Promise<void>
+}
+
+/**
+ * Builds every long-lived service of one server process on `database`.
+ *
+ * @example
+ * const services = await openServices(config, await openDatabase({ kind: 'pglite' }), log)
+ */
+export async function openServices(
+  config: ServerConfig,
+  database: ServicesDatabase,
+  log: FastifyBaseLogger,
+): Promise<Services> {
+  const closers: (() => Promise<void> | void)[] = []
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer()
+  }
+  try {
+    const postgres = database.kind === 'postgres'
+    const url = database.url ?? config.databaseUrl
+    // Several processes on one PostgreSQL share limits, sessions and visitors: their settings
+    // must match.
+    let processId: string | undefined
+    if (postgres) {
+      const membership = await joinPeers(database.db, sharedSettings(config))
+      processId = membership.id
+      closers.push(() => membership.leave())
+    }
+    const windowCounter = postgres
+      ? databaseWindowCounter(database.relaxed ?? database.db)
+      : memoryWindowCounter()
+    // The per-address socket limit holds across processes on PostgreSQL.
+    const max = config.liveMaxSocketsPerAddress
+    let socketSlots: SocketSlots
+    if (processId) {
+      const shared = databaseSocketSlots(database.db, processId, max)
+      closers.push(() => shared.leave())
+      socketSlots = shared
+    } else {
+      socketSlots = memorySocketSlots(max)
+    }
+    const files = await openFileStore(database.db, config.files, config.fileMaxBytes, log)
+    closers.push(() => files.close())
+    const fieldIndexes = new FieldIndexes(
+      database.db,
+      postgres ? database.url : undefined,
+      (error, index) => log.warn({ err: error, ...index }, 'building a field index failed'),
+    )
+    await fieldIndexes.load()
+    closers.push(() => fieldIndexes.close())
+
+    // Every committed object change, from this process or (on PostgreSQL) any other.
+    const feed = openChangeFeed(
+      database.db,
+      postgres && url
+        ? {
+            kind: 'postgres',
+            url,
+            readObject: (keys) => readObjectAsServer(database.db, keys),
+            notifyOn: database.relaxed,
+          }
+        : { kind: 'pglite' },
+    )
+    closers.push(() => feed.close())
+    const liveHub = new LiveHub(database.db, feed, (error) =>
+      log.error({ err: error }, 'live query dispatch failed'),
+    )
+    closers.push(() => liveHub.close())
+    // Sessions are remembered for a moment per process; a revocation is told to the others, and
+    // this process hears them before it serves a request.
+    const revocations =
+      postgres && url
+        ? shareSessionRevocations(database.db, url, database.relaxed ?? database.db)
+        : undefined
+    await revocations?.ready
+    if (revocations) closers.push(() => revocations.close())
+
+    const site = await loadSiteModule(config.functionsModule)
+    const syncs = site.syncs.map((definition) =>
+      checkSync(definition, new Set(config.rpc.upstreams.keys())),
+    )
+    let runner: SyncRunner | undefined
+    closers.push(() => runner?.stop())
+
+    return {
+      config,
+      database,
+      db: database.db,
+      log,
+      processId,
+      windowCounter,
+      socketSlots,
+      fieldIndexes,
+      files,
+      apiKeys: new ApiKeyVerifier(database.db),
+      liveHub,
+      chainClients: createChainClients(config.rpc.upstreams),
+      functions: site.functions,
+      syncs,
+      syncStatus: () => runner?.status() ?? [],
+      start() {
+        if (runner || syncs.length === 0) return
+        runner = startSyncs({
+          db: database.db,
+          syncs,
+          upstreams: config.rpc.upstreams,
+          log,
+          postgresUrl: postgres ? url : undefined,
+        })
+      },
+      close,
+    }
+  } catch (error) {
+    await close()
+    throw error
+  }
+}
