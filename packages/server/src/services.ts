@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { createChainClients } from './auth/signature.ts'
-import { shareSessionRevocations } from './auth/sessions.ts'
+import { Sessions } from './auth/sessions.ts'
 import type { ServerConfig } from './config.ts'
 import type { Database, DatabaseHandle, DatabaseKind } from './db/client.ts'
 import { joinPeers, sharedSettings } from './db/peers.ts'
@@ -52,6 +52,8 @@ export interface Services {
   fieldIndexes: FieldIndexes
   /** Uploaded files, wherever their bytes are kept. */
   files: FileStore
+  /** Session lookups and revocations. */
+  sessions: Sessions
   /** Checks gateway API keys (remembering valid ones for 30 s). */
   apiKeys: ApiKeyVerifier
   /** Live-query subscriptions of this process's sockets. */
@@ -138,10 +140,9 @@ export async function openServices(
     closers.push(() => liveHub.close())
     // Sessions are remembered for a moment per process; a revocation is told to the others, and
     // this process hears them before it serves a request.
+    const sessions = new Sessions(database.db)
     const revocations =
-      postgres && url
-        ? shareSessionRevocations(database.db, url, database.relaxed ?? database.db)
-        : undefined
+      postgres && url ? sessions.shareRevocations(url, database.relaxed ?? database.db) : undefined
     await revocations?.ready
     if (revocations) closers.push(() => revocations.close())
 
@@ -162,6 +163,7 @@ export async function openServices(
       socketSlots,
       fieldIndexes,
       files,
+      sessions,
       apiKeys: new ApiKeyVerifier(database.db),
       liveHub,
       chainClients: createChainClients(config.rpc.upstreams),

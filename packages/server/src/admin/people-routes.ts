@@ -1,6 +1,5 @@
 import { and, count, desc, eq, gt, ilike, isNull, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
-import { forgetSessions } from '../auth/sessions.ts'
 import { errorBodySchema } from '../errors.ts'
 import { badRequest, notFound } from '../errors.ts'
 import { eventCounts, files, objects, sessions, users } from '../db/schema.ts'
@@ -171,7 +170,7 @@ export async function consolePeopleRoutes(app: FastifyInstance): Promise<void> {
         return rows.length > 0
       })
       if (!revoked) throw notFound('No such active session.')
-      await forgetSessions(db, { sessionIds: [request.params.sessionId] })
+      await app.services.sessions.forget({ sessionIds: [request.params.sessionId] })
       return { revoked: 1 }
     },
   )
@@ -203,7 +202,7 @@ export async function consolePeopleRoutes(app: FastifyInstance): Promise<void> {
         })
         return rows.length
       })
-      if (revoked) await forgetSessions(db, { userId: request.params.userId })
+      if (revoked) await app.services.sessions.forget({ userId: request.params.userId })
       return { revoked }
     },
   )

@@ -4,12 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { Hex } from 'viem'
 import { issueNonce, pruneNonces } from '../auth/nonces.ts'
 import { completeSignIn } from '../auth/sign-in.ts'
-import {
-  revokeSession,
-  SECURE_SESSION_COOKIE,
-  SESSION_COOKIE,
-  sessionCookieName,
-} from '../auth/sessions.ts'
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE, sessionCookieName } from '../auth/sessions.ts'
 import { verifySignInSignature, type ChainClients } from '../auth/signature.ts'
 import { checkSignInMessage } from '../auth/siwe.ts'
 import { sessions } from '../db/schema.ts'
@@ -121,7 +116,7 @@ export async function authRoutes(
 
   app.post('/api/auth/logout', { schema: s.logout }, async (request, reply) => {
     const current = await request.currentUser()
-    if (current) await revokeSession(app.db, current.user.id, current.session.id)
+    if (current) await app.services.sessions.revoke(current.user.id, current.session.id)
     clearCookie(reply)
     return reply.status(204).send(null)
   })
@@ -155,7 +150,7 @@ export async function authRoutes(
 
   app.delete('/api/auth/sessions/:id', { schema: s.revoke }, async (request, reply) => {
     const current = await request.requireUser()
-    const revoked = await revokeSession(app.db, current.user.id, request.params.id)
+    const revoked = await app.services.sessions.revoke(current.user.id, request.params.id)
     if (!revoked) throw notFound('You have no active session with this id.', 'session_not_found')
     if (request.params.id === current.session.id && current.via === 'cookie') clearCookie(reply)
     return reply.status(204).send(null)

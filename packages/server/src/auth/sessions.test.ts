@@ -11,13 +11,7 @@ import {
 import { buildServer } from '../app.ts'
 import { openDatabase } from '../db/client.ts'
 import { sessions, users } from '../db/schema.ts'
-import {
-  findSession,
-  forgetSessions,
-  hashToken,
-  revokeSession,
-  SESSION_MEMORY_MS,
-} from './sessions.ts'
+import { hashToken, SESSION_MEMORY_MS } from './sessions.ts'
 
 describe.each(databaseKinds())('session store on %s', (kind) => {
   it('stores only the hash of the token and finds the session by the token', async () => {
@@ -29,8 +23,8 @@ describe.each(databaseKinds())('session store on %s', (kind) => {
     const rows = await app.db.select().from(sessions)
     expect(rows.map((r) => r.tokenHash)).toEqual([hashToken(token)])
     expect(JSON.stringify(rows)).not.toContain(token)
-    expect((await findSession(app.db, token))?.session.id).toBe(session.id)
-    expect(await findSession(app.db, `${token}x`)).toBeNull()
+    expect((await app.services.sessions.find(token))?.session.id).toBe(session.id)
+    expect(await app.services.sessions.find(`${token}x`)).toBeNull()
   })
 
   it('keeps one user per address and refreshes the last sign-in', async () => {
@@ -47,14 +41,14 @@ describe.each(databaseKinds())('session store on %s', (kind) => {
     const { app } = await testApp(kind)
     const address = '0x00000000000000000000000000000000000000C3'
     const expired = await startSession(app.db, { address, ttlMs: -1 })
-    expect(await findSession(app.db, expired.token)).toBeNull()
+    expect(await app.services.sessions.find(expired.token)).toBeNull()
     const live = await startSession(app.db, { address, ttlMs: 60_000 })
     const { user } = live
-    expect(await revokeSession(app.db, 'someone-else', live.session.id)).toBe(false)
-    expect(await findSession(app.db, live.token)).not.toBeNull()
-    expect(await revokeSession(app.db, user.id, live.session.id)).toBe(true)
-    expect(await findSession(app.db, live.token)).toBeNull()
-    expect(await revokeSession(app.db, user.id, live.session.id)).toBe(false)
+    expect(await app.services.sessions.revoke('someone-else', live.session.id)).toBe(false)
+    expect(await app.services.sessions.find(live.token)).not.toBeNull()
+    expect(await app.services.sessions.revoke(user.id, live.session.id)).toBe(true)
+    expect(await app.services.sessions.find(live.token)).toBeNull()
+    expect(await app.services.sessions.revoke(user.id, live.session.id)).toBe(false)
   })
 
   it('resolves the current user from a bearer token or the cookie', async () => {
@@ -78,23 +72,23 @@ describe.each(databaseKinds())('session store on %s', (kind) => {
     const live = await startSession(app.db, {
       address: '0x00000000000000000000000000000000000000D4',
     })
-    expect(await findSession(app.db, live.token)).not.toBeNull()
+    expect(await app.services.sessions.find(live.token)).not.toBeNull()
     // Revoked behind the process's back (no announcement): the remembered session still answers,
     // a fresh lookup does not, and forgetting the user's sessions ends it.
     await app.db
       .update(sessions)
       .set({ revokedAt: new Date() })
       .where(eq(sessions.id, live.session.id))
-    expect((await findSession(app.db, live.token))?.session.id).toBe(live.session.id)
-    expect(await findSession(app.db, live.token, { fresh: true })).toBeNull()
+    expect((await app.services.sessions.find(live.token))?.session.id).toBe(live.session.id)
+    expect(await app.services.sessions.find(live.token, { fresh: true })).toBeNull()
     await app.db.update(sessions).set({ revokedAt: null }).where(eq(sessions.id, live.session.id))
-    expect(await findSession(app.db, live.token)).not.toBeNull()
+    expect(await app.services.sessions.find(live.token)).not.toBeNull()
     await app.db
       .update(sessions)
       .set({ revokedAt: new Date() })
       .where(eq(sessions.id, live.session.id))
-    await forgetSessions(app.db, { userId: live.user.id })
-    expect(await findSession(app.db, live.token)).toBeNull()
+    await app.services.sessions.forget({ userId: live.user.id })
+    expect(await app.services.sessions.find(live.token)).toBeNull()
   })
 })
 

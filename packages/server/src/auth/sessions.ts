@@ -92,18 +92,30 @@ const REVOKED_CHANNEL = 'portico_sessions_revoked'
 /** Which remembered sessions to forget: some sessions, or all of a user's. */
 export type Forget = { sessionIds: string[] } | { userId: string }
 
-/** The session lookups of one database: coalesced under load, and remembered for a moment. */
-class SessionLookups {
+/**
+ * The sessions of one database, as one server process sees them: lookups coalesced under load
+ * and remembered for a moment, revocations forgotten here at once and announced to the other
+ * processes (on PostgreSQL) through `announce`.
+ */
+export class Sessions {
+  readonly #db: Database
   readonly #remembered = new Map<string, { found: Found; until: number }>()
   /** Moves on every forget: a lookup that started before one must not be remembered after it. */
   #generation = 0
   readonly #coalesced: (hash: string) => Promise<Found | null>
+  #announce: ((which: Forget) => Promise<void>) | undefined
 
   constructor(db: Database) {
+    this.#db = db
     this.#coalesced = createCoalescer((hashes: string[]) => findSessions(db, hashes))
   }
 
-  async find(hash: string, fresh: boolean): Promise<Found | null> {
+  /**
+   * The live (unexpired, unrevoked) session of a token, with its user. `fresh` asks the
+   * database even when the session is remembered (for checks that exist to notice revocations).
+   */
+  async find(token: string, { fresh = false }: { fresh?: boolean } = {}): Promise<Found | null> {
+    const hash = hashToken(token)
     const now = Date.now()
     const hit = fresh ? undefined : this.#remembered.get(hash)
     if (hit && hit.until > now && hit.found.session.expiresAt.getTime() > now) return hit.found
@@ -117,7 +129,18 @@ class SessionLookups {
     return found
   }
 
-  forget(which: Forget | 'all'): void {
+  /**
+   * Forgets remembered sessions after their revocation has committed: here at once, and on
+   * PostgreSQL on every other process too. Never throws (the revocation itself is stored).
+   */
+  async forget(which: Forget): Promise<void> {
+    this.hear(which)
+    // A lost announcement only lets another process trust the session for SESSION_MEMORY_MS.
+    await this.#announce?.(which).catch(() => {})
+  }
+
+  /** Forgets what another process revoked (everything, after news may have been lost). */
+  hear(which: Forget | 'all'): void {
     this.#generation++
     if (which === 'all') return this.#remembered.clear()
     const gone =
@@ -126,77 +149,42 @@ class SessionLookups {
         : (found: Found) => found.user.id === which.userId
     for (const [hash, { found }] of this.#remembered) if (gone(found)) this.#remembered.delete(hash)
   }
-}
 
-const lookups = new WeakMap<Database, SessionLookups>()
-/** Where revocations are told to the other processes (PostgreSQL); absent on the embedded one. */
-const announcers = new WeakMap<Database, Database>()
+  /** Revokes one session of a user; false when it is not theirs or already gone. */
+  async revoke(userId: string, sessionId: string): Promise<boolean> {
+    const rows = await this.#db
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(
+        and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt)),
+      )
+      .returning({ id: sessions.id })
+    if (rows.length) await this.forget({ sessionIds: [sessionId] })
+    return rows.length > 0
+  }
 
-function lookupsOf(db: Database): SessionLookups {
-  let found = lookups.get(db)
-  if (!found) lookups.set(db, (found = new SessionLookups(db)))
-  return found
-}
-
-/**
- * The live (unexpired, unrevoked) session of a token, with its user. `fresh` asks the database
- * even when the session is remembered (for checks that exist to notice revocations).
- */
-export async function findSession(
-  db: Database,
-  token: string,
-  { fresh = false }: { fresh?: boolean } = {},
-): Promise<Found | null> {
-  return lookupsOf(db).find(hashToken(token), fresh)
-}
-
-/**
- * Forgets remembered sessions after their revocation has committed: here at once, and on
- * PostgreSQL on every other process too. Never throws (the revocation itself is stored).
- */
-export async function forgetSessions(db: Database, which: Forget): Promise<void> {
-  lookupsOf(db).forget(which)
-  const announcer = announcers.get(db)
-  if (!announcer) return
-  await announcer
-    .execute(sql`select pg_notify(${REVOKED_CHANNEL}, ${JSON.stringify(which)})`)
-    .catch(() => {})
-}
-
-/**
- * On PostgreSQL: hears the revocations other processes announce and forgets those sessions
- * (everything, after a lost connection). Returns the listener to close with the server.
- */
-export function shareSessionRevocations(db: Database, url: string, announceOn: Database) {
-  announcers.set(db, announceOn)
-  return listenOn(
-    url,
-    REVOKED_CHANNEL,
-    (payload) => {
-      try {
-        const which = JSON.parse(payload) as Forget
-        if (which && typeof which === 'object') lookupsOf(db).forget(which)
-      } catch {
-        lookupsOf(db).forget('all')
-      }
-    },
-    () => lookupsOf(db).forget('all'),
-  )
-}
-
-/** Revokes one session of a user; false when it is not theirs or already gone. */
-export async function revokeSession(
-  db: Database,
-  userId: string,
-  sessionId: string,
-): Promise<boolean> {
-  const rows = await db
-    .update(sessions)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt)))
-    .returning({ id: sessions.id })
-  if (rows.length) await forgetSessions(db, { sessionIds: [sessionId] })
-  return rows.length > 0
+  /**
+   * On PostgreSQL: announces revocations on `announceOn` and hears the ones other processes
+   * announce. Returns the listener to close with the server.
+   */
+  shareRevocations(url: string, announceOn: Database) {
+    this.#announce = async (which) => {
+      await announceOn.execute(sql`select pg_notify(${REVOKED_CHANNEL}, ${JSON.stringify(which)})`)
+    }
+    return listenOn(
+      url,
+      REVOKED_CHANNEL,
+      (payload) => {
+        try {
+          const which = JSON.parse(payload) as Forget
+          if (which && typeof which === 'object') this.hear(which)
+        } catch {
+          this.hear('all')
+        }
+      },
+      () => this.hear('all'),
+    )
+  }
 }
 
 declare module 'fastify' {
@@ -240,6 +228,6 @@ async function lookUp(request: FastifyRequest): Promise<CurrentUser | null> {
   const cookie = sessionTokenOf(request.headers.cookie, plainAllowed)
   const token = bearer || cookie
   if (!token || token.length > 200) return null
-  const found = await findSession(request.server.db, token)
+  const found = await request.server.services.sessions.find(token)
   return found ? { ...found, via: bearer ? 'bearer' : 'cookie' } : null
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { findSession, type CurrentUser } from '../auth/sessions.ts'
+import type { CurrentUser } from '../auth/sessions.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 
 // One call to the compatibility mount, whichever way it came: the envelope (`POST` with a
@@ -46,7 +46,7 @@ export function sessionResolver(app: FastifyInstance, token: string | undefined)
     pending ??= (async () => {
       if (!bare) return null
       if (bare.length > 200) throw invalidSession()
-      const found = await findSession(app.db, bare)
+      const found = await app.services.sessions.find(bare)
       if (!found) throw invalidSession()
       return { ...found, via: 'bearer' as const }
     })()

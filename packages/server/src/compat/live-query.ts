@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import type { WebSocket } from 'ws'
-import { findSession } from '../auth/sessions.ts'
 import type { LiveHub } from '../live/hub.ts'
 import { watchSessions } from '../live/session-watch.ts'
 import { MAX_SUBSCRIPTIONS } from '../live/native-socket.ts'
@@ -44,11 +43,11 @@ export function parseLiveQuerySocket(app: FastifyInstance, hub: LiveHub): Socket
         ...(requestId === undefined ? {} : { requestId }),
       })
 
-    const sessions = watchSessions(socket, app.db, app.config.liveSessionCheckMs)
+    const sessions = watchSessions(socket, app.services.sessions, app.config.liveSessionCheckMs)
     const viewerOf = async (token: unknown): Promise<string | undefined> => {
       if (typeof token !== 'string' || token === '') return undefined
       const bare = token.startsWith(TOKEN_PREFIX) ? token.slice(TOKEN_PREFIX.length) : token
-      const found = bare.length <= 200 ? await findSession(app.db, bare) : null
+      const found = bare.length <= 200 ? await app.services.sessions.find(bare) : null
       if (!found)
         throw Object.assign(new Error('Invalid session token.'), {
           parseCode: ParseCode.INVALID_SESSION_TOKEN,

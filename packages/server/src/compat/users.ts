@@ -1,7 +1,6 @@
 import { getAddress, isAddress, type Hex } from 'viem'
 import { createSiweMessage } from 'viem/siwe'
 import { issueNonce } from '../auth/nonces.ts'
-import { revokeSession } from '../auth/sessions.ts'
 import { completeSignIn } from '../auth/sign-in.ts'
 import { verifySignInSignature, type ChainClients } from '../auth/signature.ts'
 import { checkSignInMessage } from '../auth/siwe.ts'
@@ -265,6 +264,6 @@ export async function me(call: CompatCall): Promise<CompatAnswer> {
 /** `POST logout`: ends the caller's session. */
 export async function logout(call: CompatCall): Promise<CompatAnswer> {
   const current = await call.session().catch(() => null)
-  if (current) await revokeSession(call.app.db, current.user.id, current.session.id)
+  if (current) await call.app.services.sessions.revoke(current.user.id, current.session.id)
   return { body: {} }
 }

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin'
 import {
   claim,
   claimOf,
-  expireNowAndThen,
+  expiryAfterClaims,
   record,
   release,
   replay,
@@ -30,6 +30,7 @@ declare module 'fastify' {
 
 export const idempotencyPlugin = fp(
   async (app) => {
+    const afterClaim = expiryAfterClaims(app.db, app.log)
     app.addHook('preHandler', async (request, reply) => {
       const mode = request.routeOptions.config.idempotent
       if (!mode) return
@@ -41,7 +42,7 @@ export const idempotencyPlugin = fp(
       }
       if (!(await claim(app.db, c))) return replay(app.db, c, reply)
       request.idempotency = { ...c, recordOnSend: true }
-      expireNowAndThen(app.db, request.log)
+      afterClaim()
     })
 
     app.addHook('onSend', async (request, reply, payload) => {

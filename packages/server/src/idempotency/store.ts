@@ -152,15 +152,17 @@ export async function replay(
   return stored.body === null ? reply.send() : reply.send(stored.body)
 }
 
-const claimCounts = new WeakMap<Database, number>()
-
-/** Every 1000th claim on a database also deletes the expired records (no timers needed). */
-export function expireNowAndThen(db: Database, log: FastifyBaseLogger): void {
-  const n = (claimCounts.get(db) ?? 0) + 1
-  claimCounts.set(db, n)
-  if (n % 1000 !== 0) return
-  void db
-    .delete(idempotency)
-    .where(lt(idempotency.createdAt, sql`now() - interval '24 hours'`))
-    .catch((error: unknown) => log.warn({ err: error }, 'idempotency cleanup failed'))
+/**
+ * What a server does after each claim: every 1000th one also deletes the expired records, so
+ * no timer is needed.
+ */
+export function expiryAfterClaims(db: Database, log: FastifyBaseLogger): () => void {
+  let claims = 0
+  return () => {
+    if (++claims % 1000 !== 0) return
+    void db
+      .delete(idempotency)
+      .where(lt(idempotency.createdAt, sql`now() - interval '24 hours'`))
+      .catch((error: unknown) => log.warn({ err: error }, 'idempotency cleanup failed'))
+  }
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import type { WebSocket } from 'ws'
-import { findSession, sessionTokenOf } from '../auth/sessions.ts'
+import { sessionTokenOf } from '../auth/sessions.ts'
 import { HttpError } from '../errors.ts'
 import { assertClassName } from '../objects/names.ts'
 import { translateWhereObject } from '../objects/query.ts'
@@ -30,10 +30,10 @@ export function nativeLiveSocket(app: FastifyInstance, hub: LiveHub): SocketHand
       typeof origin === 'string' && origins.has(origin)
         ? sessionTokenOf(request.headers.cookie, plainAllowed)
         : undefined
-    const sessions = watchSessions(socket, app.db, app.config.liveSessionCheckMs)
+    const sessions = watchSessions(socket, app.services.sessions, app.config.liveSessionCheckMs)
     if (cookieToken) sessions.add(cookieToken)
     let viewer: Promise<string | undefined> = cookieToken
-      ? findSession(app.db, cookieToken).then((found) => found?.user.id)
+      ? app.services.sessions.find(cookieToken).then((found) => found?.user.id)
       : Promise.resolve(undefined)
     const subscriptions = new Map<unknown, () => void>()
     let connected = false
@@ -71,7 +71,7 @@ export function nativeLiveSocket(app: FastifyInstance, hub: LiveHub): SocketHand
           connected = true
           const token = message.token
           if (typeof token === 'string' && token.length <= 200) {
-            viewer = findSession(app.db, token).then((found) => found?.user.id)
+            viewer = app.services.sessions.find(token).then((found) => found?.user.id)
             sessions.add(token)
           }
           sendJson(socket, { op: 'connected', userId: (await viewer) ?? null })

@@ -1,6 +1,5 @@
 import type { WebSocket } from 'ws'
-import type { Database } from '../db/client.ts'
-import { findSession } from '../auth/sessions.ts'
+import type { Sessions } from '../auth/sessions.ts'
 
 /** How often a live socket's sessions are checked again. */
 export const SESSION_CHECK_MS = 30_000
@@ -10,12 +9,12 @@ export const SESSION_CHECK_MS = 30_000
  * user): once one is signed out, revoked or expired, the socket is closed (4001), so nothing
  * more reaches it. The client reconnects as whoever it is now.
  */
-export function watchSessions(socket: WebSocket, db: Database, everyMs = SESSION_CHECK_MS) {
+export function watchSessions(socket: WebSocket, sessions: Sessions, everyMs = SESSION_CHECK_MS) {
   const tokens = new Set<string>()
   const timer = setInterval(() => {
     void (async () => {
       for (const token of tokens) {
-        if (await findSession(db, token, { fresh: true }).catch(() => 'unknown' as const)) continue
+        if (await sessions.find(token, { fresh: true }).catch(() => 'unknown' as const)) continue
         socket.close(4001, 'session ended')
         return
       }
