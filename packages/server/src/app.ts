@@ -175,8 +175,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   })
   await app.register(compress, { global: true, threshold: 1024 })
   await app.register(cookie)
-  await app.register(originGuard)
-  await app.register(securityHeaders)
+  await app.register(originGuard, { config })
+  await app.register(securityHeaders, { config })
   const counter = services.windowCounter
   app.decorate('windowCounter', counter)
   // Limits are set per route (auth, events); the RPC gateway counts calls with `windowCounter`.
@@ -191,21 +191,24 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   observeRequest = app.observeRequest
   app.decorate('fieldIndexes', services.fieldIndexes)
 
-  await app.register(currentUserPlugin)
-  await app.register(idempotencyPlugin)
+  await app.register(currentUserPlugin, {
+    sessions: services.sessions,
+    publicOrigins: config.app.publicOrigins,
+  })
+  await app.register(idempotencyPlugin, { db: database.db })
 
-  await app.register(healthRoutes)
+  await app.register(healthRoutes, { services })
   // Contract-wallet signatures are checked on chain through the gateway's upstream nodes.
   const clientFor = services.chainClients
-  await app.register(authRoutes, { clientFor })
-  await app.register(eventRoutes)
+  await app.register(authRoutes, { services })
+  await app.register(eventRoutes, { services })
   await app.register(objectRoutes)
   await app.register(batchRoutes)
-  await app.register(fileRoutes)
+  await app.register(fileRoutes, { services })
   await app.register(rpcRoutes)
-  await app.register(consolePeopleRoutes)
+  await app.register(consolePeopleRoutes, { services })
   await app.register(consoleDataRoutes)
-  await app.register(consoleImportRoute)
+  await app.register(consoleImportRoute, { services })
 
   const hub = services.liveHub
   app.decorate('liveHub', hub)
@@ -226,7 +229,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   app.addHook('onReady', async () => services.start())
   app.decorate('syncStatus', services.syncStatus)
 
-  await app.register(metaRoutes)
+  await app.register(metaRoutes, { services })
   await app.register(webRoutes, { webDir: config.webDir })
   return app
 }

@@ -23,13 +23,22 @@ export function consoleRoleOf(
   return undefined
 }
 
-/** The signed-in console user, or the refusal: 401, 403 `admin_only`, `read_only` or `fresh_sign_in_required`. */
-export async function requireConsole(
+/**
+ * The console's access check for these settings: `requireConsole(request, need)` gives the
+ * signed-in console user, or the refusal: 401, 403 `admin_only`, `read_only` or
+ * `fresh_sign_in_required`.
+ */
+export function consoleAccess(config: { adminAddresses: string[]; viewerAddresses: string[] }) {
+  return (request: FastifyRequest, need: ConsoleNeed) => requireConsole(request, need, config)
+}
+
+async function requireConsole(
   request: FastifyRequest,
   need: ConsoleNeed,
+  config: { adminAddresses: string[]; viewerAddresses: string[] },
 ): Promise<CurrentUser & { role: ConsoleRole }> {
   const current = await request.requireUser()
-  const role = consoleRoleOf(current.user.address, request.server.config.app)
+  const role = consoleRoleOf(current.user.address, config)
   if (!role)
     throw forbidden(
       'The console is for the site team: addresses in ADMIN_ADDRESSES (or VIEWER_ADDRESSES, to look only).',

@@ -9,7 +9,7 @@ import { parseWhere, translateOrder, translatePage, translateWhere } from '../ob
 import { queryObjects } from '../objects/pages.ts'
 import { ANY_OWNER, deleteObject, modifyObject } from '../objects/store.ts'
 import { normaliseDocument } from '../objects/wire.ts'
-import { requireConsole } from './access.ts'
+import { consoleAccess } from './access.ts'
 import { recordAudit } from './audit.ts'
 import { consoleErrors, digits, paging, pagingQuery, tags } from './schemas.ts'
 import { STORED_FILE_NAME } from '../files/store.ts'
@@ -58,6 +58,7 @@ const consoleQueryAnswer = {
 } as const
 
 export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
+  const requireConsole = consoleAccess(app.config.app)
   const db = app.db
 
   app.get<{

@@ -1,92 +1,98 @@
 import { PassThrough } from 'node:stream'
-import type { FastifyInstance } from 'fastify'
+
 import { badRequest, errorBodySchema } from '../errors.ts'
 import { exportRows, ImportFileError } from '../import/export-file.ts'
 import { importClass } from '../import/parse-import.ts'
 import { assertStoredClassName } from '../objects/names.ts'
-import { requireConsole } from './access.ts'
+import { consoleAccess } from './access.ts'
 import { recordAudit } from './audit.ts'
 import { consoleErrors, tags } from './schemas.ts'
+import { routePlugin } from '../http/route-plugin.ts'
 
 /** Largest export file accepted by the console's import (the command line has no limit). */
 const IMPORT_MAX_BYTES = 50 * 1024 * 1024
 
 /** `POST /api/admin/import/:className`: one class file of a Parse or Moralis export. */
-export async function consoleImportRoute(app: FastifyInstance): Promise<void> {
-  const db = app.db
-  const classParams = {
-    type: 'object',
-    properties: { className: { type: 'string', maxLength: 64 } },
-    required: ['className'],
-  } as const
-  const errors = { 400: errorBodySchema, ...consoleErrors } as const
-  // The export file as the body; the answer is a stream of progress lines (NDJSON), the last one
-  // the report, so the console can show progress on a large file.
-  await app.register(async (upload) => {
-    upload.removeAllContentTypeParsers()
-    upload.addContentTypeParser(
-      'application/json',
-      { parseAs: 'string', bodyLimit: IMPORT_MAX_BYTES },
-      (_request, body, done) => done(null, body),
-    )
-    upload.post<{ Params: { className: string }; Body: string }>(
-      '/api/admin/import/:className',
-      {
-        bodyLimit: IMPORT_MAX_BYTES,
-        // Progress lines must leave as they are written, not wait in a compressor.
-        compress: false,
-        schema: {
-          tags,
-          summary:
-            'Import one class of a Parse or Moralis export ({"results":[…]}); answers progress lines, then the report',
-          params: classParams,
-          response: { ...errors, 413: errorBodySchema },
+export const consoleImportRoute = routePlugin(
+  'portico-console-import',
+  ['portico-current-user'],
+  async function consoleImportRoute(app, services) {
+    const requireConsole = consoleAccess(services.config.app)
+    const db = services.db
+    const classParams = {
+      type: 'object',
+      properties: { className: { type: 'string', maxLength: 64 } },
+      required: ['className'],
+    } as const
+    const errors = { 400: errorBodySchema, ...consoleErrors } as const
+    // The export file as the body; the answer is a stream of progress lines (NDJSON), the last one
+    // the report, so the console can show progress on a large file.
+    await app.register(async (upload) => {
+      upload.removeAllContentTypeParsers()
+      upload.addContentTypeParser(
+        'application/json',
+        { parseAs: 'string', bodyLimit: IMPORT_MAX_BYTES },
+        (_request, body, done) => done(null, body),
+      )
+      upload.post<{ Params: { className: string }; Body: string }>(
+        '/api/admin/import/:className',
+        {
+          bodyLimit: IMPORT_MAX_BYTES,
+          // Progress lines must leave as they are written, not wait in a compressor.
+          compress: false,
+          schema: {
+            tags,
+            summary:
+              'Import one class of a Parse or Moralis export ({"results":[…]}); answers progress lines, then the report',
+            params: classParams,
+            response: { ...errors, 413: errorBodySchema },
+          },
         },
-      },
-      async (request, reply) => {
-        const { user } = await requireConsole(request, 'write')
-        const className = assertStoredClassName(request.params.className)
-        let rows
-        try {
-          rows = exportRows(String(request.body ?? ''))
-        } catch (error) {
-          if (error instanceof ImportFileError) throw badRequest(error.message, 'invalid_import')
-          throw error
-        }
-        const out = new PassThrough()
-        void reply.type('application/x-ndjson; charset=utf-8').send(out)
-        const line = (value: unknown) => out.write(`${JSON.stringify(value)}\n`)
-        void (async () => {
+        async (request, reply) => {
+          const { user } = await requireConsole(request, 'write')
+          const className = assertStoredClassName(request.params.className)
+          let rows
           try {
-            const report = await importClass(db, {
-              className,
-              rows,
-              onProgress: (progress) => line({ progress }),
-            })
-            await recordAudit(db, {
-              actor: user.address,
-              action: 'import',
-              target: `class/${className}`,
-              after: {
-                rows: report.rows,
-                imported: report.imported,
-                unchanged: report.unchanged,
-                refused: report.refused.length,
-              },
-            })
-            line({ report })
+            rows = exportRows(String(request.body ?? ''))
           } catch (error) {
-            request.log.error({ err: error }, 'import failed')
-            line({
-              error:
-                'The import stopped on a server error; what was imported stays, and running it again goes on.',
-            })
-          } finally {
-            out.end()
+            if (error instanceof ImportFileError) throw badRequest(error.message, 'invalid_import')
+            throw error
           }
-        })()
-        return reply
-      },
-    )
-  })
-}
+          const out = new PassThrough()
+          void reply.type('application/x-ndjson; charset=utf-8').send(out)
+          const line = (value: unknown) => out.write(`${JSON.stringify(value)}\n`)
+          void (async () => {
+            try {
+              const report = await importClass(db, {
+                className,
+                rows,
+                onProgress: (progress) => line({ progress }),
+              })
+              await recordAudit(db, {
+                actor: user.address,
+                action: 'import',
+                target: `class/${className}`,
+                after: {
+                  rows: report.rows,
+                  imported: report.imported,
+                  unchanged: report.unchanged,
+                  refused: report.refused.length,
+                },
+              })
+              line({ report })
+            } catch (error) {
+              request.log.error({ err: error }, 'import failed')
+              line({
+                error:
+                  'The import stopped on a server error; what was imported stays, and running it again goes on.',
+              })
+            } finally {
+              out.end()
+            }
+          })()
+          return reply
+        },
+      )
+    })
+  },
+)

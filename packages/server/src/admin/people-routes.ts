@@ -1,13 +1,14 @@
 import { and, count, desc, eq, gt, ilike, isNull, sql } from 'drizzle-orm'
-import type { FastifyInstance } from 'fastify'
+
 import { errorBodySchema } from '../errors.ts'
 import { badRequest, notFound } from '../errors.ts'
 import { eventCounts, files, objects, sessions, users } from '../db/schema.ts'
 import { createApiKey, listApiKeys, revokeApiKey } from '../rpc/api-keys.ts'
-import { requireConsole } from './access.ts'
+import { consoleAccess } from './access.ts'
 import { listAudit, recordAudit } from './audit.ts'
 import { consoleErrors, digits, paging, recordId, tags } from './schemas.ts'
 import { effectiveSettings } from './settings.ts'
+import { routePlugin } from '../http/route-plugin.ts'
 
 // The console's routes about people and the server: who is signed in, sessions, API keys,
 // settings and the audit log. Objects, files and imports are in data-routes.ts.
@@ -15,300 +16,306 @@ import { effectiveSettings } from './settings.ts'
 const errors = consoleErrors
 const id = recordId
 
-export async function consolePeopleRoutes(app: FastifyInstance): Promise<void> {
-  const db = app.db
+export const consolePeopleRoutes = routePlugin(
+  'portico-console-people',
+  ['portico-current-user'],
+  async function consolePeopleRoutes(app, services) {
+    const requireConsole = consoleAccess(services.config.app)
+    const db = services.db
 
-  app.get(
-    '/api/admin/me',
-    { schema: { tags, summary: 'Your console role (admin or viewer)', response: errors } },
-    async (request) => {
-      const { user, role, session } = await requireConsole(request, 'read')
-      return { address: user.address, role, signedInAt: session.createdAt.toISOString() }
-    },
-  )
-
-  app.get(
-    '/api/admin/overview',
-    {
-      schema: {
-        tags,
-        summary: 'Counts: users, sessions, objects by class, files, events today',
-        response: errors,
+    app.get(
+      '/api/admin/me',
+      { schema: { tags, summary: 'Your console role (admin or viewer)', response: errors } },
+      async (request) => {
+        const { user, role, session } = await requireConsole(request, 'read')
+        return { address: user.address, role, signedInAt: session.createdAt.toISOString() }
       },
-    },
-    async (request) => {
-      await requireConsole(request, 'read')
-      const now = new Date()
-      const [[userCount], [sessionCount], classes, [fileTotals], [eventsToday]] = await Promise.all(
-        [
-          db.select({ n: count() }).from(users),
-          db
-            .select({ n: count() })
-            .from(sessions)
-            .where(and(isNull(sessions.revokedAt), gt(sessions.expiresAt, now))),
-          db
-            .select({ className: objects.className, count: count() })
-            .from(objects)
-            .groupBy(objects.className)
-            .orderBy(objects.className),
-          db
-            .select({ n: count(), bytes: sql<string>`coalesce(sum(${files.size}), 0)` })
-            .from(files),
-          // From the hourly counts the event writer keeps: no scan of the day's events.
-          db
-            .select({ n: sql<number>`coalesce(sum(${eventCounts.count}), 0)`.mapWith(Number) })
-            .from(eventCounts)
-            .where(sql`${eventCounts.hour} >= date_trunc('day', now())`),
-        ],
-      )
-      return {
-        users: userCount!.n,
-        activeSessions: sessionCount!.n,
-        classes,
-        files: { count: fileTotals!.n, bytes: Number(fileTotals!.bytes) },
-        eventsToday: eventsToday!.n,
-      }
-    },
-  )
+    )
 
-  app.get<{ Querystring: { search?: string; limit?: string; skip?: string } }>(
-    '/api/admin/users',
-    {
-      schema: {
-        tags,
-        summary: 'Users, newest sign-in first; search by address',
-        querystring: {
-          type: 'object',
-          properties: { search: { type: 'string', maxLength: 42 }, limit: digits, skip: digits },
-          additionalProperties: false,
+    app.get(
+      '/api/admin/overview',
+      {
+        schema: {
+          tags,
+          summary: 'Counts: users, sessions, objects by class, files, events today',
+          response: errors,
         },
-        response: errors,
       },
-    },
-    async (request) => {
-      await requireConsole(request, 'read')
-      const search = request.query.search?.trim()
-      const active = sql<number>`count(${sessions.id}) filter (where ${sessions.revokedAt} is null and ${sessions.expiresAt} > now())`
-      const rows = await db
-        .select({
-          id: users.id,
-          address: users.address,
-          firstSignInAt: users.firstSignInAt,
-          lastSignInAt: users.lastSignInAt,
-          activeSessions: active.mapWith(Number),
-          lastSeenAt: sql<Date | null>`max(${sessions.lastSeenAt})`.mapWith(
-            (value: string | Date | null) => (value ? new Date(value).toISOString() : null),
-          ),
-        })
-        .from(users)
-        .leftJoin(sessions, eq(sessions.userId, users.id))
-        .where(search ? ilike(users.address, `%${search.replace(/[%_\\]/g, '')}%`) : undefined)
-        .groupBy(users.id)
-        .orderBy(desc(users.lastSignInAt), users.id)
-        .limit(paging(request.query).limit)
-        .offset(paging(request.query).offset)
-      return { results: rows }
-    },
-  )
+      async (request) => {
+        await requireConsole(request, 'read')
+        const now = new Date()
+        const [[userCount], [sessionCount], classes, [fileTotals], [eventsToday]] =
+          await Promise.all([
+            db.select({ n: count() }).from(users),
+            db
+              .select({ n: count() })
+              .from(sessions)
+              .where(and(isNull(sessions.revokedAt), gt(sessions.expiresAt, now))),
+            db
+              .select({ className: objects.className, count: count() })
+              .from(objects)
+              .groupBy(objects.className)
+              .orderBy(objects.className),
+            db
+              .select({ n: count(), bytes: sql<string>`coalesce(sum(${files.size}), 0)` })
+              .from(files),
+            // From the hourly counts the event writer keeps: no scan of the day's events.
+            db
+              .select({ n: sql<number>`coalesce(sum(${eventCounts.count}), 0)`.mapWith(Number) })
+              .from(eventCounts)
+              .where(sql`${eventCounts.hour} >= date_trunc('day', now())`),
+          ])
+        return {
+          users: userCount!.n,
+          activeSessions: sessionCount!.n,
+          classes,
+          files: { count: fileTotals!.n, bytes: Number(fileTotals!.bytes) },
+          eventsToday: eventsToday!.n,
+        }
+      },
+    )
 
-  app.get<{ Params: { userId: string } }>(
-    '/api/admin/users/:userId/sessions',
-    {
-      schema: {
-        tags,
-        summary: "A user's sessions: device, last use, state",
-        params: { type: 'object', properties: { userId: id }, required: ['userId'] },
-        response: errors,
+    app.get<{ Querystring: { search?: string; limit?: string; skip?: string } }>(
+      '/api/admin/users',
+      {
+        schema: {
+          tags,
+          summary: 'Users, newest sign-in first; search by address',
+          querystring: {
+            type: 'object',
+            properties: { search: { type: 'string', maxLength: 42 }, limit: digits, skip: digits },
+            additionalProperties: false,
+          },
+          response: errors,
+        },
       },
-    },
-    async (request) => {
-      await requireConsole(request, 'read')
-      const rows = await db
-        .select({
-          id: sessions.id,
-          chainId: sessions.chainId,
-          userAgent: sessions.userAgent,
-          createdAt: sessions.createdAt,
-          lastSeenAt: sessions.lastSeenAt,
-          expiresAt: sessions.expiresAt,
-          revokedAt: sessions.revokedAt,
-        })
-        .from(sessions)
-        .where(eq(sessions.userId, request.params.userId))
-        .orderBy(desc(sessions.lastSeenAt))
-        .limit(200)
-      return { results: rows }
-    },
-  )
+      async (request) => {
+        await requireConsole(request, 'read')
+        const search = request.query.search?.trim()
+        const active = sql<number>`count(${sessions.id}) filter (where ${sessions.revokedAt} is null and ${sessions.expiresAt} > now())`
+        const rows = await db
+          .select({
+            id: users.id,
+            address: users.address,
+            firstSignInAt: users.firstSignInAt,
+            lastSignInAt: users.lastSignInAt,
+            activeSessions: active.mapWith(Number),
+            lastSeenAt: sql<Date | null>`max(${sessions.lastSeenAt})`.mapWith(
+              (value: string | Date | null) => (value ? new Date(value).toISOString() : null),
+            ),
+          })
+          .from(users)
+          .leftJoin(sessions, eq(sessions.userId, users.id))
+          .where(search ? ilike(users.address, `%${search.replace(/[%_\\]/g, '')}%`) : undefined)
+          .groupBy(users.id)
+          .orderBy(desc(users.lastSignInAt), users.id)
+          .limit(paging(request.query).limit)
+          .offset(paging(request.query).offset)
+        return { results: rows }
+      },
+    )
 
-  app.post<{ Params: { sessionId: string } }>(
-    '/api/admin/sessions/:sessionId/revoke',
-    {
-      schema: {
-        tags,
-        summary: 'Revoke one session (its next request is refused)',
-        params: { type: 'object', properties: { sessionId: id }, required: ['sessionId'] },
-        response: { 404: errorBodySchema, ...errors },
+    app.get<{ Params: { userId: string } }>(
+      '/api/admin/users/:userId/sessions',
+      {
+        schema: {
+          tags,
+          summary: "A user's sessions: device, last use, state",
+          params: { type: 'object', properties: { userId: id }, required: ['userId'] },
+          response: errors,
+        },
       },
-    },
-    async (request) => {
-      const { user } = await requireConsole(request, 'destructive')
-      const revoked = await db.transaction(async (tx) => {
-        const rows = await tx
-          .update(sessions)
-          .set({ revokedAt: new Date() })
-          .where(and(eq(sessions.id, request.params.sessionId), isNull(sessions.revokedAt)))
-          .returning({ id: sessions.id, userId: sessions.userId })
-        if (rows.length)
+      async (request) => {
+        await requireConsole(request, 'read')
+        const rows = await db
+          .select({
+            id: sessions.id,
+            chainId: sessions.chainId,
+            userAgent: sessions.userAgent,
+            createdAt: sessions.createdAt,
+            lastSeenAt: sessions.lastSeenAt,
+            expiresAt: sessions.expiresAt,
+            revokedAt: sessions.revokedAt,
+          })
+          .from(sessions)
+          .where(eq(sessions.userId, request.params.userId))
+          .orderBy(desc(sessions.lastSeenAt))
+          .limit(200)
+        return { results: rows }
+      },
+    )
+
+    app.post<{ Params: { sessionId: string } }>(
+      '/api/admin/sessions/:sessionId/revoke',
+      {
+        schema: {
+          tags,
+          summary: 'Revoke one session (its next request is refused)',
+          params: { type: 'object', properties: { sessionId: id }, required: ['sessionId'] },
+          response: { 404: errorBodySchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { user } = await requireConsole(request, 'destructive')
+        const revoked = await db.transaction(async (tx) => {
+          const rows = await tx
+            .update(sessions)
+            .set({ revokedAt: new Date() })
+            .where(and(eq(sessions.id, request.params.sessionId), isNull(sessions.revokedAt)))
+            .returning({ id: sessions.id, userId: sessions.userId })
+          if (rows.length)
+            await recordAudit(tx, {
+              actor: user.address,
+              action: 'session.revoke',
+              target: `session/${rows[0]!.id}`,
+              before: { userId: rows[0]!.userId, revoked: false },
+              after: { revoked: true },
+            })
+          return rows.length > 0
+        })
+        if (!revoked) throw notFound('No such active session.')
+        await services.sessions.forget({ sessionIds: [request.params.sessionId] })
+        return { revoked: 1 }
+      },
+    )
+
+    app.post<{ Params: { userId: string } }>(
+      '/api/admin/users/:userId/revoke-sessions',
+      {
+        schema: {
+          tags,
+          summary: "Revoke all of a user's sessions",
+          params: { type: 'object', properties: { userId: id }, required: ['userId'] },
+          response: errors,
+        },
+      },
+      async (request) => {
+        const { user } = await requireConsole(request, 'destructive')
+        const revoked = await db.transaction(async (tx) => {
+          const rows = await tx
+            .update(sessions)
+            .set({ revokedAt: new Date() })
+            .where(and(eq(sessions.userId, request.params.userId), isNull(sessions.revokedAt)))
+            .returning({ id: sessions.id })
           await recordAudit(tx, {
             actor: user.address,
-            action: 'session.revoke',
-            target: `session/${rows[0]!.id}`,
-            before: { userId: rows[0]!.userId, revoked: false },
-            after: { revoked: true },
+            action: 'user.revoke_sessions',
+            target: `user/${request.params.userId}`,
+            before: { activeSessions: rows.length },
+            after: { activeSessions: 0 },
           })
-        return rows.length > 0
-      })
-      if (!revoked) throw notFound('No such active session.')
-      await app.services.sessions.forget({ sessionIds: [request.params.sessionId] })
-      return { revoked: 1 }
-    },
-  )
-
-  app.post<{ Params: { userId: string } }>(
-    '/api/admin/users/:userId/revoke-sessions',
-    {
-      schema: {
-        tags,
-        summary: "Revoke all of a user's sessions",
-        params: { type: 'object', properties: { userId: id }, required: ['userId'] },
-        response: errors,
-      },
-    },
-    async (request) => {
-      const { user } = await requireConsole(request, 'destructive')
-      const revoked = await db.transaction(async (tx) => {
-        const rows = await tx
-          .update(sessions)
-          .set({ revokedAt: new Date() })
-          .where(and(eq(sessions.userId, request.params.userId), isNull(sessions.revokedAt)))
-          .returning({ id: sessions.id })
-        await recordAudit(tx, {
-          actor: user.address,
-          action: 'user.revoke_sessions',
-          target: `user/${request.params.userId}`,
-          before: { activeSessions: rows.length },
-          after: { activeSessions: 0 },
+          return rows.length
         })
-        return rows.length
-      })
-      if (revoked) await app.services.sessions.forget({ userId: request.params.userId })
-      return { revoked }
-    },
-  )
-
-  app.get(
-    '/api/admin/api-keys',
-    {
-      schema: {
-        tags,
-        summary: 'Gateway API keys with their last use (never the keys)',
-        response: errors,
+        if (revoked) await services.sessions.forget({ userId: request.params.userId })
+        return { revoked }
       },
-    },
-    async (request) => {
-      await requireConsole(request, 'read')
-      return { results: await listApiKeys(db) }
-    },
-  )
+    )
 
-  app.post<{ Body: { label: string } }>(
-    '/api/admin/api-keys',
-    {
-      schema: {
-        tags,
-        summary: 'Create a gateway API key: the answer is the only time the key is shown',
-        body: {
-          type: 'object',
-          properties: { label: { type: 'string', minLength: 1, maxLength: 100 } },
-          required: ['label'],
-          additionalProperties: false,
+    app.get(
+      '/api/admin/api-keys',
+      {
+        schema: {
+          tags,
+          summary: 'Gateway API keys with their last use (never the keys)',
+          response: errors,
         },
-        response: { 400: errorBodySchema, ...errors },
       },
-    },
-    async (request, reply) => {
-      const { user } = await requireConsole(request, 'write')
-      if (!request.body.label.trim()) throw badRequest('Give the key a label: who or what uses it.')
-      const created = await createApiKey(db, request.body.label)
-      await recordAudit(db, {
-        actor: user.address,
-        action: 'api_key.create',
-        target: `api_key/${created.id}`,
-        after: { label: created.label },
-      })
-      return reply.status(201).send(created)
-    },
-  )
-
-  app.post<{ Params: { keyId: string } }>(
-    '/api/admin/api-keys/:keyId/revoke',
-    {
-      schema: {
-        tags,
-        summary: 'Revoke a gateway API key (refused by every process within 30 s)',
-        params: { type: 'object', properties: { keyId: id }, required: ['keyId'] },
-        response: { 404: errorBodySchema, ...errors },
+      async (request) => {
+        await requireConsole(request, 'read')
+        return { results: await listApiKeys(db) }
       },
-    },
-    async (request) => {
-      const { user } = await requireConsole(request, 'destructive')
-      if (!(await revokeApiKey(db, request.params.keyId))) throw notFound('No such active API key.')
-      app.apiKeys.forget(request.params.keyId)
-      await recordAudit(db, {
-        actor: user.address,
-        action: 'api_key.revoke',
-        target: `api_key/${request.params.keyId}`,
-        before: { revoked: false },
-        after: { revoked: true },
-      })
-      return { revoked: true }
-    },
-  )
+    )
 
-  app.get(
-    '/api/admin/settings',
-    {
-      schema: {
-        tags,
-        summary: 'The effective configuration, secrets masked, with where each value came from',
-        response: errors,
-      },
-    },
-    async (request) => {
-      await requireConsole(request, 'read')
-      return { results: effectiveSettings(app.config) }
-    },
-  )
-
-  app.get<{ Querystring: { limit?: string; before?: string } }>(
-    '/api/admin/audit',
-    {
-      schema: {
-        tags,
-        summary: 'The audit log of console changes, newest first',
-        querystring: {
-          type: 'object',
-          properties: { limit: digits, before: digits },
-          additionalProperties: false,
+    app.post<{ Body: { label: string } }>(
+      '/api/admin/api-keys',
+      {
+        schema: {
+          tags,
+          summary: 'Create a gateway API key: the answer is the only time the key is shown',
+          body: {
+            type: 'object',
+            properties: { label: { type: 'string', minLength: 1, maxLength: 100 } },
+            required: ['label'],
+            additionalProperties: false,
+          },
+          response: { 400: errorBodySchema, ...errors },
         },
-        response: errors,
       },
-    },
-    async (request) => {
-      await requireConsole(request, 'read')
-      const before = request.query.before === undefined ? undefined : Number(request.query.before)
-      return { results: await listAudit(db, { limit: paging(request.query).limit, before }) }
-    },
-  )
-}
+      async (request, reply) => {
+        const { user } = await requireConsole(request, 'write')
+        if (!request.body.label.trim())
+          throw badRequest('Give the key a label: who or what uses it.')
+        const created = await createApiKey(db, request.body.label)
+        await recordAudit(db, {
+          actor: user.address,
+          action: 'api_key.create',
+          target: `api_key/${created.id}`,
+          after: { label: created.label },
+        })
+        return reply.status(201).send(created)
+      },
+    )
+
+    app.post<{ Params: { keyId: string } }>(
+      '/api/admin/api-keys/:keyId/revoke',
+      {
+        schema: {
+          tags,
+          summary: 'Revoke a gateway API key (refused by every process within 30 s)',
+          params: { type: 'object', properties: { keyId: id }, required: ['keyId'] },
+          response: { 404: errorBodySchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { user } = await requireConsole(request, 'destructive')
+        if (!(await revokeApiKey(db, request.params.keyId)))
+          throw notFound('No such active API key.')
+        services.apiKeys.forget(request.params.keyId)
+        await recordAudit(db, {
+          actor: user.address,
+          action: 'api_key.revoke',
+          target: `api_key/${request.params.keyId}`,
+          before: { revoked: false },
+          after: { revoked: true },
+        })
+        return { revoked: true }
+      },
+    )
+
+    app.get(
+      '/api/admin/settings',
+      {
+        schema: {
+          tags,
+          summary: 'The effective configuration, secrets masked, with where each value came from',
+          response: errors,
+        },
+      },
+      async (request) => {
+        await requireConsole(request, 'read')
+        return { results: effectiveSettings(services.config) }
+      },
+    )
+
+    app.get<{ Querystring: { limit?: string; before?: string } }>(
+      '/api/admin/audit',
+      {
+        schema: {
+          tags,
+          summary: 'The audit log of console changes, newest first',
+          querystring: {
+            type: 'object',
+            properties: { limit: digits, before: digits },
+            additionalProperties: false,
+          },
+          response: errors,
+        },
+      },
+      async (request) => {
+        await requireConsole(request, 'read')
+        const before = request.query.before === undefined ? undefined : Number(request.query.before)
+        return { results: await listAudit(db, { limit: paging(request.query).limit, before }) }
+      },
+    )
+  },
+)

@@ -1,158 +1,163 @@
 import { and, desc, eq, gt, isNull, lt } from 'drizzle-orm'
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyReply } from 'fastify'
 import type { Hex } from 'viem'
 import { issueNonce, pruneNonces } from '../auth/nonces.ts'
 import { completeSignIn } from '../auth/sign-in.ts'
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE, sessionCookieName } from '../auth/sessions.ts'
-import { verifySignInSignature, type ChainClients } from '../auth/signature.ts'
+import { verifySignInSignature } from '../auth/signature.ts'
 import { checkSignInMessage } from '../auth/siwe.ts'
 import { sessions } from '../db/schema.ts'
 import { notFound } from '../errors.ts'
 import { authSchemas as s } from './schemas.ts'
+import { routePlugin } from '../http/route-plugin.ts'
 
 /**
  * Sign-in with a wallet (EIP-4361) and the session endpoints.
  * `clientFor` gives the chain connection used to check contract-wallet signatures.
  */
-export async function authRoutes(
-  fastify: FastifyInstance,
-  opts: { clientFor: ChainClients },
-): Promise<void> {
-  const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
-  const config = app.config.app
-  let issued = 0
-  const rateLimit = { max: config.authRateLimit, timeWindow: 60_000 }
-  const cookieOptions = (secure: boolean) =>
-    ({ path: '/', httpOnly: true, sameSite: 'lax', secure }) as const
-  // Both names: the origin a browser signed in at is not known here.
-  const clearCookie = (reply: FastifyReply) =>
-    reply
-      .clearCookie(SESSION_COOKIE, cookieOptions(false))
-      .clearCookie(SECURE_SESSION_COOKIE, cookieOptions(true))
+export const authRoutes = routePlugin(
+  'portico-auth',
+  ['portico-current-user'],
+  async function authRoutes(fastify, services) {
+    const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
+    const config = services.config.app
+    let issued = 0
+    const rateLimit = { max: config.authRateLimit, timeWindow: 60_000 }
+    const cookieOptions = (secure: boolean) =>
+      ({ path: '/', httpOnly: true, sameSite: 'lax', secure }) as const
+    // Both names: the origin a browser signed in at is not known here.
+    const clearCookie = (reply: FastifyReply) =>
+      reply
+        .clearCookie(SESSION_COOKIE, cookieOptions(false))
+        .clearCookie(SECURE_SESSION_COOKIE, cookieOptions(true))
 
-  app.post('/api/auth/nonce', { schema: s.nonce, config: { rateLimit } }, async () => {
-    const nonce = await issueNonce(app.db, config.nonceTtlMs)
-    // Now and then, forget nonces that expired a day ago (they only explain late rejections).
-    if (++issued % 500 === 0) {
-      pruneNonces(app.db, new Date(Date.now() - 86_400_000)).catch(() => {})
-    }
-    const origin = config.publicOrigins[0]!
-    return {
-      nonce: nonce.nonce,
-      serverTime: nonce.issuedAt.toISOString(),
-      appId: config.appId,
-      domain: new URL(origin).host,
-      uri: origin,
-      chainIds: config.allowedChainIds,
-      expiresAt: nonce.expiresAt.toISOString(),
-      statement: `Sign in to ${config.appName}.`,
-    }
-  })
-
-  app.post(
-    '/api/auth/verify',
-    { schema: s.verify, config: { rateLimit } },
-    async (request, reply) => {
-      const { message, signature, mode = 'cookie' } = request.body
-      const checked = checkSignInMessage(message, config)
-      // Signature first (CPU only), then one statement that consumes the nonce and starts the
-      // session atomically. Verification attempts are bounded by the route's rate limit.
-      await verifySignInSignature(opts.clientFor, {
-        message,
-        // The schema's pattern admits only 0x-prefixed hex.
-        signature: signature as Hex,
-        address: checked.address,
-        chainId: checked.chainId,
-      })
-      const { user, session, token } = await completeSignIn(app.db, {
-        nonce: checked.nonce,
-        address: checked.address,
-        chainId: checked.chainId,
-        issuedAt: checked.issuedAt,
-        skewMs: config.clockSkewMs,
-        userAgent: request.headers['user-agent'],
-        ttlMs: config.sessionTtlMs,
-      })
-      const body = {
-        user: { id: user.id, address: user.address },
-        session: { id: session.id, expiresAt: session.expiresAt.toISOString() },
+    app.post('/api/auth/nonce', { schema: s.nonce, config: { rateLimit } }, async () => {
+      const nonce = await issueNonce(services.db, config.nonceTtlMs)
+      // Now and then, forget nonces that expired a day ago (they only explain late rejections).
+      if (++issued % 500 === 0) {
+        pruneNonces(services.db, new Date(Date.now() - 86_400_000)).catch(() => {})
       }
-      if (mode === 'bearer') return { ...body, token }
-      const secure = checked.origin.startsWith('https:')
-      reply.setCookie(sessionCookieName(secure), token, {
-        ...cookieOptions(secure),
-        expires: session.expiresAt,
-      })
-      return body
-    },
-  )
+      const origin = config.publicOrigins[0]!
+      return {
+        nonce: nonce.nonce,
+        serverTime: nonce.issuedAt.toISOString(),
+        appId: config.appId,
+        domain: new URL(origin).host,
+        uri: origin,
+        chainIds: config.allowedChainIds,
+        expiresAt: nonce.expiresAt.toISOString(),
+        statement: `Sign in to ${config.appName}.`,
+      }
+    })
 
-  app.get('/api/auth/session', { schema: s.session }, async (request) => {
-    const { user, session } = await request.requireUser()
-    // Keep "last seen" roughly current for the sessions list without a write per request.
-    if (Date.now() - session.lastSeenAt.getTime() > 60_000) {
-      await app.db
-        .update(sessions)
-        .set({ lastSeenAt: new Date() })
+    app.post(
+      '/api/auth/verify',
+      { schema: s.verify, config: { rateLimit } },
+      async (request, reply) => {
+        const { message, signature, mode = 'cookie' } = request.body
+        const checked = checkSignInMessage(message, config)
+        // Signature first (CPU only), then one statement that consumes the nonce and starts the
+        // session atomically. Verification attempts are bounded by the route's rate limit.
+        await verifySignInSignature(services.chainClients, {
+          message,
+          // The schema's pattern admits only 0x-prefixed hex.
+          signature: signature as Hex,
+          address: checked.address,
+          chainId: checked.chainId,
+        })
+        const { user, session, token } = await completeSignIn(services.db, {
+          nonce: checked.nonce,
+          address: checked.address,
+          chainId: checked.chainId,
+          issuedAt: checked.issuedAt,
+          skewMs: config.clockSkewMs,
+          userAgent: request.headers['user-agent'],
+          ttlMs: config.sessionTtlMs,
+        })
+        const body = {
+          user: { id: user.id, address: user.address },
+          session: { id: session.id, expiresAt: session.expiresAt.toISOString() },
+        }
+        if (mode === 'bearer') return { ...body, token }
+        const secure = checked.origin.startsWith('https:')
+        reply.setCookie(sessionCookieName(secure), token, {
+          ...cookieOptions(secure),
+          expires: session.expiresAt,
+        })
+        return body
+      },
+    )
+
+    app.get('/api/auth/session', { schema: s.session }, async (request) => {
+      const { user, session } = await request.requireUser()
+      // Keep "last seen" roughly current for the sessions list without a write per request.
+      if (Date.now() - session.lastSeenAt.getTime() > 60_000) {
+        await services.db
+          .update(sessions)
+          .set({ lastSeenAt: new Date() })
+          .where(
+            and(
+              eq(sessions.id, session.id),
+              lt(sessions.lastSeenAt, new Date(Date.now() - 60_000)),
+            ),
+          )
+      }
+      return {
+        user: {
+          id: user.id,
+          address: user.address,
+          firstSignInAt: user.firstSignInAt.toISOString(),
+          lastSignInAt: user.lastSignInAt.toISOString(),
+        },
+        session: {
+          id: session.id,
+          chainId: session.chainId,
+          expiresAt: session.expiresAt.toISOString(),
+        },
+      }
+    })
+
+    app.post('/api/auth/logout', { schema: s.logout }, async (request, reply) => {
+      const current = await request.currentUser()
+      if (current) await services.sessions.revoke(current.user.id, current.session.id)
+      clearCookie(reply)
+      return reply.status(204).send(null)
+    })
+
+    app.get('/api/auth/sessions', { schema: s.sessions }, async (request) => {
+      const current = await request.requireUser()
+      const rows = await services.db
+        .select()
+        .from(sessions)
         .where(
-          and(eq(sessions.id, session.id), lt(sessions.lastSeenAt, new Date(Date.now() - 60_000))),
+          and(
+            eq(sessions.userId, current.user.id),
+            isNull(sessions.revokedAt),
+            gt(sessions.expiresAt, new Date()),
+          ),
         )
-    }
-    return {
-      user: {
-        id: user.id,
-        address: user.address,
-        firstSignInAt: user.firstSignInAt.toISOString(),
-        lastSignInAt: user.lastSignInAt.toISOString(),
-      },
-      session: {
-        id: session.id,
-        chainId: session.chainId,
-        expiresAt: session.expiresAt.toISOString(),
-      },
-    }
-  })
+        .orderBy(desc(sessions.createdAt))
+        .limit(100)
+      return {
+        sessions: rows.map((row) => ({
+          id: row.id,
+          createdAt: row.createdAt.toISOString(),
+          lastSeenAt: row.lastSeenAt.toISOString(),
+          expiresAt: row.expiresAt.toISOString(),
+          userAgent: row.userAgent,
+          chainId: row.chainId,
+          current: row.id === current.session.id,
+        })),
+      }
+    })
 
-  app.post('/api/auth/logout', { schema: s.logout }, async (request, reply) => {
-    const current = await request.currentUser()
-    if (current) await app.services.sessions.revoke(current.user.id, current.session.id)
-    clearCookie(reply)
-    return reply.status(204).send(null)
-  })
-
-  app.get('/api/auth/sessions', { schema: s.sessions }, async (request) => {
-    const current = await request.requireUser()
-    const rows = await app.db
-      .select()
-      .from(sessions)
-      .where(
-        and(
-          eq(sessions.userId, current.user.id),
-          isNull(sessions.revokedAt),
-          gt(sessions.expiresAt, new Date()),
-        ),
-      )
-      .orderBy(desc(sessions.createdAt))
-      .limit(100)
-    return {
-      sessions: rows.map((row) => ({
-        id: row.id,
-        createdAt: row.createdAt.toISOString(),
-        lastSeenAt: row.lastSeenAt.toISOString(),
-        expiresAt: row.expiresAt.toISOString(),
-        userAgent: row.userAgent,
-        chainId: row.chainId,
-        current: row.id === current.session.id,
-      })),
-    }
-  })
-
-  app.delete('/api/auth/sessions/:id', { schema: s.revoke }, async (request, reply) => {
-    const current = await request.requireUser()
-    const revoked = await app.services.sessions.revoke(current.user.id, request.params.id)
-    if (!revoked) throw notFound('You have no active session with this id.', 'session_not_found')
-    if (request.params.id === current.session.id && current.via === 'cookie') clearCookie(reply)
-    return reply.status(204).send(null)
-  })
-}
+    app.delete('/api/auth/sessions/:id', { schema: s.revoke }, async (request, reply) => {
+      const current = await request.requireUser()
+      const revoked = await services.sessions.revoke(current.user.id, request.params.id)
+      if (!revoked) throw notFound('You have no active session with this id.', 'session_not_found')
+      if (request.params.id === current.session.id && current.via === 'cookie') clearCookie(reply)
+      return reply.status(204).send(null)
+    })
+  },
+)

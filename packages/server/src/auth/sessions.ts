@@ -202,12 +202,13 @@ declare module 'fastify' {
 const resolved = new WeakMap<FastifyRequest, Promise<CurrentUser | null>>()
 
 /** Gives every request `currentUser()` and `requireUser()`. */
-export const currentUserPlugin = fp(
-  async (app) => {
+export const currentUserPlugin = fp<{ sessions: Sessions; publicOrigins: readonly string[] }>(
+  async (app, { sessions, publicOrigins }) => {
+    const plainAllowed = publicOrigins.some((o) => o.startsWith('http:'))
     app.decorateRequest('currentUser', function (this: FastifyRequest) {
       let pending = resolved.get(this)
       if (!pending) {
-        pending = lookUp(this)
+        pending = lookUp(this, sessions, plainAllowed)
         resolved.set(this, pending)
       }
       return pending
@@ -221,13 +222,16 @@ export const currentUserPlugin = fp(
   { name: 'portico-current-user' },
 )
 
-async function lookUp(request: FastifyRequest): Promise<CurrentUser | null> {
+async function lookUp(
+  request: FastifyRequest,
+  sessions: Sessions,
+  plainAllowed: boolean,
+): Promise<CurrentUser | null> {
   const header = request.headers.authorization
   const bearer = typeof header === 'string' && /^Bearer\s+(\S+)$/i.exec(header)?.[1]
-  const plainAllowed = request.server.config.app.publicOrigins.some((o) => o.startsWith('http:'))
   const cookie = sessionTokenOf(request.headers.cookie, plainAllowed)
   const token = bearer || cookie
   if (!token || token.length > 200) return null
-  const found = await request.server.services.sessions.find(token)
+  const found = await sessions.find(token)
   return found ? { ...found, via: bearer ? 'bearer' : 'cookie' } : null
 }

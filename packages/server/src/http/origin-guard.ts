@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { SESSION_COOKIE } from '../auth/sessions.ts'
 import { HttpError } from '../errors.ts'
+import type { ServerConfig } from '../config.ts'
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
 
@@ -18,10 +19,13 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
  * origins, it is refused. Clients that send none (curl, servers) are not browsers and cannot be
  * tricked into sending someone's cookie.
  */
-export const originGuard = fp(async function originGuard(app: FastifyInstance) {
-  const allowed = new Set(app.config.app.publicOrigins)
+export const originGuard = fp(async function originGuard(
+  app: FastifyInstance,
+  { config }: { config: ServerConfig },
+) {
+  const allowed = new Set(config.app.publicOrigins)
   // The compatibility mount never reads the cookie (its clients send their session in the body).
-  const mount = app.config.compat.mount
+  const mount = config.compat.mount
   const underMount = (url: string) =>
     mount !== undefined &&
     (url === mount || url.startsWith(`${mount}/`) || url.startsWith(`${mount}?`))

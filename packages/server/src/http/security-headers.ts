@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import type { ServerConfig } from '../config.ts'
 
 /**
  * SHA-256 sources of the inline scripts in the built app's `index.html` (the theme script that
@@ -80,9 +81,12 @@ export function apiAnswerHeaders(https: boolean): Record<string, string> {
  * cannot become a page. No `sandbox` there: same-origin files such as the favicon keep their
  * origin (tests and tools open them to reach localStorage).
  */
-export const securityHeaders = fp(async function securityHeaders(app: FastifyInstance) {
-  const htmlPolicy = contentSecurityPolicy(inlineScriptHashes(app.config.webDir))
-  const commonHeaders = answerHeaders(app.config.app.publicOrigins[0]!.startsWith('https:'))
+export const securityHeaders = fp(async function securityHeaders(
+  app: FastifyInstance,
+  { config }: { config: ServerConfig },
+) {
+  const htmlPolicy = contentSecurityPolicy(inlineScriptHashes(config.webDir))
+  const commonHeaders = answerHeaders(config.app.publicOrigins[0]!.startsWith('https:'))
   app.addHook('onSend', async (_request, reply, payload) => {
     const type = String(reply.getHeader('content-type') ?? '')
     // A route that set its own policy (file downloads) keeps it.

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin'
+import type { Database } from '../db/client.ts'
 import {
   claim,
   claimOf,
@@ -28,9 +29,9 @@ declare module 'fastify' {
   }
 }
 
-export const idempotencyPlugin = fp(
-  async (app) => {
-    const afterClaim = expiryAfterClaims(app.db, app.log)
+export const idempotencyPlugin = fp<{ db: Database }>(
+  async (app, { db }) => {
+    const afterClaim = expiryAfterClaims(db, app.log)
     app.addHook('preHandler', async (request, reply) => {
       const mode = request.routeOptions.config.idempotent
       if (!mode) return
@@ -40,7 +41,7 @@ export const idempotencyPlugin = fp(
         request.idempotency = { ...c, recordOnSend: false }
         return
       }
-      if (!(await claim(app.db, c))) return replay(app.db, c, reply)
+      if (!(await claim(db, c))) return replay(db, c, reply)
       request.idempotency = { ...c, recordOnSend: true }
       afterClaim()
     })
@@ -50,7 +51,7 @@ export const idempotencyPlugin = fp(
       if (!claimed?.recordOnSend) return payload
       request.idempotency = undefined
       if (reply.statusCode >= 500) {
-        await release(app.db, claimed)
+        await release(db, claimed)
         return payload
       }
       let body: unknown = null
@@ -61,7 +62,7 @@ export const idempotencyPlugin = fp(
           body = null
         }
       }
-      await record(app.db, claimed, reply.statusCode, body)
+      await record(db, claimed, reply.statusCode, body)
       return payload
     })
   },

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify'
 import { pendingMigrations, pingDatabase } from '../db/client.ts'
 import { serverVersion } from '../version.ts'
+import { routePlugin } from '../http/route-plugin.ts'
 
 const healthSchema = {
   type: 'object',
@@ -49,65 +49,69 @@ const readySchema = {
   required: ['ready', 'database', 'pendingMigrations', 'files'],
 } as const
 
-export async function healthRoutes(app: FastifyInstance): Promise<void> {
-  app.get(
-    '/api/health',
-    {
-      schema: {
-        tags: ['meta'],
-        summary: 'Server status, version and database kind',
-        response: { 200: healthSchema, 503: healthSchema },
+export const healthRoutes = routePlugin(
+  'portico-health',
+  [],
+  async function healthRoutes(app, services) {
+    app.get(
+      '/api/health',
+      {
+        schema: {
+          tags: ['meta'],
+          summary: 'Server status, version and database kind',
+          response: { 200: healthSchema, 503: healthSchema },
+        },
       },
-    },
-    async (_request, reply) => {
-      const ok = await pingDatabase(app.db)
-      return reply.status(ok ? 200 : 503).send({
-        status: ok ? 'ok' : 'degraded',
-        version: serverVersion,
-        database: app.dbKind,
-        ...(app.syncs.length
-          ? {
-              syncs: app.syncStatus().map((s) => ({
-                ...s,
-                head: s.head ?? null,
-                blocksLeft: s.blocksLeft ?? null,
-                lastError: s.lastError ?? null,
-              })),
-            }
-          : {}),
-      })
-    },
-  )
+      async (_request, reply) => {
+        const ok = await pingDatabase(services.db)
+        return reply.status(ok ? 200 : 503).send({
+          status: ok ? 'ok' : 'degraded',
+          version: serverVersion,
+          database: services.database.kind,
+          ...(services.syncs.length
+            ? {
+                syncs: services.syncStatus().map((s) => ({
+                  ...s,
+                  head: s.head ?? null,
+                  blocksLeft: s.blocksLeft ?? null,
+                  lastError: s.lastError ?? null,
+                })),
+              }
+            : {}),
+        })
+      },
+    )
 
-  // Readiness, for a proxy or an orchestrator deciding whether to send traffic here: the
-  // database answers and has every migration this build ships.
-  app.get(
-    '/api/ready',
-    {
-      schema: {
-        tags: ['meta'],
-        summary:
-          'Ready for traffic: the database answers and is fully migrated, and the file store answers (else 503)',
-        response: { 200: readySchema, 503: readySchema },
+    // Readiness, for a proxy or an orchestrator deciding whether to send traffic here: the
+    // database answers and has every migration this build ships.
+    app.get(
+      '/api/ready',
+      {
+        schema: {
+          tags: ['meta'],
+          summary:
+            'Ready for traffic: the database answers and is fully migrated, and the file store answers (else 503)',
+          response: { 200: readySchema, 503: readySchema },
+        },
       },
-    },
-    async (_request, reply) => {
-      const [pending, files] = await Promise.all([
-        pendingMigrations(app.db),
-        app.config.files.storage === 'database'
-          ? ('database' as const)
-          : app.files.check().then(
-              () => 'reachable' as const,
-              () => 'unreachable' as const,
-            ),
-      ])
-      const ready = pending === 0 && files !== 'unreachable'
-      return reply.status(ready ? 200 : 503).send({
-        ready,
-        database: pending === undefined ? 'unreachable' : 'reachable',
-        pendingMigrations: pending ?? null,
-        files,
-      })
-    },
-  )
-}
+      async (_request, reply) => {
+        const [pending, files] = await Promise.all([
+          pendingMigrations(services.db),
+          services.config.files.storage === 'database'
+            ? ('database' as const)
+            : services.files.check().then(
+                () => 'reachable' as const,
+                () => 'unreachable' as const,
+              ),
+        ])
+        const ready = pending === 0 && files !== 'unreachable'
+        return reply.status(ready ? 200 : 503).send({
+          ready,
+          database: pending === undefined ? 'unreachable' : 'reachable',
+          pendingMigrations: pending ?? null,
+          files,
+        })
+      },
+    )
+  },
+)

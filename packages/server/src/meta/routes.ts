@@ -1,12 +1,12 @@
-import type { FastifyInstance } from 'fastify'
 import { createHash } from 'node:crypto'
 import { docsThemeScript, renderDocsPage } from '../http/docs-page.ts'
 import { contentSecurityPolicy } from '../http/security-headers.ts'
 import { serverVersion } from '../version.ts'
+import { routePlugin } from '../http/route-plugin.ts'
 
 /** `GET /api/version`, the OpenAPI document and its docs page. */
-export async function metaRoutes(app: FastifyInstance): Promise<void> {
-  const { sdkLatest, sdkMinimum } = app.config.app
+export const metaRoutes = routePlugin('portico-meta', [], async function metaRoutes(app, services) {
+  const { sdkLatest, sdkMinimum } = services.config.app
   app.get(
     '/api/version',
     {
@@ -68,4 +68,4 @@ export async function metaRoutes(app: FastifyInstance): Promise<void> {
         .send(page)
     },
   )
-}
+})
