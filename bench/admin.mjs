@@ -13,7 +13,7 @@ import path from 'node:path'
 import { getAddress } from 'viem'
 import { buildServer } from '../packages/server/src/app.ts'
 import { issueNonce } from '../packages/server/src/auth/nonces.ts'
-import { completeSignIn } from '../packages/server/src/auth/sign-in.ts'
+import { SignIns } from '../packages/server/src/auth/sign-in.ts'
 import { loadConfig } from '../packages/server/src/config.ts'
 import { openDatabase } from '../packages/server/src/db/client.ts'
 import { objects, users } from '../packages/server/src/db/schema.ts'
@@ -103,7 +103,7 @@ const config = loadConfig({
 })
 const app = await buildServer({ config, database, logger: false })
 const url = await app.listen({ host: '127.0.0.1', port: 0 })
-const { token } = await completeSignIn(db, {
+const { token } = await new SignIns(db).complete({
   nonce: (await issueNonce(db, 60_000)).nonce,
   address: admin,
   chainId: 1,

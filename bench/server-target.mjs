@@ -6,7 +6,7 @@
 //   node --conditions=source --import tsx bench/server-target.mjs <dataDir> count     print object count and exit
 import { buildServer } from '../packages/server/src/app.ts'
 import { issueNonce } from '../packages/server/src/auth/nonces.ts'
-import { completeSignIn } from '../packages/server/src/auth/sign-in.ts'
+import { SignIns } from '../packages/server/src/auth/sign-in.ts'
 import { loadConfig } from '../packages/server/src/config.ts'
 import { openDatabase } from '../packages/server/src/db/client.ts'
 import { sql } from 'drizzle-orm'
@@ -95,7 +95,7 @@ app.get('/bench/indexes', async () => {
   return { ok: true }
 })
 // A signed-in user, through the real sign-in statement.
-const { token } = await completeSignIn(database.db, {
+const { token } = await new SignIns(database.db).complete({
   nonce: (await issueNonce(database.db, 60_000)).nonce,
   address: '0x000000000000000000000000000000000000bEEF',
   chainId: 1,

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { createChainClients } from './auth/signature.ts'
 import { Sessions } from './auth/sessions.ts'
+import { SignIns } from './auth/sign-in.ts'
 import type { ServerConfig } from './config.ts'
 import type { Database, DatabaseHandle, DatabaseKind } from './db/client.ts'
 import { joinPeers, sharedSettings } from './db/peers.ts'
@@ -54,6 +55,8 @@ export interface Services {
   files: FileStore
   /** Session lookups and revocations. */
   sessions: Sessions
+  /** Completes verified wallet sign-ins (grouped into shared commits under load). */
+  signIns: SignIns
   /** Checks gateway API keys (remembering valid ones for 30 s). */
   apiKeys: ApiKeyVerifier
   /** Live-query subscriptions of this process's sockets. */
@@ -164,6 +167,7 @@ export async function openServices(
       fieldIndexes,
       files,
       sessions,
+      signIns: new SignIns(database.db),
       apiKeys: new ApiKeyVerifier(database.db),
       liveHub,
       chainClients: createChainClients(config.rpc.upstreams),

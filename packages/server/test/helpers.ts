@@ -6,7 +6,7 @@ import { afterAll } from 'vitest'
 import { getAddress } from 'viem'
 import { buildServer } from '../src/app.ts'
 import { issueNonce } from '../src/auth/nonces.ts'
-import { completeSignIn, type CompleteSignInResult } from '../src/auth/sign-in.ts'
+import { SignIns, type CompleteSignInResult } from '../src/auth/sign-in.ts'
 import { loadConfig, type ServerConfig } from '../src/config.ts'
 import {
   openDatabase,
@@ -123,7 +123,7 @@ export async function startSession(
   }: { address: string; chainId?: number; ttlMs?: number },
 ): Promise<CompleteSignInResult> {
   const { nonce } = await issueNonce(db, 60_000)
-  return completeSignIn(db, {
+  return new SignIns(db).complete({
     nonce,
     address: getAddress(address),
     chainId,

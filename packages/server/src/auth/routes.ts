@@ -3,7 +3,6 @@ import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-
 import type { FastifyReply } from 'fastify'
 import type { Hex } from 'viem'
 import { issueNonce, pruneNonces } from '../auth/nonces.ts'
-import { completeSignIn } from '../auth/sign-in.ts'
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE, sessionCookieName } from '../auth/sessions.ts'
 import { verifySignInSignature } from '../auth/signature.ts'
 import { checkSignInMessage } from '../auth/siwe.ts'
@@ -66,7 +65,7 @@ export const authRoutes = routePlugin(
           address: checked.address,
           chainId: checked.chainId,
         })
-        const { user, session, token } = await completeSignIn(services.db, {
+        const { user, session, token } = await services.signIns.complete({
           nonce: checked.nonce,
           address: checked.address,
           chainId: checked.chainId,

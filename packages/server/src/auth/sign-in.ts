@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
-import type { Database } from '../db/client.ts'
+import { rowsOf, type Database } from '../db/client.ts'
 import { createCoalescer } from '../db/coalesce.ts'
 import { nonces, sessions, users } from '../db/schema.ts'
 import { HttpError } from '../errors.ts'
@@ -71,26 +71,21 @@ async function signInStatement(
       returning user_id
     )
     select s.id, s.address from signed_in s join started on started.user_id = s.id`)
-  const [row] = (result as unknown as { rows: { id: string; address: string }[] }).rows
+  const [row] = rowsOf<{ id: string; address: string }>(result)
   return row ? { user: row, session: { id: sessionId, expiresAt }, token } : null
 }
 
-const groups = new WeakMap<
-  Database,
-  (p: CompleteSignInParameters) => Promise<CompleteSignInResult | null>
->()
-
 /**
- * Completes a sign-in whose signature was verified. Concurrent sign-ins share one transaction
- * (group commit, db/coalesce.ts): one commit for the group, each answered after it.
+ * Completes sign-ins whose signature was verified, on one database. Concurrent sign-ins share one
+ * transaction (group commit, db/coalesce.ts): one commit for the group, each answered after it.
  */
-export async function completeSignIn(
-  db: Database,
-  p: CompleteSignInParameters,
-): Promise<CompleteSignInResult> {
-  let run = groups.get(db)
-  if (!run) {
-    run = createCoalescer(async (items: CompleteSignInParameters[]) => {
+export class SignIns {
+  readonly #db: Database
+  readonly #grouped: (p: CompleteSignInParameters) => Promise<CompleteSignInResult | null>
+
+  constructor(db: Database) {
+    this.#db = db
+    this.#grouped = createCoalescer(async (items: CompleteSignInParameters[]) => {
       // A lone sign-in commits on its own; a transaction would only add two round trips.
       if (items.length === 1) return [await signInStatement(db, items[0]!)]
       return db.transaction(async (tx) => {
@@ -100,13 +95,20 @@ export async function completeSignIn(
         return results
       })
     })
-    groups.set(db, run)
   }
-  const done = await run(p)
-  if (done) return done
-  const [existing] = await db.select().from(nonces).where(eq(nonces.nonce, p.nonce)).limit(1)
-  if (!existing) throw refuse('unknown')
-  if (existing.consumedAt) throw refuse('used')
-  if (existing.expiresAt.getTime() <= Date.now()) throw refuse('expired')
-  throw refuse('predates')
+
+  /** Consumes the nonce and starts the session; refused as the nonce's state says. */
+  async complete(p: CompleteSignInParameters): Promise<CompleteSignInResult> {
+    const done = await this.#grouped(p)
+    if (done) return done
+    const [existing] = await this.#db
+      .select()
+      .from(nonces)
+      .where(eq(nonces.nonce, p.nonce))
+      .limit(1)
+    if (!existing) throw refuse('unknown')
+    if (existing.consumedAt) throw refuse('used')
+    if (existing.expiresAt.getTime() <= Date.now()) throw refuse('expired')
+    throw refuse('predates')
+  }
 }

@@ -1,7 +1,6 @@
 import { getAddress, isAddress, type Hex } from 'viem'
 import { createSiweMessage } from 'viem/siwe'
 import { issueNonce } from '../auth/nonces.ts'
-import { completeSignIn } from '../auth/sign-in.ts'
 import { verifySignInSignature, type ChainClients } from '../auth/signature.ts'
 import { checkSignInMessage } from '../auth/siwe.ts'
 import type { Database } from '../db/client.ts'
@@ -159,7 +158,7 @@ export async function signIn(call: CompatCall, clientFor: ChainClients): Promise
       throw authFailed('"id" is not the address that signed.')
     throw error
   })
-  const signedIn = await completeSignIn(app.db, {
+  const signedIn = await app.services.signIns.complete({
     nonce,
     address: claimed,
     chainId,

@@ -186,7 +186,7 @@ export async function pendingMigrations(db: Database): Promise<number | undefine
     const result = await db.execute(
       sql`select count(*)::int as applied from drizzle.__drizzle_migrations`,
     )
-    const [row] = (result as unknown as { rows: { applied: number }[] }).rows
+    const [row] = rowsOf<{ applied: number }>(result)
     return Math.max(0, journal.entries.length - Number(row?.applied ?? 0))
   } catch {
     return undefined
@@ -223,4 +223,18 @@ export function runCompiled(
     return client.query({ text: statement.sql, values: statement.params, types: pgTypes })
   }
   return (client as PGlite).query(statement.sql, statement.params)
+}
+
+/**
+ * The rows of a `db.execute` result. The two drivers answer in different shapes that both
+ * carry `rows` (node-postgres' `QueryResult`, PGlite's `Results`), which drizzle's shared type
+ * does not say; this is the one place that knows.
+ */
+export async function queryRows<T>(db: Pick<Database, 'execute'>, statement: SQL): Promise<T[]> {
+  return rowsOf<T>(await db.execute(statement))
+}
+
+/** The rows of a result `db.execute` already answered (see `queryRows`). */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows
 }

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm'
-import type { Database } from '../db/client.ts'
+import { rowsOf, type Database } from '../db/client.ts'
 
 export interface StatsQuery {
   from: Date
@@ -68,8 +68,7 @@ export async function eventStats(db: Database, query: StatsQuery): Promise<Event
     from counted group by 2
     union all (select 'event', event, sum(count)::bigint from counted group by 2 order by 3 desc, 2 limit 50)
     union all (select 'subdomain', subdomain, sum(count)::bigint from counted group by 2 order by 3 desc, 2 limit 50)`)
-  const rows = (result as unknown as { rows: { kind: string; key: string; n: string | number }[] })
-    .rows
+  const rows = rowsOf<{ kind: string; key: string; n: string | number }>(result)
   const counts = new Map<number, number>()
   const perEvent: EventStats['events'] = []
   const perSubdomain: EventStats['subdomains'] = []

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { and, eq, lt, sql, type SQL } from 'drizzle-orm'
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
-import type { Database } from '../db/client.ts'
+import { rowsOf, type Database } from '../db/client.ts'
 import { idempotency } from '../db/schema.ts'
 import { badRequest, HttpError } from '../errors.ts'
 
@@ -84,7 +84,7 @@ export async function claim(db: Database, c: IdempotencyClaim): Promise<boolean>
       ${c.requestHash}::text as hash, ${PENDING}::int as status, null::jsonb as answer,
       now() as at)`),
   )
-  return (result as unknown as { rows: unknown[] }).rows.length > 0
+  return rowsOf(result).length > 0
 }
 
 /** Stores the answer of a claimed key (before the answer leaves, so a retry always finds it). */
