@@ -1,19 +1,9 @@
 import type { ObjectData, SavedObject } from '@portico/sdk/backend'
+import { syncedRowFields } from '@portico/sdk/wire'
 import { useLiveQuery } from './use-live-query.ts'
 
 /** Fields of a synced row that say where it happened rather than what (shown apart). */
-const PLACE = new Set([
-  'event',
-  'chainId',
-  'address',
-  'blockNumber',
-  'blockHash',
-  'blockTimestamp',
-  'transactionHash',
-  'transactionIndex',
-  'logIndex',
-  'confirmed',
-])
+const PLACE: ReadonlySet<string> = new Set(syncedRowFields)
 
 const short = (value: unknown): string => {
   const text = typeof value === 'string' ? value : JSON.stringify(value)

@@ -213,9 +213,9 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   const hub = services.liveHub
   app.decorate('liveHub', hub)
   liveStats.hub = hub
-  const sockets = new Map<string, SocketHandler>([['/api/live', nativeLiveSocket(app, hub)]])
+  const sockets = new Map<string, SocketHandler>([['/api/live', nativeLiveSocket(services)]])
   if (config.compat.mount) {
-    sockets.set(config.compat.mount, parseLiveQuerySocket(app, hub))
+    sockets.set(config.compat.mount, parseLiveQuerySocket(services))
     await app.register(compatMount, { clientFor, functions: services.functions })
   }
   liveStats.slots = services.socketSlots

@@ -1,5 +1,11 @@
 import { answerCode, BackendError } from '../errors/backend.ts'
-import type { WireObject } from '../wire/types.ts'
+import type {
+  LiveConnectMessage,
+  LiveEventMessage,
+  LiveServerMessage,
+  LiveSubscribeMessage,
+  LiveUnsubscribeMessage,
+} from '../wire/types.ts'
 import type { BackendClient } from './client.ts'
 import { encode } from './encode.ts'
 import { fromWire, type ObjectData, type SavedObject } from './objects.ts'
@@ -12,7 +18,7 @@ import { backoffDelay } from './retry.ts'
 // on `onReconnect` if they matter).
 
 /** What happened to an object, as seen by this subscription. */
-export type LiveEvent = 'create' | 'update' | 'enter' | 'leave' | 'delete'
+export type LiveEvent = LiveEventMessage['op']
 
 export interface SubscribeParameters {
   className: string
@@ -68,26 +74,25 @@ function openConnection(client: BackendClient): Connection {
       const reconnected = attempt > 0
       attempt = 0
       const token = client.currentToken()
-      next.send(JSON.stringify({ op: 'connect', ...(token ? { token } : {}) }))
+      next.send(
+        JSON.stringify({ op: 'connect', ...(token ? { token } : {}) } satisfies LiveConnectMessage),
+      )
       for (const entry of entries.values()) {
         next.send(entry.message)
         if (reconnected) entry.handlers.onReconnect?.()
       }
     }
     next.onmessage = (event) => {
-      let message: {
-        op?: string
-        requestId?: number
-        object?: WireObject
-        code?: string
-        message?: string
-      }
+      let message: LiveServerMessage
       try {
-        message = JSON.parse(String(event.data)) as typeof message
+        message = JSON.parse(String(event.data)) as LiveServerMessage
       } catch {
         return
       }
-      const entry = message.requestId === undefined ? undefined : entries.get(message.requestId)
+      const entry =
+        'requestId' in message && typeof message.requestId === 'number'
+          ? entries.get(message.requestId)
+          : undefined
       if (!entry) return
       if (message.op === 'subscribed') return entry.confirm()
       if (message.op === 'error') {
@@ -103,9 +108,7 @@ function openConnection(client: BackendClient): Connection {
           }),
         )
       }
-      if (message.object && message.op) {
-        entry.handlers.onEvent(message.op as LiveEvent, fromWire(message.object))
-      }
+      if ('object' in message) entry.handlers.onEvent(message.op, fromWire(message.object))
     }
     next.onclose = () => {
       if (socket !== next) return
@@ -126,7 +129,9 @@ function openConnection(client: BackendClient): Connection {
     remove(id) {
       entries.delete(id)
       if (socket?.readyState === 1)
-        socket.send(JSON.stringify({ op: 'unsubscribe', requestId: id }))
+        socket.send(
+          JSON.stringify({ op: 'unsubscribe', requestId: id } satisfies LiveUnsubscribeMessage),
+        )
       if (entries.size === 0) {
         clearTimeout(timer)
         timer = undefined
@@ -188,8 +193,8 @@ export function subscribe<T extends ObjectData = ObjectData>(
       op: 'subscribe',
       requestId: id,
       className: parameters.className,
-      ...(parameters.where ? { where: encode(parameters.where) } : {}),
-    }),
+      ...(parameters.where ? { where: encode(parameters.where) as Record<string, unknown> } : {}),
+    } satisfies LiveSubscribeMessage),
     handlers: handlers as SubscribeHandlers<ObjectData>,
     confirm,
     refuse,

@@ -1,5 +1,7 @@
-// Entry point `@portico/sdk/wire`: the HTTP API's shapes (JSON schemas, the types derived from
-// them, and the error codes), shared by the server and the SDK.
+// Entry point `@portico/sdk/wire`: the HTTP API's and the live protocol's shapes (JSON schemas,
+// the types derived from them, and the error codes), shared by the server and the SDK.
 export { errorBodySchema, errorCodes, type ErrorCode } from './error-codes.ts'
 export * from './schemas.ts'
+export * from './live.ts'
+export * from './synced-row.ts'
 export type * from './types.ts'

@@ -1,6 +1,15 @@
 import type { FromSchema } from 'json-schema-to-ts'
 import type { errorBodySchema } from './error-codes.ts'
 import type {
+  liveClientMessageSchema,
+  liveConnectMessageSchema,
+  liveErrorMessageSchema,
+  liveEventMessageSchema,
+  liveServerMessageSchema,
+  liveSubscribeMessageSchema,
+  liveUnsubscribeMessageSchema,
+} from './live.ts'
+import type {
   batchAnswerSchema,
   eventBodySchema,
   eventStatsQuerySchema,
@@ -33,3 +42,16 @@ export type EventStatsQuery = FromSchema<typeof eventStatsQuerySchema>
 /** Event counts per time bucket, event and subdomain (`GET /api/events/stats`). */
 export type EventStats = FromSchema<typeof eventStatsSchema>
 export type ErrorBody = FromSchema<typeof errorBodySchema>
+
+// The live protocol's messages (`/api/live`).
+
+export type LiveConnectMessage = FromSchema<typeof liveConnectMessageSchema>
+export type LiveSubscribeMessage = FromSchema<typeof liveSubscribeMessageSchema>
+export type LiveUnsubscribeMessage = FromSchema<typeof liveUnsubscribeMessageSchema>
+/** Any message a client sends on `/api/live`. */
+export type LiveClientMessage = FromSchema<typeof liveClientMessageSchema>
+export type LiveErrorMessage = FromSchema<typeof liveErrorMessageSchema>
+/** A change to an object one subscription matches. */
+export type LiveEventMessage = FromSchema<typeof liveEventMessageSchema>
+/** Any message the server sends on `/api/live`. */
+export type LiveServerMessage = FromSchema<typeof liveServerMessageSchema>

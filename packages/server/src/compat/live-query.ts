@@ -1,11 +1,9 @@
 import type { IncomingMessage } from 'node:http'
-import type { FastifyInstance } from 'fastify'
 import type { WebSocket } from 'ws'
-import type { LiveHub } from '../live/hub.ts'
-import { watchSessions } from '../live/session-watch.ts'
-import { MAX_SUBSCRIPTIONS } from '../live/native-socket.ts'
-import { readMessage, sendJson, type SocketHandler } from '../live/sockets.ts'
+import { readMessages, sendJson, type SocketHandler } from '../live/sockets.ts'
+import { MAX_SUBSCRIPTIONS, Subscriber } from '../live/subscriber.ts'
 import { translateWhereObject } from '../objects/query.ts'
+import type { Services } from '../services.ts'
 import { compatClassName } from './classes.ts'
 import { TOKEN_PREFIX } from './call.ts'
 import { ParseCode, toParseError } from './parse-error.ts'
@@ -21,17 +19,23 @@ import type { WireObject } from '../objects/store.ts'
 //           error { code, error, reconnect }, create|update|enter|leave|delete { clientId,
 //           requestId, object, original? }
 // Each event is filtered by the subscriber's read access (live/hub.ts); a subscription's own
-// session token wins over the one sent at connect, as in Parse Server.
+// session token wins over the one sent at connect, as in Parse Server. Sessions and
+// subscriptions are kept as for `/api/live` (live/subscriber.ts).
 
 let nextClientId = 1
 
-export function parseLiveQuerySocket(app: FastifyInstance, hub: LiveHub): SocketHandler {
-  const appId = app.config.app.appId
+export type ParseLiveQueryServices = Pick<
+  Services,
+  'config' | 'liveHub' | 'sessions' | 'log' | 'syncs'
+>
+
+export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHandler {
+  const { config, log } = services
+  const appId = config.app.appId
   return (socket: WebSocket, _request: IncomingMessage) => {
     const clientId = nextClientId++
     let connected = false
     let connectToken: string | undefined
-    const subscriptions = new Map<number, () => void>()
 
     const fail = (code: number, error: string, reconnect: boolean, requestId?: number) =>
       sendJson(socket, {
@@ -43,39 +47,35 @@ export function parseLiveQuerySocket(app: FastifyInstance, hub: LiveHub): Socket
         ...(requestId === undefined ? {} : { requestId }),
       })
 
-    const sessions = watchSessions(socket, app.services.sessions, app.config.liveSessionCheckMs)
+    const subscriber = new Subscriber(socket, {
+      hub: services.liveHub,
+      sessions: services.sessions,
+      sessionCheckMs: config.liveSessionCheckMs,
+    })
     const viewerOf = async (token: unknown): Promise<string | undefined> => {
       if (typeof token !== 'string' || token === '') return undefined
       const bare = token.startsWith(TOKEN_PREFIX) ? token.slice(TOKEN_PREFIX.length) : token
-      const found = bare.length <= 200 ? await app.services.sessions.find(bare) : null
-      if (!found)
+      const userId = await subscriber.userOf(bare)
+      if (userId === undefined)
         throw Object.assign(new Error('Invalid session token.'), {
           parseCode: ParseCode.INVALID_SESSION_TOKEN,
         })
-      sessions.add(bare)
-      return found.user.id
+      subscriber.watch(bare)
+      return userId
     }
 
-    let queue: Promise<void> = Promise.resolve()
-    socket.on('message', (data, isBinary) => {
-      const message = readMessage(data, isBinary)
-      if (!message) return fail(1, 'Messages are JSON objects with an "op".', false)
-      // One message at a time, in order: a subscribe waits for the connect before it.
-      queue = queue
-        .then(() => handle(message))
-        .catch((error: unknown) => {
-          const requestId = typeof message.requestId === 'number' ? message.requestId : undefined
-          const code = (error as { parseCode?: number }).parseCode
-          if (code) return fail(code, (error as Error).message, false, requestId)
-          const parsed = toParseError(error)
-          if (parsed) return fail(parsed.code, parsed.message, false, requestId)
-          app.log.error({ err: error }, 'live query failed')
-          fail(1, 'The subscription could not be made.', true, requestId)
-        })
-    })
-    socket.on('close', () => {
-      for (const stop of subscriptions.values()) stop()
-      subscriptions.clear()
+    readMessages(socket, {
+      unreadable: () => fail(1, 'Messages are JSON objects with an "op".', false),
+      handle,
+      failed(error, message) {
+        const requestId = typeof message.requestId === 'number' ? message.requestId : undefined
+        const code = (error as { parseCode?: number }).parseCode
+        if (code) return fail(code, (error as Error).message, false, requestId)
+        const parsed = toParseError(error)
+        if (parsed) return fail(parsed.code, parsed.message, false, requestId)
+        log.error({ err: error }, 'live query failed')
+        fail(1, 'The subscription could not be made.', true, requestId)
+      },
     })
 
     async function handle(message: Record<string, unknown>) {
@@ -92,7 +92,7 @@ export function parseLiveQuerySocket(app: FastifyInstance, hub: LiveHub): Socket
           const requestId = message.requestId
           if (typeof requestId !== 'number')
             return fail(4, 'A subscription needs a numeric "requestId".', false)
-          if (subscriptions.size >= MAX_SUBSCRIPTIONS && !subscriptions.has(requestId))
+          if (subscriber.full(requestId))
             return fail(
               ParseCode.REQUEST_LIMIT_EXCEEDED,
               `At most ${MAX_SUBSCRIPTIONS} subscriptions per connection.`,
@@ -112,7 +112,7 @@ export function parseLiveQuerySocket(app: FastifyInstance, hub: LiveHub): Socket
           const fields = Array.isArray(fieldsValue)
             ? fieldsValue.filter((f): f is string => typeof f === 'string')
             : undefined
-          const view = syncedView(app, className)
+          const view = syncedView(services, className)
           const given = query.where === undefined ? {} : (query.where as Record<string, unknown>)
           const condition = translateWhereObject((view ? view.where(given) : given) ?? {})
           const present = (object: WireObject) =>
@@ -121,32 +121,27 @@ export function parseLiveQuerySocket(app: FastifyInstance, hub: LiveHub): Socket
               : toParseObject(object, fields)
           const viewerId = await viewerOf(message.sessionToken ?? connectToken)
 
-          subscriptions.get(requestId)?.()
-          subscriptions.set(
-            requestId,
-            hub.add({
-              className,
-              viewerId,
-              condition,
-              send: (op, object, original) =>
-                sendJson(socket, {
-                  op,
-                  clientId,
-                  requestId,
-                  object: { className, ...present(object) },
-                  ...(op === 'update' && original
-                    ? { original: { className, ...present(original) } }
-                    : {}),
-                }),
-            }),
-          )
+          subscriber.subscribe(requestId, {
+            className,
+            viewerId,
+            condition,
+            send: (op, object, original) =>
+              sendJson(socket, {
+                op,
+                clientId,
+                requestId,
+                object: { className, ...present(object) },
+                ...(op === 'update' && original
+                  ? { original: { className, ...present(original) } }
+                  : {}),
+              }),
+          })
           sendJson(socket, { op: 'subscribed', clientId, requestId })
           return
         }
         case 'unsubscribe': {
           const requestId = message.requestId as number
-          subscriptions.get(requestId)?.()
-          subscriptions.delete(requestId)
+          subscriber.unsubscribe(requestId)
           sendJson(socket, { op: 'unsubscribed', clientId, requestId })
           return
         }

@@ -1,3 +1,4 @@
+import type { LiveEventMessage } from '@portico/sdk/wire'
 import { and, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { objects } from '../db/schema.ts'
@@ -11,7 +12,8 @@ import { readableBy, type WireObject } from '../objects/store.ts'
 // use (the query translation and the access rule) are evaluated on it. So a live query matches
 // exactly what a query would find, `$regex` included, with no second matcher in JavaScript.
 
-export type LiveEvent = 'create' | 'update' | 'enter' | 'leave' | 'delete'
+/** What a subscriber is told (the protocol's event names, in the SDK's wire module). */
+export type LiveEvent = LiveEventMessage['op']
 
 export interface Subscription {
   className: string

@@ -1,15 +1,17 @@
 import type { IncomingMessage } from 'node:http'
-import type { FastifyInstance } from 'fastify'
+import type { LiveServerMessage } from '@portico/sdk/wire'
 import type { WebSocket } from 'ws'
 import { sessionTokenOf } from '../auth/sessions.ts'
 import { HttpError } from '../errors.ts'
 import { assertClassName } from '../objects/names.ts'
 import { translateWhereObject } from '../objects/query.ts'
-import type { LiveHub } from './hub.ts'
-import { watchSessions } from './session-watch.ts'
-import { readMessage, sendJson, type SocketHandler } from './sockets.ts'
+import type { Services } from '../services.ts'
+import { checkMessage } from './messages.ts'
+import { MAX_SUBSCRIPTIONS, MAX_TOKEN_LENGTH, Subscriber, type RequestId } from './subscriber.ts'
+import { readMessages, sendJson, type SocketHandler } from './sockets.ts'
 
-// Portico's own live-query protocol on `/api/live` (what the SDK's `subscribe` speaks):
+// Portico's own live-query protocol on `/api/live` (what the SDK's `subscribe` speaks), its
+// messages described by the SDK's wire module (wire/live.ts):
 //   client: { op: 'connect', token? } (optional, first), { op: 'subscribe', requestId, className, where? },
 //           { op: 'unsubscribe', requestId }
 //   server: { op: 'connected', userId }, { op: 'subscribed', requestId },
@@ -19,101 +21,98 @@ import { readMessage, sendJson, type SocketHandler } from './sockets.ts'
 // one of the site's origins (otherwise any site could read a visitor's private objects through
 // their cookie); other clients send their bearer token in `connect`.
 
-export const MAX_SUBSCRIPTIONS = 100
+export type NativeLiveServices = Pick<Services, 'config' | 'liveHub' | 'sessions' | 'log'>
 
-export function nativeLiveSocket(app: FastifyInstance, hub: LiveHub): SocketHandler {
-  const origins = new Set(app.config.app.publicOrigins)
-  const plainAllowed = app.config.app.publicOrigins.some((o) => o.startsWith('http:'))
+export function nativeLiveSocket(services: NativeLiveServices): SocketHandler {
+  const { config, log } = services
+  const origins = new Set(config.app.publicOrigins)
+  const plainAllowed = config.app.publicOrigins.some((o) => o.startsWith('http:'))
   return (socket: WebSocket, request: IncomingMessage) => {
+    const send = (message: LiveServerMessage) => sendJson(socket, message)
+    const fail = (code: string, message: string, requestId?: RequestId) =>
+      send({ op: 'error', ...(requestId === undefined ? {} : { requestId }), code, message })
+    const subscriber = new Subscriber(socket, {
+      hub: services.liveHub,
+      sessions: services.sessions,
+      sessionCheckMs: config.liveSessionCheckMs,
+    })
     const origin = request.headers.origin
     const cookieToken =
       typeof origin === 'string' && origins.has(origin)
         ? sessionTokenOf(request.headers.cookie, plainAllowed)
         : undefined
-    const sessions = watchSessions(socket, app.services.sessions, app.config.liveSessionCheckMs)
-    if (cookieToken) sessions.add(cookieToken)
+    if (cookieToken) subscriber.watch(cookieToken)
     let viewer: Promise<string | undefined> = cookieToken
-      ? app.services.sessions.find(cookieToken).then((found) => found?.user.id)
+      ? subscriber.userOf(cookieToken)
       : Promise.resolve(undefined)
-    const subscriptions = new Map<unknown, () => void>()
     let connected = false
 
-    const fail = (code: string, message: string, requestId?: unknown) =>
-      sendJson(socket, {
-        op: 'error',
-        ...(requestId === undefined ? {} : { requestId }),
-        code,
-        message,
-      })
-
-    let queue: Promise<void> = Promise.resolve()
-    socket.on('message', (data, isBinary) => {
-      const message = readMessage(data, isBinary)
-      if (!message) return fail('invalid_message', 'Messages are JSON objects with an "op".')
-      // One message at a time, in order: a subscribe waits for the connect before it.
-      queue = queue
-        .then(() => handle(message))
-        .catch((error: unknown) => {
-          if (error instanceof HttpError) return fail(error.code, error.message, message.requestId)
-          app.log.error({ err: error }, 'live query failed')
-          fail('internal', 'The subscription could not be made. Try again.', message.requestId)
-        })
-    })
-    socket.on('close', () => {
-      for (const stop of subscriptions.values()) stop()
-      subscriptions.clear()
+    readMessages(socket, {
+      unreadable: () => fail('invalid_message', 'Messages are JSON objects with an "op".'),
+      handle,
+      failed(error, message) {
+        const requestId = requestIdOf(message)
+        if (error instanceof HttpError) return fail(error.code, error.message, requestId)
+        log.error({ err: error }, 'live query failed')
+        fail('internal', 'The subscription could not be made. Try again.', requestId)
+      },
     })
 
-    async function handle(message: Record<string, unknown>) {
+    async function handle(received: Record<string, unknown>) {
+      const checked = checkMessage(received)
+      if ('refused' in checked) {
+        const { code, message, aboutRequest } = checked.refused
+        return fail(code, message, aboutRequest ? requestIdOf(received) : undefined)
+      }
+      const message = checked.valid
       switch (message.op) {
         case 'connect': {
           if (connected) return fail('invalid_message', 'Already connected.')
           connected = true
           const token = message.token
-          if (typeof token === 'string' && token.length <= 200) {
-            viewer = app.services.sessions.find(token).then((found) => found?.user.id)
-            sessions.add(token)
+          // A longer token cannot be a session's: it is ignored, as one never sent.
+          if (token !== undefined && token.length <= MAX_TOKEN_LENGTH) {
+            viewer = subscriber.userOf(token)
+            subscriber.watch(token)
           }
-          sendJson(socket, { op: 'connected', userId: (await viewer) ?? null })
+          send({ op: 'connected', userId: (await viewer) ?? null })
           return
         }
         case 'subscribe': {
           const { requestId } = message
-          if (typeof requestId !== 'number' && typeof requestId !== 'string')
-            return fail('invalid_message', 'A subscription needs a "requestId".')
-          if (subscriptions.has(requestId))
+          if (subscriber.has(requestId))
             return fail('invalid_message', 'This requestId is already subscribed.', requestId)
-          if (subscriptions.size >= MAX_SUBSCRIPTIONS)
+          if (subscriber.full(requestId))
             return fail(
               'too_many_subscriptions',
               `At most ${MAX_SUBSCRIPTIONS} subscriptions per connection.`,
               requestId,
             )
           const className = assertClassName(message.className)
-          const where = message.where === undefined ? undefined : message.where
-          const condition = where === undefined ? undefined : translateWhereObject(where as never)
+          const condition =
+            message.where === undefined ? undefined : translateWhereObject(message.where)
           const viewerId = await viewer
-          subscriptions.set(
-            requestId,
-            hub.add({
-              className,
-              viewerId,
-              condition,
-              send: (op, object) => sendJson(socket, { op, requestId, object }),
-            }),
-          )
-          sendJson(socket, { op: 'subscribed', requestId })
+          subscriber.subscribe(requestId, {
+            className,
+            viewerId,
+            condition,
+            send: (op, object) => send({ op, requestId, object }),
+          })
+          send({ op: 'subscribed', requestId })
           return
         }
         case 'unsubscribe': {
-          subscriptions.get(message.requestId)?.()
-          subscriptions.delete(message.requestId)
-          sendJson(socket, { op: 'unsubscribed', requestId: message.requestId })
+          subscriber.unsubscribe(message.requestId)
+          send({ op: 'unsubscribed', requestId: message.requestId })
           return
         }
-        default:
-          fail('invalid_message', 'Unknown "op": use connect, subscribe or unsubscribe.')
       }
     }
   }
+}
+
+/** The message's `requestId`, when it has one of the protocol's types. */
+function requestIdOf(message: Record<string, unknown>): RequestId | undefined {
+  const { requestId } = message
+  return typeof requestId === 'number' || typeof requestId === 'string' ? requestId : undefined
 }

@@ -77,6 +77,29 @@ export function attachSockets(
   })
 }
 
+export interface MessageHandlers {
+  /** Answers a message that is not a JSON object. */
+  unreadable(): void
+  handle(message: Record<string, unknown>): Promise<void>
+  /** Answers a message whose handling failed. */
+  failed(error: unknown, message: Record<string, unknown>): void
+}
+
+/**
+ * Hands a socket's messages to `handle` one at a time, in order: a subscribe waits for the
+ * connect sent before it.
+ */
+export function readMessages(socket: WebSocket, handlers: MessageHandlers): void {
+  let queue: Promise<void> = Promise.resolve()
+  socket.on('message', (data, isBinary) => {
+    const message = readMessage(data, isBinary)
+    if (!message) return handlers.unreadable()
+    queue = queue
+      .then(() => handlers.handle(message))
+      .catch((error: unknown) => handlers.failed(error, message))
+  })
+}
+
 /** Parses a client's text message as a JSON object; undefined for anything else. */
 export function readMessage(data: unknown, isBinary: boolean): Record<string, unknown> | undefined {
   if (isBinary) return undefined

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { syncedRowFields, type SyncedRowField } from '@portico/sdk/wire'
 import { decodeEventLog, getAddress, type AbiEvent, type AbiParameter, type Log } from 'viem'
 import { isValidName, RESERVED_FIELDS } from '../objects/names.ts'
 import type { Document } from '../objects/wire.ts'
@@ -8,24 +9,10 @@ import type { Document } from '../objects/wire.ts'
 // value is ever rounded: JavaScript numbers are exact only up to 2^53); narrower ones are
 // numbers. Addresses are checksummed.
 
-/** Fields every row has; an argument of the same name gets a trailing `_`. */
-export const ROW_FIELDS = [
-  'event',
-  'chainId',
-  'address',
-  'blockNumber',
-  'blockHash',
-  'blockTimestamp',
-  'transactionHash',
-  'transactionIndex',
-  'logIndex',
-  'confirmed',
-] as const
-
 /** The field an ABI argument is stored under. */
 export function fieldFor(name: string | undefined, index: number): string {
   const base = name && isValidName(name) ? name : `arg${index}`
-  return RESERVED_FIELDS.has(base) || (ROW_FIELDS as readonly string[]).includes(base)
+  return RESERVED_FIELDS.has(base) || (syncedRowFields as readonly string[]).includes(base)
     ? `${base}_`
     : base
 }
@@ -111,6 +98,6 @@ export function rowOf(
     transactionIndex: Number(log.transactionIndex),
     logIndex: Number(log.logIndex),
     confirmed: place.confirmed,
-  })
+  } satisfies Record<SyncedRowField, unknown>)
   return { id: rowId(place.chainId, log.transactionHash!, Number(log.logIndex)), data }
 }
