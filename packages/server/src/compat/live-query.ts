@@ -6,7 +6,8 @@ import type { LiveHub } from '../live/hub.ts'
 import { watchSessions } from '../live/session-watch.ts'
 import { MAX_SUBSCRIPTIONS } from '../live/native-socket.ts'
 import { readMessage, sendJson, type SocketHandler } from '../live/sockets.ts'
-import { translateWhereObject } from '../objects/query.ts'
+import { parseWhere } from '../objects/condition.ts'
+import { translateWhere } from '../objects/query.ts'
 import { compatClassName } from './classes.ts'
 import { TOKEN_PREFIX } from './call.ts'
 import { ParseCode, toParseError } from './parse-error.ts'
@@ -115,7 +116,7 @@ export function parseLiveQuerySocket(app: FastifyInstance, hub: LiveHub): Socket
             : undefined
           const view = syncedView(app, className)
           const given = query.where === undefined ? {} : (query.where as Record<string, unknown>)
-          const condition = translateWhereObject((view ? view.where(given) : given) ?? {})
+          const condition = translateWhere(parseWhere((view ? view.where(given) : given) ?? {}))
           const present = (object: WireObject) =>
             view
               ? view.toParse(toParseObject(object, view.keys(fields)))

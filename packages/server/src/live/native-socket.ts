@@ -4,7 +4,8 @@ import type { WebSocket } from 'ws'
 import { findSession, sessionTokenOf } from '../auth/sessions.ts'
 import { HttpError } from '../errors.ts'
 import { assertClassName } from '../objects/names.ts'
-import { translateWhereObject } from '../objects/query.ts'
+import { parseWhere } from '../objects/condition.ts'
+import { translateWhere } from '../objects/query.ts'
 import type { LiveHub } from './hub.ts'
 import { watchSessions } from './session-watch.ts'
 import { readMessage, sendJson, type SocketHandler } from './sockets.ts'
@@ -91,7 +92,7 @@ export function nativeLiveSocket(app: FastifyInstance, hub: LiveHub): SocketHand
             )
           const className = assertClassName(message.className)
           const where = message.where === undefined ? undefined : message.where
-          const condition = where === undefined ? undefined : translateWhereObject(where as never)
+          const condition = where === undefined ? undefined : translateWhere(parseWhere(where))
           const viewerId = await viewer
           subscriptions.set(
             requestId,
