@@ -5,7 +5,8 @@ import { files, users } from '../db/schema.ts'
 import { badRequest, errorBodySchema, notFound } from '../errors.ts'
 import { answerBudget } from '../http/answer-budget.ts'
 import { assertStoredClassName } from '../objects/names.ts'
-import { parseWhere, translateOrder, translatePage, translateWhere } from '../objects/query.ts'
+import { parseWhereText } from '../objects/condition.ts'
+import { translateOrder, translatePage, translateWhere } from '../objects/query.ts'
 import { queryObjects } from '../objects/pages.ts'
 import { ANY_OWNER, deleteObject, modifyObject } from '../objects/store.ts'
 import { normaliseDocument } from '../objects/wire.ts'
@@ -80,12 +81,13 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
       await requireConsole(request, 'read')
       const { where, order, limit, skip, count } = request.query
       const className = assertStoredClassName(request.params.className)
+      const condition = parseWhereText(where)
       const found = await queryObjects(db, {
         className,
         viewerId: ANY_OWNER,
-        where: translateWhere(where),
+        where: translateWhere(condition),
         orderBy: translateOrder(order),
-        ...app.fieldIndexes.planQuery(className, parseWhere(where), order),
+        ...app.fieldIndexes.planQuery(className, condition, order),
         ...translatePage(limit, skip),
         count: count === '1' || count === 'true',
         maxBytes: answerBudget(app.config.answerMaxBytes),
@@ -218,7 +220,7 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       await requireConsole(request, 'read')
       const className = assertStoredClassName(request.params.className)
-      const where = translateWhere(request.query.where)
+      const where = translateWhere(parseWhereText(request.query.where))
       const csv = request.query.format === 'csv'
       return reply
         .type(csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')

@@ -1,6 +1,7 @@
 import { answerBudget } from '../http/answer-budget.ts'
 import { assertClassName, SYSTEM_CLASSES } from '../objects/names.ts'
-import { DEFAULT_LIMIT, MAX_LIMIT, translateOrder, translateWhereObject } from '../objects/query.ts'
+import { parseWhere } from '../objects/condition.ts'
+import { DEFAULT_LIMIT, MAX_LIMIT, translateOrder, translateWhere } from '../objects/query.ts'
 import {
   deleteObject,
   getObject,
@@ -106,12 +107,13 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
   if (params.order !== undefined && typeof params.order !== 'string')
     throw new ParseError(ParseCode.INVALID_QUERY, '"order" is a comma-separated list of fields.')
   const order = view ? view.order(params.order) : params.order
+  const condition = where ? parseWhere(where) : undefined
   const found = await queryObjects(call.app.db, {
     className,
     viewerId: current?.user.id,
-    where: where ? translateWhereObject(where) : undefined,
+    where: translateWhere(condition),
     orderBy: translateOrder(order),
-    ...call.app.fieldIndexes.planQuery(className, where, order),
+    ...call.app.fieldIndexes.planQuery(className, condition, order),
     limit: Math.min(limit, MAX_LIMIT),
     skip: wholeNumber(params.skip, 'skip', 0),
     count: params.count === 1 || params.count === '1' || params.count === true,

@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http'
 import type { WebSocket } from 'ws'
 import { readMessages, sendJson, type SocketHandler } from '../live/sockets.ts'
 import { MAX_SUBSCRIPTIONS, Subscriber } from '../live/subscriber.ts'
-import { translateWhereObject } from '../objects/query.ts'
+import { parseWhere } from '../objects/condition.ts'
+import { translateWhere } from '../objects/query.ts'
 import type { Services } from '../services.ts'
 import { compatClassName } from './classes.ts'
 import { TOKEN_PREFIX } from './call.ts'
@@ -114,7 +115,7 @@ export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHa
             : undefined
           const view = syncedView(services, className)
           const given = query.where === undefined ? {} : (query.where as Record<string, unknown>)
-          const condition = translateWhereObject((view ? view.where(given) : given) ?? {})
+          const condition = translateWhere(parseWhere((view ? view.where(given) : given) ?? {}))
           const present = (object: WireObject) =>
             view
               ? view.toParse(toParseObject(object, view.keys(fields)))

@@ -10,7 +10,7 @@ import {
 import { Ajv, type ErrorObject } from 'ajv'
 import { HttpError } from '../errors.ts'
 import { assertClassName } from '../objects/names.ts'
-import { translateWhereObject } from '../objects/query.ts'
+import { parseWhere } from '../objects/condition.ts'
 
 // A client's message on `/api/live`, checked against the protocol's schemas (the SDK's wire
 // module) before anything acts on it. A refused message is answered with an error, and the
@@ -68,7 +68,7 @@ function refusalFor(op: string, message: Record<string, unknown>, errors: ErrorO
   // queries use throw for any value the schema refuses.
   try {
     if (fields.has('className')) assertClassName(message.className)
-    if (fields.has('where')) translateWhereObject(message.where as never)
+    if (fields.has('where')) parseWhere(message.where)
   } catch (error) {
     if (!(error instanceof HttpError)) throw error
     return { code: error.code, message: error.message, aboutRequest: true }

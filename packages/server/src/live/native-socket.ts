@@ -4,7 +4,8 @@ import type { WebSocket } from 'ws'
 import { sessionTokenOf } from '../auth/sessions.ts'
 import { HttpError } from '../errors.ts'
 import { assertClassName } from '../objects/names.ts'
-import { translateWhereObject } from '../objects/query.ts'
+import { parseWhere } from '../objects/condition.ts'
+import { translateWhere } from '../objects/query.ts'
 import type { Services } from '../services.ts'
 import { checkMessage } from './messages.ts'
 import { MAX_SUBSCRIPTIONS, MAX_TOKEN_LENGTH, Subscriber, type RequestId } from './subscriber.ts'
@@ -90,7 +91,7 @@ export function nativeLiveSocket(services: NativeLiveServices): SocketHandler {
             )
           const className = assertClassName(message.className)
           const condition =
-            message.where === undefined ? undefined : translateWhereObject(message.where)
+            message.where === undefined ? undefined : translateWhere(parseWhere(message.where))
           const viewerId = await viewer
           subscriber.subscribe(requestId, {
             className,

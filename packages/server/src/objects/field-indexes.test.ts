@@ -4,7 +4,8 @@ import { databaseKinds, testDatabase } from '../../test/helpers.ts'
 import type { Database } from '../db/client.ts'
 import { objectFieldIndexes } from '../db/schema.ts'
 import { FieldIndexes, fieldIndexName, indexableFields, orderField } from './field-indexes.ts'
-import { translateOrder, translateWhereObject } from './query.ts'
+import { parseWhere } from './condition.ts'
+import { translateOrder, translateWhere } from './query.ts'
 import { queryObjects, recentWindow } from './pages.ts'
 import { readableBy } from './store.ts'
 
@@ -29,11 +30,12 @@ async function page(
   order: string,
   skip = 0,
 ) {
-  const plan = fieldIndexes.planQuery('Item', where as Record<string, unknown>, order)
+  const condition = parseWhere(where)
+  const plan = fieldIndexes.planQuery('Item', condition, order)
   const { results, count } = await queryObjects(db, {
     className: 'Item',
     viewerId: 'u1',
-    where: translateWhereObject(where as Record<string, unknown>),
+    where: translateWhere(condition),
     orderBy: translateOrder(order),
     limit: 20,
     skip,
@@ -47,15 +49,17 @@ async function page(
 describe('the fields a query could use an index on', () => {
   it('are the document fields compared by equality, $in or a range, and the first order key', () => {
     expect(
-      indexableFields({
-        kind: 'a',
-        score: { $gte: 1 },
-        tags: { $in: ['x'] },
-        label: { $regex: '^a' },
-        gone: { $exists: false },
-        owner: 'u1',
-        $or: [{ color: 'red' }, { $and: [{ size: { $lt: 3 } }] }],
-      }).sort(),
+      indexableFields(
+        parseWhere({
+          kind: 'a',
+          score: { $gte: 1 },
+          tags: { $in: ['x'] },
+          label: { $regex: '^a' },
+          gone: { $exists: false },
+          owner: 'u1',
+          $or: [{ color: 'red' }, { $and: [{ size: { $lt: 3 } }] }],
+        }),
+      ).sort(),
     ).toEqual(['color', 'kind', 'score', 'size', 'tags'])
     expect(orderField('-score,name')).toBe('score')
     expect(orderField('-createdAt,score')).toBeUndefined()
@@ -110,9 +114,10 @@ describe.each(databaseKinds())('field indexes on %s', (kind) => {
       )
 
       // A small class gets none however often it is asked; the budget per class holds.
-      for (let i = 0; i < 6; i++) indexes.planQuery('Small', { kind: 'k1' }, undefined)
+      for (let i = 0; i < 6; i++) indexes.planQuery('Small', parseWhere({ kind: 'k1' }), undefined)
       for (const field of ['score', 'label']) {
-        for (let i = 0; i < 3; i++) indexes.planQuery('Item', { [field]: { $gte: 5 } }, undefined)
+        for (let i = 0; i < 3; i++)
+          indexes.planQuery('Item', parseWhere({ [field]: { $gte: 5 } }), undefined)
         await indexes.idle()
       }
       expect(indexes.has('Small', 'kind')).toBe(false)
@@ -136,7 +141,7 @@ describe.each(databaseKinds())('field indexes on %s', (kind) => {
     const indexes = new FieldIndexes(db, url, (e) => errors.push(e), options)
     try {
       await fill(db, 'Item', 20_000)
-      indexes.planQuery('Item', { score: { $gte: 0 } }, undefined)
+      indexes.planQuery('Item', parseWhere({ score: { $gte: 0 } }), undefined)
       await indexes.idle()
       expect(errors).toEqual([])
       expect(indexes.has('Item', 'score')).toBe(true)
@@ -146,7 +151,7 @@ describe.each(databaseKinds())('field indexes on %s', (kind) => {
       const where = { score: { $gte: 100 } }
       const lines = rowsOf<Record<string, string>>(
         await db.execute(sql`explain select id from objects
-          where ${readableBy('Item', 'u1')} and ${translateWhereObject(where)}
+          where ${readableBy('Item', 'u1')} and ${translateWhere(parseWhere(where))}
           order by ${sql.join(translateOrder('-createdAt'), sql`, `)} limit 20`),
       ).map((row) => Object.values(row)[0])
       const plan = lines.join('\n')
@@ -172,7 +177,7 @@ describe.each(databaseKinds())('field indexes on %s', (kind) => {
     try {
       const size = 3 * recentWindow
       await fill(db, 'Item', size)
-      indexes.planQuery('Item', { score: { $gte: 0 } }, undefined)
+      indexes.planQuery('Item', parseWhere({ score: { $gte: 0 } }), undefined)
       await indexes.idle()
       expect(errors).toEqual([])
       // u1 reads its own (even g) and the public ones (g % 4 < 2); score = g, created in g order.
@@ -208,9 +213,15 @@ describe.each(databaseKinds())('field indexes on %s', (kind) => {
       // Past the window, or with an equality on the field, the planner chooses as before.
       const far = await page(db, indexes, { score: { $gte: 100 } }, '-createdAt', recentWindow)
       expect(far.ids).toEqual(newest(100, size).slice(recentWindow, recentWindow + 20))
-      expect(indexes.planQuery('Item', { score: 5 }, '-createdAt').recentFirst).toBe(false)
-      expect(indexes.planQuery('Item', { score: { $gt: 5 } }, '-score').recentFirst).toBe(false)
-      expect(indexes.planQuery('Item', { label: { $gt: 'a' } }, undefined).recentFirst).toBe(false)
+      expect(indexes.planQuery('Item', parseWhere({ score: 5 }), '-createdAt').recentFirst).toBe(
+        false,
+      )
+      expect(
+        indexes.planQuery('Item', parseWhere({ score: { $gt: 5 } }), '-score').recentFirst,
+      ).toBe(false)
+      expect(
+        indexes.planQuery('Item', parseWhere({ label: { $gt: 'a' } }), undefined).recentFirst,
+      ).toBe(false)
     } finally {
       await indexes.close()
       await close()

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import type { Database } from '../db/client.ts'
 import { objectFieldIndexes } from '../db/schema.ts'
+import { fieldTerms, type Condition } from './condition.ts'
 import { walksCreationIndex } from './query.ts'
 
 // Indexes on document fields, made for the fields each class is actually queried on.
@@ -50,31 +51,12 @@ const META_FIELDS = new Set(['objectId', 'owner', 'createdAt', 'updatedAt'])
 /** Only these reach the index's SQL text (class and field names are validated stricter still). */
 const SAFE_NAME = /^_?[A-Za-z][A-Za-z0-9_]{0,63}$/
 
-/** A constraint's operators: a plain value (a date or pointer object too) is an equality. */
-function operatorsOf(constraint: unknown): string[] {
-  const isOperators =
-    constraint !== null &&
-    typeof constraint === 'object' &&
-    !Array.isArray(constraint) &&
-    Object.keys(constraint).some((key) => key.startsWith('$'))
-  return isOperators ? Object.keys(constraint as object) : ['$eq']
-}
-
 /** Document fields a `where` compares with what a btree serves, at any `$or`/`$and` depth. */
-export function indexableFields(where: Record<string, unknown> | undefined): string[] {
+export function indexableFields(condition: Condition | undefined): string[] {
   const fields = new Set<string>()
-  const visit = (level: unknown) => {
-    if (level === null || typeof level !== 'object' || Array.isArray(level)) return
-    for (const [name, constraint] of Object.entries(level as Record<string, unknown>)) {
-      if (name === '$or' || name === '$and') {
-        if (Array.isArray(constraint)) constraint.forEach(visit)
-        continue
-      }
-      if (META_FIELDS.has(name)) continue
-      if (operatorsOf(constraint).some((op) => INDEXABLE.has(op))) fields.add(name)
-    }
+  for (const term of fieldTerms(condition)) {
+    if (term.kind === 'field' && INDEXABLE.has(term.test.op)) fields.add(term.field)
   }
-  visit(where)
   return [...fields]
 }
 
@@ -122,7 +104,7 @@ export class FieldIndexes {
    */
   planQuery(
     className: string,
-    where: Record<string, unknown> | undefined,
+    where: Condition | undefined,
     order: string | undefined,
   ): { walkCreationIndex: boolean; recentFirst: boolean } {
     const filtered = indexableFields(where)
@@ -141,13 +123,12 @@ export class FieldIndexes {
   }
 
   /** Whether the top level of `where` has a range, or an equality or `$in`, on an indexed field. */
-  #served(className: string, where: Record<string, unknown> | undefined) {
+  #served(className: string, where: Condition | undefined) {
     const served = { range: false, lookup: false }
-    for (const [name, constraint] of Object.entries(where ?? {})) {
-      if (!this.has(className, name)) continue
-      const ops = operatorsOf(constraint)
-      if (ops.some((op) => op === '$eq' || op === '$in')) served.lookup = true
-      if (ops.some((op) => RANGES.has(op))) served.range = true
+    for (const term of where?.terms ?? []) {
+      if (term.kind !== 'field' || !this.has(className, term.field)) continue
+      if (term.test.op === '$eq' || term.test.op === '$in') served.lookup = true
+      if (RANGES.has(term.test.op)) served.range = true
     }
     return served
   }

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
 import { databaseKinds, signedIn, testApp } from '../../test/helpers.ts'
 import { objects } from '../db/schema.ts'
-import { translateOrder, translateWhereObject, walksCreationIndex } from './query.ts'
+import { parseWhere } from './condition.ts'
+import { translateOrder, translateWhere, walksCreationIndex as walks } from './query.ts'
 import { queryObjects } from './pages.ts'
 
 // Query translation against a real database: operators, order, paging, count, edge cases and
@@ -163,6 +164,8 @@ describe.each(databaseKinds())('object queries on %s', (kind) => {
 
 describe('walksCreationIndex', () => {
   it('walks the creation index for pages in creation order filtered on document fields only', () => {
+    const walksCreationIndex = (where: object | undefined, order: string | undefined) =>
+      walks(where === undefined ? undefined : parseWhere(where), order)
     expect(walksCreationIndex(undefined, undefined)).toBe(true)
     expect(walksCreationIndex({ score: { $gte: 5 }, tags: ['a'] }, '-createdAt')).toBe(true)
     expect(walksCreationIndex({ $or: [{ a: 1 }, { $and: [{ b: 2 }] }] }, 'createdAt,score')).toBe(
@@ -199,7 +202,7 @@ describe.each(databaseKinds())('a page read by walking the creation index on %s'
       const input = {
         className: 'Walk',
         viewerId: viewer,
-        where: translateWhereObject(where),
+        where: translateWhere(parseWhere(where)),
         orderBy: translateOrder(order),
         limit: 20,
         skip: 2,

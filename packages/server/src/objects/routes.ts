@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify'
 import { answerBudget } from '../http/answer-budget.ts'
 import { replay } from '../idempotency/store.ts'
 import { assertClassName } from '../objects/names.ts'
-import { parseWhere, translateOrder, translatePage, translateWhere } from '../objects/query.ts'
+import { parseWhereText } from '../objects/condition.ts'
+import { translateOrder, translatePage, translateWhere } from '../objects/query.ts'
 import { createObjectGrouped } from '../objects/writer.ts'
 import { deleteObject, getObject, unreadable, updateObject } from '../objects/store.ts'
 import { queryObjects } from '../objects/pages.ts'
@@ -38,12 +39,13 @@ export async function objectRoutes(fastify: FastifyInstance): Promise<void> {
     const className = assertClassName(request.params.className)
     const { where, order, limit, skip, count } = request.query
     const current = await request.currentUser()
+    const condition = parseWhereText(where)
     return queryObjects(app.db, {
       className,
       viewerId: current?.user.id,
-      where: translateWhere(where),
+      where: translateWhere(condition),
       orderBy: translateOrder(order),
-      ...app.fieldIndexes.planQuery(className, parseWhere(where), order),
+      ...app.fieldIndexes.planQuery(className, condition, order),
       ...translatePage(limit, skip),
       count: count === '1' || count === 'true',
       maxBytes: answerBudget(app.config.answerMaxBytes),

@@ -1,0 +1,228 @@
+import { badRequest } from '../errors.ts'
+import { assertFieldName } from './names.ts'
+import { isDateValue, normaliseValue } from './wire.ts'
+
+// The query language's `where` (`{ score: { $gte: 5 }, $or: [...] }`), read and checked once into
+// a typed tree. Everything that acts on a query reads the tree, never the JSON it came from: the
+// SQL translator (query.ts), the index planner and the recent-first check (field-indexes.ts).
+// A malformed `where` is refused here, with the first problem met in the order it is written.
+
+/** A value in its stored wire form (Dates canonical, see wire.ts), compared as JSON. */
+export type Value = null | boolean | number | string | Value[] | { [key: string]: Value }
+
+/** What a range compares with: only values of its own JSON type (or Dates) are in range. */
+export type Bound =
+  | { type: 'number'; value: number }
+  | { type: 'string'; value: string }
+  /** Canonical ISO text, which sorts in time order. */
+  | { type: 'date'; iso: string }
+
+export type RangeOperator = '$gt' | '$gte' | '$lt' | '$lte'
+
+/** One operator on a document field. */
+export type FieldTest =
+  | { op: '$eq' | '$ne'; value: Value }
+  | { op: '$in' | '$nin' | '$all'; values: Value[] }
+  | { op: '$exists'; exists: boolean }
+  | { op: RangeOperator; bound: Bound }
+  /** `options`: any of the letters i, m, s and x (JavaScript's meanings). */
+  | { op: '$regex'; pattern: string; options: string }
+
+/** One operator on a column of the object envelope. */
+export type ColumnTest<T> =
+  | { op: '$eq' | '$ne' | RangeOperator; value: T }
+  | { op: '$in' | '$nin'; values: T[] }
+  | { op: '$exists'; exists: boolean }
+
+/** One part of a `where`: an operator on one field, or an `$or`/`$and` of nested `where`s. */
+export type Term =
+  | { kind: 'field'; field: string; test: FieldTest }
+  | { kind: 'id'; field: 'objectId' | 'owner'; test: ColumnTest<string> }
+  | { kind: 'time'; field: 'createdAt' | 'updatedAt'; test: ColumnTest<Date> }
+  | { kind: 'or' | 'and'; of: Condition[] }
+
+/** A `where`: all of its terms hold, in the order written; with none, every object matches. */
+export interface Condition {
+  terms: Term[]
+}
+
+/** A term on one field (document or envelope), as opposed to an `$or`/`$and`. */
+export type FieldTerm = Exclude<Term, { kind: 'or' | 'and' }>
+
+/** Operators (besides `$options`, which goes with `$regex`) a query counts at most this many of. */
+export const MAX_CONDITIONS = 50
+/** Longest list an `$in`, `$nin`, `$all`, `$or` or `$and` takes. */
+export const MAX_IN = 1000
+/** Longest `$regex` pattern: PostgreSQL's engine runs it (not JavaScript's, which can backtrack for ever). */
+export const MAX_PATTERN = 500
+/** `$or`/`$and` nest at most this deep. */
+const MAX_NESTING = 4
+
+const OPERATORS = new Set([
+  '$eq',
+  '$ne',
+  '$in',
+  '$nin',
+  '$all',
+  '$exists',
+  '$regex',
+  '$options',
+  '$gt',
+  '$gte',
+  '$lt',
+  '$lte',
+])
+const ID_FIELDS = new Set(['objectId', 'owner'])
+const TIME_FIELDS = new Set(['createdAt', 'updatedAt'])
+
+const invalid = (message: string) => badRequest(message, 'invalid_query')
+
+/** The `where` query parameter (JSON text); undefined when absent or empty. */
+export function parseWhereText(text: string | undefined): Condition | undefined {
+  if (text === undefined || text === '') return undefined
+  let where: unknown
+  try {
+    where = JSON.parse(text)
+  } catch {
+    throw invalid('"where" is not valid JSON.')
+  }
+  return parseWhere(where)
+}
+
+/** A `where` object (as sent in a JSON body or message) → its condition tree; 400 when malformed. */
+export function parseWhere(input: unknown): Condition {
+  const counter = { conditions: 0 }
+  const condition = parseLevel(input, 1, counter)
+  if (counter.conditions > MAX_CONDITIONS)
+    throw invalid(`A query takes at most ${MAX_CONDITIONS} conditions.`)
+  return condition
+}
+
+/** Every field term, at any `$or`/`$and` depth, in the order written. */
+export function* fieldTerms(condition: Condition | undefined): Generator<FieldTerm> {
+  for (const term of condition?.terms ?? []) {
+    if ('of' in term) {
+      for (const part of term.of) yield* fieldTerms(part)
+    } else yield term
+  }
+}
+
+function parseLevel(where: unknown, depth: number, counter: { conditions: number }): Condition {
+  if (where === null || typeof where !== 'object' || Array.isArray(where))
+    throw invalid('"where" must be a JSON object of field constraints.')
+  const terms: Term[] = []
+  for (const [name, constraint] of Object.entries(where)) {
+    if (name === '$or' || name === '$and') {
+      if (depth >= MAX_NESTING) throw invalid(`$or and $and nest at most ${MAX_NESTING} deep.`)
+      const of = listOf(constraint, name).map((part) => parseLevel(part, depth + 1, counter))
+      if (of.length === 0) throw invalid(`${name} takes at least one condition.`)
+      terms.push({ kind: name === '$or' ? 'or' : 'and', of })
+      continue
+    }
+    const column = ID_FIELDS.has(name) || TIME_FIELDS.has(name)
+    if (!column) assertFieldName(name)
+    const ops: [string, unknown][] = isOperatorObject(constraint)
+      ? Object.entries(constraint)
+      : [['$eq', constraint]]
+    const options = ops.find(([op]) => op === '$options')?.[1]
+    for (const [op, value] of ops) {
+      if (!OPERATORS.has(op)) throw invalid(`Unknown operator ${op.slice(0, 20)}.`)
+      if (op === '$options') {
+        if (!ops.some(([other]) => other === '$regex')) throw invalid('$options goes with $regex.')
+        continue
+      }
+      counter.conditions++
+      if (op === '$regex') {
+        if (column) throw invalid('$regex applies to document fields.')
+        terms.push({ kind: 'field', field: name, test: regexTest(value, options) })
+        continue
+      }
+      if (column && op === '$all') throw invalid('$all applies to array fields.')
+      if (ID_FIELDS.has(name)) {
+        const field = name as 'objectId' | 'owner'
+        terms.push({ kind: 'id', field, test: columnTest(op, value, toId) })
+      } else if (TIME_FIELDS.has(name)) {
+        const field = name as 'createdAt' | 'updatedAt'
+        terms.push({ kind: 'time', field, test: columnTest(op, value, toTime) })
+      } else {
+        terms.push({ kind: 'field', field: name, test: fieldTest(name, op, value) })
+      }
+    }
+  }
+  return { terms }
+}
+
+/** Whether a constraint is an operator object (`{ $gt: 1 }`) rather than a value to equal. */
+function isOperatorObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
+  const keys = Object.keys(value)
+  const dollar = keys.filter((k) => k.startsWith('$'))
+  if (dollar.length > 0 && dollar.length !== keys.length)
+    throw invalid('A constraint cannot mix operators ($...) with plain keys.')
+  return dollar.length > 0
+}
+
+function listOf(value: unknown, op: string): unknown[] {
+  if (!Array.isArray(value)) throw invalid(`${op} takes an array.`)
+  if (value.length > MAX_IN) throw invalid(`${op} takes at most ${MAX_IN} values.`)
+  return value
+}
+
+function fieldTest(name: string, op: string, raw: unknown): FieldTest {
+  const value = normaliseValue(raw, name) as Value
+  switch (op) {
+    case '$eq':
+    case '$ne':
+      return { op, value }
+    case '$in':
+    case '$nin':
+    case '$all':
+      return { op, values: listOf(value, op) as Value[] }
+    case '$exists':
+      if (typeof value !== 'boolean') throw invalid('$exists takes true or false.')
+      return { op, exists: value }
+  }
+  const range = op as RangeOperator
+  if (typeof value === 'number') return { op: range, bound: { type: 'number', value } }
+  if (typeof value === 'string') return { op: range, bound: { type: 'string', value } }
+  if (isDateValue(value)) return { op: range, bound: { type: 'date', iso: value.iso } }
+  throw invalid(`${op} compares numbers, strings or dates.`)
+}
+
+/**
+ * `$regex` with its `$options`. The pattern's length is bounded; PostgreSQL's engine runs it,
+ * whose run time does not explode on nested quantifiers like `(a+)+$`.
+ */
+function regexTest(pattern: unknown, options: unknown): FieldTest {
+  if (typeof pattern !== 'string') throw invalid('$regex takes a string.')
+  if (pattern.length > MAX_PATTERN)
+    throw invalid(`$regex patterns are at most ${MAX_PATTERN} characters.`)
+  if (options !== undefined && (typeof options !== 'string' || !/^[imsx]{0,4}$/.test(options)))
+    throw invalid('$options takes any of the letters i, m, s and x.')
+  return { op: '$regex', pattern, options: (options ?? '') as string }
+}
+
+function columnTest<T>(op: string, value: unknown, convert: (value: unknown) => T): ColumnTest<T> {
+  switch (op) {
+    case '$in':
+    case '$nin':
+      return { op, values: listOf(value, op).map(convert) }
+    case '$exists':
+      // The envelope's columns always exist; any value but true asks for none.
+      return { op, exists: value === true }
+    default:
+      return { op: op as '$eq' | '$ne' | RangeOperator, value: convert(value) }
+  }
+}
+
+function toId(value: unknown): string {
+  if (typeof value !== 'string') throw invalid('objectId and owner compare with strings.')
+  return value
+}
+
+function toTime(value: unknown): Date {
+  const iso = isDateValue(value) ? value.iso : value
+  const time = typeof iso === 'string' ? Date.parse(iso) : Number.NaN
+  if (Number.isNaN(time)) throw invalid('createdAt and updatedAt compare with dates.')
+  return new Date(time)
+}
