@@ -25,11 +25,11 @@ export class DifferentSettingsError extends Error {
 
 /** True for the rows of `server_processes` (by `id`) whose process holds its registration lock. */
 export const isRunning = (id: SQL | string): SQL => sql`exists (
-  select 1 from pg_locks l
-  where l.locktype = 'advisory' and l.granted and l.objsubid = 2
-    and l.database = (select oid from pg_database where datname = current_database())
-    and l.classid = ${advisoryLocks.processes}::int::oid
-    and l.objid = hashtext(${id})::oid)`
+  select 1 from pg_locks registration
+  where registration.locktype = 'advisory' and registration.granted
+    and registration.database = (select oid from pg_database where datname = current_database())
+    and registration.classid = ${advisoryLocks.processes}::int::oid
+    and registration.objid = hashtext(${id})::oid and registration.objsubid = 2)`
 
 /** Takes the registration lock of `id` on `locks`; false when another session holds it. */
 export async function lockRegistration(locks: pg.Client, id: string): Promise<boolean> {

@@ -37,7 +37,11 @@ postgres('the live socket limit on PostgreSQL', () => {
     const database = await testDatabase('postgres')
     const config = testConfig({ liveMaxSocketsPerAddress: 2 })
     // A: a real server process, to be killed; B: one in this process.
-    const a = startServer({ DATABASE_URL: database.url!, LIVE_MAX_SOCKETS_PER_ADDRESS: '2' })
+    const a = startServer({
+      DATABASE_URL: database.url!,
+      LIVE_MAX_SOCKETS_PER_ADDRESS: '2',
+      PUBLIC_ORIGINS: config.app.publicOrigins.join(','),
+    })
     const b = await buildServer({ config, database, logger: false })
     const open: WebSocket[] = []
     const status = async (origin: string) => {
