@@ -60,7 +60,9 @@ function pgliteTemplate(): Promise<PGlite> {
 }
 
 /** A logger that keeps what it is told (by level) instead of printing it. */
-export function recordingLog(): FastifyBaseLogger & { lines: { level: string; args: unknown[] }[] } {
+export function recordingLog(): FastifyBaseLogger & {
+  lines: { level: string; args: unknown[] }[]
+} {
   const lines: { level: string; args: unknown[] }[] = []
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
   const log = {

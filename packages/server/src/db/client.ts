@@ -161,9 +161,7 @@ async function migrateWithLock(pool: pg.Pool, db: Database): Promise<void> {
     await migratePg(db as never, { migrationsFolder })
   } finally {
     // An unlock fails only on a broken connection, whose locks PostgreSQL drops with it.
-    await client
-      .query('select pg_advisory_unlock($1)', [advisoryLocks.migrations])
-      .catch(() => {})
+    await client.query('select pg_advisory_unlock($1)', [advisoryLocks.migrations]).catch(() => {})
     client.release()
   }
 }

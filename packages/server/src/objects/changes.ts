@@ -77,8 +77,7 @@ function changeCodec(readObject: ReadObject): Codec<ObjectChange> {
         }
         const { slim: _slim, ...keys } = message
         // Unreadable now, the object travels on as unknown rather than holding up the others.
-        const after =
-          message.kind === 'delete' ? null : await readObject(keys).catch(() => null)
+        const after = message.kind === 'delete' ? null : await readObject(keys).catch(() => null)
         changes.push({ ...keys, before: null, after })
       }
       return changes

@@ -36,10 +36,10 @@ describe('the cluster of the embedded database', () => {
       expect(cluster.windowCounter.shared).toBe(false)
       expect((await cluster.windowCounter.add('k', 2, 60_000)).count).toBe(2)
       expect((await cluster.windowCounter.add('k', 1, 60_000)).count).toBe(3)
-      expect([await cluster.socketSlots.acquire('a'), await cluster.socketSlots.acquire('a')]).toEqual([
-        true,
-        false,
-      ])
+      expect([
+        await cluster.socketSlots.acquire('a'),
+        await cluster.socketSlots.acquire('a'),
+      ]).toEqual([true, false])
 
       // News reaches every listener as the very value published (never encoded), in order.
       const news = cluster.broadcast('news', json)
@@ -183,7 +183,9 @@ describe.runIf(postgres)('the cluster of processes on PostgreSQL', () => {
       // A payload that cannot be read is logged and dropped.
       await a.db.execute(sql`select pg_notify('news', 'not json')`)
       await expect
-        .poll(() => log.lines.some((line) => line.level === 'warn' && line.args[1] === 'unreadable news'))
+        .poll(() =>
+          log.lines.some((line) => line.level === 'warn' && line.args[1] === 'unreadable news'),
+        )
         .toBe(true)
     } finally {
       await b.close()

@@ -67,10 +67,7 @@ export async function joinProcesses(
 }
 
 /** The names of settings on which any of `peers` differs from `settings`, sorted. */
-function differences(
-  peers: { settings: unknown }[],
-  settings: Record<string, string>,
-): string[] {
+function differences(peers: { settings: unknown }[], settings: Record<string, string>): string[] {
   const differing = new Set<string>()
   for (const peer of peers) {
     const theirs = peer.settings as Record<string, string>

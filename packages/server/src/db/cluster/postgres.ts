@@ -39,9 +39,11 @@ export async function openPostgresCluster(
       await joinProcesses(db, processId, settings.shared)
       return
     }
-    // The lock may still be held by the connection just lost, until PostgreSQL notices it gone:
-    // this process counts as running meanwhile all the same.
-    await lockRegistration(client, processId)
+    // The connection just lost may still hold the lock until PostgreSQL notices it gone (this
+    // process counts as running meanwhile): this connection is of use once it holds it again.
+    if (!(await lockRegistration(client, processId))) {
+      throw new Error('the registration lock is still held by the lost connection')
+    }
     await joinProcesses(db, processId, settings.shared).catch((error: unknown) => {
       if (!(error instanceof DifferentSettingsError)) throw error
       log.error({ err: error }, 'a process with other settings started while this one was away')
