@@ -9,8 +9,8 @@ import type { Database, DatabaseHandle, DatabaseKind } from './db/client.ts'
 import { installErrorHandler } from './http/error-handler.ts'
 import { installJsonBodyParser } from './http/json-body.ts'
 import { originGuard } from './http/origin-guard.ts'
-import { counterRateLimitStore } from './http/rate-limit-store.ts'
-import type { WindowCounter } from './http/window-counter.ts'
+import { rateLimitStore } from './http/rate-limit-store.ts'
+import type { SocketSlots, WindowCounter } from './db/cluster/cluster.ts'
 import { metricsPlugin } from './http/metrics.ts'
 import { requestIdGenerator } from './http/request-id.ts'
 import { webRoutes } from './http/web.ts'
@@ -38,7 +38,6 @@ import { openServices, type Services } from './services.ts'
 import type { SyncStatus } from './sync/syncer.ts'
 import type { Sync } from './sync/definition.ts'
 import type { FileStore } from './files/store.ts'
-import type { SocketSlots } from './live/socket-slots.ts'
 import { parseLiveQuerySocket } from './compat/live-query.ts'
 import type { LiveHub } from './live/hub.ts'
 import { nativeLiveSocket } from './live/native-socket.ts'
@@ -49,8 +48,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Database
     dbKind: DatabaseKind
-    /** This process's id among the processes on one PostgreSQL (`server_processes`). */
-    processId: string | undefined
+    /** This process's id among the processes on the database (`server_processes`). */
+    processId: string
     /** What the RPC gateway's lean path answers with (set by the gateway's routes). */
     rpcLeanPath: LeanRpcParts
     /** Indexes on the document fields each class is queried on (objects/field-indexes.ts). */
@@ -180,10 +179,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   const counter = services.windowCounter
   app.decorate('windowCounter', counter)
   // Limits are set per route (auth, events); the RPC gateway counts calls with `windowCounter`.
-  await app.register(rateLimit, {
-    global: false,
-    ...(database.kind === 'postgres' ? { store: counterRateLimitStore(counter) } : {}),
-  })
+  await app.register(rateLimit, { global: false, store: rateLimitStore(counter) })
 
   app.decorate('files', services.files)
   app.decorate('apiKeys', services.apiKeys)

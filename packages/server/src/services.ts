@@ -2,21 +2,22 @@ import type { FastifyBaseLogger } from 'fastify'
 import { createChainClients } from './auth/signature.ts'
 import { Sessions } from './auth/sessions.ts'
 import { SignIns } from './auth/sign-in.ts'
-import type { ServerConfig } from './config.ts'
+import { ConfigError, type ServerConfig } from './config.ts'
 import type { Database, DatabaseHandle, DatabaseKind } from './db/client.ts'
-import { joinPeers, sharedSettings } from './db/peers.ts'
-import { openFileStore, type FileStore } from './files/store.ts'
 import {
-  databaseWindowCounter,
-  memoryWindowCounter,
+  DifferentSettingsError,
+  openCluster,
+  type Cluster,
+  type SocketSlots,
   type WindowCounter,
-} from './http/window-counter.ts'
+} from './db/cluster/cluster.ts'
+import { openFileStore, type FileStore } from './files/store.ts'
 import { LiveHub } from './live/hub.ts'
-import { databaseSocketSlots, memorySocketSlots, type SocketSlots } from './live/socket-slots.ts'
 import { openChangeFeed } from './objects/changes.ts'
 import { FieldIndexes } from './objects/field-indexes.ts'
 import { readObjectAsServer } from './objects/store.ts'
 import { ApiKeyVerifier } from './rpc/api-keys.ts'
+import { sharedSettings } from './shared-settings.ts'
 import { loadSiteModule } from './site-module.ts'
 import type { SiteFunctions } from './compat/functions.ts'
 import { checkSync, type Sync } from './sync/definition.ts'
@@ -43,8 +44,10 @@ export interface Services {
   /** The main connections; kept while domain modules move onto their own services. */
   db: Database
   log: FastifyBaseLogger
-  /** This process's id among the processes on one PostgreSQL (`server_processes`). */
-  processId: string | undefined
+  /** What this process shares with the others on the database (one process on PGlite). */
+  cluster: Cluster
+  /** This process's id among the processes on the database (`server_processes`). */
+  processId: string
   /** The counters behind every rate limit (shared through the database on PostgreSQL). */
   windowCounter: WindowCounter
   /** Live sockets per client address (summed over live processes on PostgreSQL). */
@@ -91,50 +94,30 @@ export async function openServices(
     for (const closer of closers.reverse()) await closer()
   }
   try {
-    const postgres = database.kind === 'postgres'
-    const url = database.url ?? config.databaseUrl
     // Several processes on one PostgreSQL share limits, sessions and visitors: their settings
     // must match.
-    let processId: string | undefined
-    if (postgres) {
-      const membership = await joinPeers(database.db, sharedSettings(config))
-      processId = membership.id
-      closers.push(() => membership.leave())
-    }
-    const windowCounter = postgres
-      ? databaseWindowCounter(database.relaxed ?? database.db)
-      : memoryWindowCounter()
-    // The per-address socket limit holds across processes on PostgreSQL.
-    const max = config.liveMaxSocketsPerAddress
-    let socketSlots: SocketSlots
-    if (processId) {
-      const shared = databaseSocketSlots(database.db, processId, max)
-      closers.push(() => shared.leave())
-      socketSlots = shared
-    } else {
-      socketSlots = memorySocketSlots(max)
-    }
+    const cluster = await openCluster(
+      { ...database, url: database.url ?? config.databaseUrl },
+      {
+        shared: sharedSettings(config),
+        liveMaxSocketsPerAddress: config.liveMaxSocketsPerAddress,
+      },
+      log,
+    ).catch((error: unknown) => {
+      throw error instanceof DifferentSettingsError ? new ConfigError([error.message]) : error
+    })
+    closers.push(() => cluster.close())
     const files = await openFileStore(database.db, config.files, config.fileMaxBytes, log)
     closers.push(() => files.close())
-    const fieldIndexes = new FieldIndexes(
-      database.db,
-      postgres ? database.url : undefined,
-      (error, index) => log.warn({ err: error, ...index }, 'building a field index failed'),
+    const fieldIndexes = new FieldIndexes(database.db, cluster, (error, index) =>
+      log.warn({ err: error, ...index }, 'building a field index failed'),
     )
     await fieldIndexes.load()
     closers.push(() => fieldIndexes.close())
 
-    // Every committed object change, from this process or (on PostgreSQL) any other.
-    const feed = openChangeFeed(
-      database.db,
-      postgres && url
-        ? {
-            kind: 'postgres',
-            url,
-            readObject: (keys) => readObjectAsServer(database.db, keys),
-            notifyOn: database.relaxed,
-          }
-        : { kind: 'pglite' },
+    // Every committed object change, from this process or any other.
+    const feed = openChangeFeed(database.db, cluster, (keys) =>
+      readObjectAsServer(database.db, keys),
     )
     closers.push(() => feed.close())
     const liveHub = new LiveHub(database.db, feed, (error) =>
@@ -143,11 +126,8 @@ export async function openServices(
     closers.push(() => liveHub.close())
     // Sessions are remembered for a moment per process; a revocation is told to the others, and
     // this process hears them before it serves a request.
-    const sessions = new Sessions(database.db)
-    const revocations =
-      postgres && url ? sessions.shareRevocations(url, database.relaxed ?? database.db) : undefined
-    await revocations?.ready
-    if (revocations) closers.push(() => revocations.close())
+    const sessions = new Sessions(database.db, cluster)
+    await Promise.all([feed.ready, sessions.ready])
 
     const site = await loadSiteModule(config.functionsModule)
     const syncs = site.syncs.map((definition) =>
@@ -161,9 +141,10 @@ export async function openServices(
       database,
       db: database.db,
       log,
-      processId,
-      windowCounter,
-      socketSlots,
+      cluster,
+      processId: cluster.processId,
+      windowCounter: cluster.windowCounter,
+      socketSlots: cluster.socketSlots,
       fieldIndexes,
       files,
       sessions,
@@ -181,7 +162,7 @@ export async function openServices(
           syncs,
           upstreams: config.rpc.upstreams,
           log,
-          postgresUrl: postgres ? url : undefined,
+          cluster,
         })
       },
       close,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { afterAll } from 'vitest'
@@ -14,6 +14,7 @@ import {
   type DatabaseHandle,
   type DatabaseKind,
 } from '../src/db/client.ts'
+import { openCluster, type Cluster, type ClusterSettings } from '../src/db/cluster/cluster.ts'
 
 /** The database kinds this run can test: PGlite always, PostgreSQL when the harness started one. */
 export function databaseKinds(): DatabaseKind[] {
@@ -56,6 +57,44 @@ function pgliteTemplate(): Promise<PGlite> {
     return client
   })()
   return template
+}
+
+/** A logger that keeps what it is told (by level) instead of printing it. */
+export function recordingLog(): FastifyBaseLogger & {
+  lines: { level: string; args: unknown[] }[]
+} {
+  const lines: { level: string; args: unknown[] }[] = []
+  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+  const log = {
+    level: 'trace',
+    lines,
+    child: () => log,
+    ...Object.fromEntries(
+      levels.map((level) => [level, (...args: unknown[]) => void lines.push({ level, args })]),
+    ),
+  }
+  return log as unknown as FastifyBaseLogger & { lines: typeof lines }
+}
+
+/** A fresh database of `kind` with its cluster, as one server process has them. */
+export async function clusteredDatabase(
+  kind: DatabaseKind,
+  settings: Partial<ClusterSettings> = {},
+): Promise<DatabaseHandle & { url?: string; cluster: Cluster }> {
+  const database = await testDatabase(kind)
+  const cluster = await openCluster(
+    database,
+    { shared: {}, liveMaxSocketsPerAddress: 20, ...settings },
+    recordingLog(),
+  )
+  return {
+    ...database,
+    cluster,
+    close: async () => {
+      await cluster.close()
+      await database.close()
+    },
+  }
 }
 
 /** Configuration for tests: defaults, then the overrides. Never reads the real environment. */

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
-import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, isNull } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Database } from '../db/client.ts'
+import type { Broadcast, Cluster, Codec } from '../db/cluster/cluster.ts'
 import { sessions, users } from '../db/schema.ts'
 import { createCoalescer } from '../db/coalesce.ts'
-import { listenOn } from '../db/listen.ts'
 import { unauthorized } from '../errors.ts'
 
 /** Name of the HttpOnly session cookie the browser carries on an http origin (development). */
@@ -92,10 +92,23 @@ const REVOKED_CHANNEL = 'portico_sessions_revoked'
 /** Which remembered sessions to forget: some sessions, or all of a user's. */
 export type Forget = { sessionIds: string[] } | { userId: string }
 
+/** Revocations as news between processes; one that cannot be read forgets everything. */
+const revocationCodec: Codec<Forget | 'all'> = {
+  encode: (revocations) => revocations.map((which) => JSON.stringify(which)),
+  decode(payload) {
+    try {
+      const which = JSON.parse(payload) as Forget
+      return [which && typeof which === 'object' ? which : 'all']
+    } catch {
+      return ['all']
+    }
+  },
+}
+
 /**
  * The sessions of one database, as one server process sees them: lookups coalesced under load
  * and remembered for a moment, revocations forgotten here at once and announced to the other
- * processes (on PostgreSQL) through `announce`.
+ * processes through the cluster.
  */
 export class Sessions {
   readonly #db: Database
@@ -103,11 +116,17 @@ export class Sessions {
   /** Moves on every forget: a lookup that started before one must not be remembered after it. */
   #generation = 0
   readonly #coalesced: (hash: string) => Promise<Found | null>
-  #announce: ((which: Forget) => Promise<void>) | undefined
+  readonly #revocations: Broadcast<Forget | 'all'>
+  /** Resolves once this process hears the revocations of the others. */
+  readonly ready: Promise<void>
 
-  constructor(db: Database) {
+  constructor(db: Database, cluster: Pick<Cluster, 'broadcast'>) {
     this.#db = db
     this.#coalesced = createCoalescer((hashes: string[]) => findSessions(db, hashes))
+    // News missed while the cluster's LISTEN connection was down: forget everything.
+    this.#revocations = cluster.broadcast(REVOKED_CHANNEL, revocationCodec, () => this.hear('all'))
+    this.#revocations.listen((which) => this.hear(which))
+    this.ready = this.#revocations.ready
   }
 
   /**
@@ -131,12 +150,12 @@ export class Sessions {
 
   /**
    * Forgets remembered sessions after their revocation has committed: here at once, and on
-   * PostgreSQL on every other process too. Never throws (the revocation itself is stored).
+   * every other process too. Never throws (the revocation itself is stored).
    */
   async forget(which: Forget): Promise<void> {
     this.hear(which)
     // A lost announcement only lets another process trust the session for SESSION_MEMORY_MS.
-    await this.#announce?.(which).catch(() => {})
+    await this.#revocations.publish([which]).catch(() => {})
   }
 
   /** Forgets what another process revoked (everything, after news may have been lost). */
@@ -161,29 +180,6 @@ export class Sessions {
       .returning({ id: sessions.id })
     if (rows.length) await this.forget({ sessionIds: [sessionId] })
     return rows.length > 0
-  }
-
-  /**
-   * On PostgreSQL: announces revocations on `announceOn` and hears the ones other processes
-   * announce. Returns the listener to close with the server.
-   */
-  shareRevocations(url: string, announceOn: Database) {
-    this.#announce = async (which) => {
-      await announceOn.execute(sql`select pg_notify(${REVOKED_CHANNEL}, ${JSON.stringify(which)})`)
-    }
-    return listenOn(
-      url,
-      REVOKED_CHANNEL,
-      (payload) => {
-        try {
-          const which = JSON.parse(payload) as Forget
-          if (which && typeof which === 'object') this.hear(which)
-        } catch {
-          this.hear('all')
-        }
-      },
-      () => this.hear('all'),
-    )
   }
 }
 

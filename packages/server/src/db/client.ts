@@ -9,6 +9,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { sql, type SQL } from 'drizzle-orm'
 import pg from 'pg'
+import { advisoryLocks } from './advisory-locks.ts'
 import * as schema from './schema.ts'
 
 export type Schema = typeof schema
@@ -156,10 +157,11 @@ function keepTimesAsText(client: PGlite): void {
 async function migrateWithLock(pool: pg.Pool, db: Database): Promise<void> {
   const client = await pool.connect()
   try {
-    await client.query('select pg_advisory_lock(7403)')
+    await client.query('select pg_advisory_lock($1)', [advisoryLocks.migrations])
     await migratePg(db as never, { migrationsFolder })
   } finally {
-    await client.query('select pg_advisory_unlock(7403)').catch(() => {})
+    // An unlock fails only on a broken connection, whose locks PostgreSQL drops with it.
+    await client.query('select pg_advisory_unlock($1)', [advisoryLocks.migrations]).catch(() => {})
     client.release()
   }
 }

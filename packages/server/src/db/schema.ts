@@ -234,8 +234,10 @@ export const sharedValues = pgTable('shared_values', {
 })
 
 /**
- * The server processes running on this database, each with a digest per setting that must
- * match between them; a process refreshes `lastSeen` while it runs and removes its row on exit.
+ * The server processes on this database, each with a digest per setting that must match
+ * between them. A row counts while its process holds its registration lock (db/cluster/peers.ts);
+ * a process removes its row on exit, and rows of processes that died go when the next one
+ * joins. `lastSeen` is the time it joined.
  */
 export const serverProcesses = pgTable('server_processes', {
   id: text('id').primaryKey(),

@@ -1,5 +1,5 @@
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
-import type { WindowCounter } from './window-counter.ts'
+import type { WindowCounter } from '../db/cluster/window-counter.ts'
 
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void
 interface StoreOptions {
@@ -38,3 +38,10 @@ export function counterRateLimitStore(shared: WindowCounter): FastifyRateLimitSt
     }
   }
 }
+
+/**
+ * The store for @fastify/rate-limit's route limits on `counter`: the shared counters when several
+ * processes count together; undefined (the plugin's own store in memory) for one process alone.
+ */
+export const rateLimitStore = (counter: WindowCounter): FastifyRateLimitStoreCtor | undefined =>
+  counter.shared ? counterRateLimitStore(counter) : undefined

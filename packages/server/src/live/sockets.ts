@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { WebSocketServer, type WebSocket } from 'ws'
-import type { SocketSlots } from './socket-slots.ts'
+import type { SocketSlots } from '../db/cluster/cluster.ts'
 
 // WebSocket endpoints of the server (live queries), by exact path. The upgrade is answered by
 // the `ws` library on the server's own HTTP listener; any other upgrade is refused.

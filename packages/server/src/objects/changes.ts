@@ -1,16 +1,13 @@
-import { EventEmitter } from 'node:events'
-import { sql } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
-import { listenOn } from '../db/listen.ts'
+import type { Cluster, Codec } from '../db/cluster/cluster.ts'
 import type { WireObject } from './store.ts'
 
-// Every committed change of an object, told to whoever listens (the live-query hub). On the
-// embedded database there is one process and the news stays in memory. On PostgreSQL several
-// processes share the store, so a change goes out through `pg_notify` and every process, the
-// writer included, hears it on a dedicated LISTEN connection: one path, whoever made the change.
-// A notification carries at most 8000 bytes: changes travel in batches that fit, and a bigger
-// change travels as its keys only, listeners reading the object's current state (its earlier
-// state is then unknown to them).
+// Every committed change of an object, told to whoever listens (the live-query hub), on every
+// process, the writer included: one path, whoever made the change. The news travels through the
+// cluster (in memory on the embedded database, `pg_notify` on PostgreSQL). A notification
+// carries at most 8000 bytes: changes travel in batches that fit, and a bigger change travels
+// as its keys only, listeners reading the object's current state (its earlier state is then
+// unknown to them).
 
 export interface ObjectChange {
   kind: 'create' | 'update' | 'delete'
@@ -25,6 +22,8 @@ export interface ObjectChange {
 type Listener = (change: ObjectChange) => void
 
 export interface ChangeFeed {
+  /** Resolves once this process hears the changes of the others. */
+  readonly ready: Promise<void>
   /** Tells listeners (on every process) about committed changes. Never throws. */
   publish(changes: ObjectChange[]): Promise<void>
   listen(listener: Listener): () => void
@@ -34,51 +33,13 @@ export interface ChangeFeed {
 const CHANNEL = 'portico_object_changes'
 const MAX_NOTIFY_BYTES = 7_800
 
-function memoryFeed(): ChangeFeed {
-  const emitter = new EventEmitter().setMaxListeners(0)
-  return {
-    async publish(changes) {
-      for (const change of changes) emitter.emit('change', change)
-    },
-    listen(listener) {
-      emitter.on('change', listener)
-      return () => emitter.off('change', listener)
-    },
-    async close() {
-      emitter.removeAllListeners()
-    },
-  }
-}
-
 type Slim = Omit<ObjectChange, 'before' | 'after'> & { slim: true }
+type ReadObject = (keys: { className: string; objectId: string }) => Promise<WireObject | null>
 
-/** PostgreSQL: NOTIFY to publish, a LISTEN connection (re-opened when lost) to hear. */
-function postgresFeed(db: Database, url: string, readObject: ReadObject): ChangeFeed {
-  const local = memoryFeed()
-
-  const deliver = async (payload: string) => {
-    let messages: (ObjectChange | Slim)[]
-    try {
-      messages = JSON.parse(payload) as (ObjectChange | Slim)[]
-    } catch {
-      return
-    }
-    if (!Array.isArray(messages)) return
-    for (const message of messages) {
-      if ('slim' in message) {
-        const after = message.kind === 'delete' ? null : await readObject(message).catch(() => null)
-        const { slim: _slim, ...keys } = message
-        await local.publish([{ ...keys, before: null, after }])
-      } else await local.publish([message])
-    }
-  }
-
-  const listener = listenOn(url, CHANNEL, (payload) => void deliver(payload))
-
+/** Changes as notifications: several to a payload while they fit, too big ones as their keys. */
+function changeCodec(readObject: ReadObject): Codec<ObjectChange> {
   return {
-    async publish(changes) {
-      if (changes.length === 0) return
-      // Several changes share a notification (a JSON array) while they fit in one.
+    encode(changes) {
       const payloads: string[] = []
       let batch: string[] = []
       let bytes = 2
@@ -103,50 +64,64 @@ function postgresFeed(db: Database, url: string, readObject: ReadObject): Change
         bytes += size
       }
       if (batch.length) payloads.push(`[${batch.join(',')}]`)
-      try {
-        await db.execute(
-          sql`select pg_notify(${CHANNEL}, p) from unnest(${sql.raw('ARRAY[')}${sql.join(
-            payloads.map((p) => sql`${p}::text`),
-            sql`, `,
-          )}${sql.raw(']')}) as p`,
-        )
-      } catch {
-        // The write itself committed; live listeners miss this one news item.
-      }
+      return payloads
     },
-    listen: (listener) => local.listen(listener),
-    async close() {
-      await listener.close()
-      await local.close()
+    async decode(payload) {
+      const messages = JSON.parse(payload) as (ObjectChange | Slim)[]
+      if (!Array.isArray(messages)) throw new Error('a change notification is not a list')
+      const changes: ObjectChange[] = []
+      for (const message of messages) {
+        if (!('slim' in message)) {
+          changes.push(message)
+          continue
+        }
+        const { slim: _slim, ...keys } = message
+        // Unreadable now, the object travels on as unknown rather than holding up the others.
+        const after = message.kind === 'delete' ? null : await readObject(keys).catch(() => null)
+        changes.push({ ...keys, before: null, after })
+      }
+      return changes
     },
   }
 }
 
-type ReadObject = (keys: { className: string; objectId: string }) => Promise<WireObject | null>
-
 const feeds = new WeakMap<Database, ChangeFeed>()
 
-/** Opens the change feed of a database; the server does this once at start. */
+/**
+ * Opens the change feed of a database on its cluster; the server does this once at start.
+ * `readObject` reads an object whose change was too big to travel whole.
+ */
 export function openChangeFeed(
   db: Database,
-  options:
-    | { kind: 'pglite' }
-    | {
-        kind: 'postgres'
-        url: string
-        readObject: ReadObject
-        /**
-         * Where the notifications are sent from: a NOTIFY commits a transaction of its own, and
-         * the news of a change already committed need not wait for the disk (lost in a crash,
-         * it is lost with the listeners that would have heard it).
-         */
-        notifyOn?: Database | undefined
-      },
+  cluster: Pick<Cluster, 'broadcast'>,
+  readObject: ReadObject,
 ): ChangeFeed {
-  const feed =
-    options.kind === 'postgres'
-      ? postgresFeed(options.notifyOn ?? db, options.url, options.readObject)
-      : memoryFeed()
+  const news = cluster.broadcast(CHANNEL, changeCodec(readObject))
+  const stops = new Set<() => void>()
+  const feed: ChangeFeed = {
+    ready: news.ready,
+    async publish(changes) {
+      if (changes.length === 0) return
+      try {
+        await news.publish(changes)
+      } catch {
+        // The write itself committed; live listeners miss this one news item.
+      }
+    },
+    listen(listener) {
+      const stop = news.listen(listener)
+      stops.add(stop)
+      return () => {
+        stops.delete(stop)
+        stop()
+      }
+    },
+    async close() {
+      for (const stop of stops) stop()
+      stops.clear()
+      if (feeds.get(db) === feed) feeds.delete(db)
+    },
+  }
   feeds.set(db, feed)
   return feed
 }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { databaseKinds, testDatabase } from '../../test/helpers.ts'
+import { clusteredDatabase, databaseKinds } from '../../test/helpers.ts'
 import type { Database } from '../db/client.ts'
 import { objectFieldIndexes } from '../db/schema.ts'
 import { FieldIndexes, fieldIndexName, indexableFields, orderField } from './field-indexes.ts'
@@ -68,10 +68,10 @@ describe('the fields a query could use an index on', () => {
 
 describe.each(databaseKinds())('field indexes on %s', (kind) => {
   it('are built for fields queried often in a large class, and then used by its queries', async () => {
-    const { db, close, url } = await testDatabase(kind)
+    const { db, close, cluster } = await clusteredDatabase(kind)
     const errors: unknown[] = []
     const options = { threshold: 3, minRows: 500, perClass: 2, total: 10 }
-    const indexes = new FieldIndexes(db, url, (e) => errors.push(e), options)
+    const indexes = new FieldIndexes(db, cluster, (e) => errors.push(e), options)
     try {
       await fill(db, 'Item', 2000)
       await fill(db, 'Small', 100)
@@ -124,7 +124,7 @@ describe.each(databaseKinds())('field indexes on %s', (kind) => {
       expect([indexes.has('Item', 'score'), indexes.has('Item', 'label')]).toEqual([true, false])
 
       // Another process (or a restart) knows them from the table.
-      const other = new FieldIndexes(db, url, (e) => errors.push(e), options)
+      const other = new FieldIndexes(db, cluster, (e) => errors.push(e), options)
       await other.load()
       expect(other.has('Item', 'kind') && other.has('Item', 'score')).toBe(true)
       expect(errors).toEqual([])
@@ -135,10 +135,10 @@ describe.each(databaseKinds())('field indexes on %s', (kind) => {
   })
 
   it('leave a wide range on a newest-first page to a walk of the creation index, not a sort', async () => {
-    const { db, close, url } = await testDatabase(kind)
+    const { db, close, cluster } = await clusteredDatabase(kind)
     const errors: unknown[] = []
     const options = { threshold: 1, minRows: 500, perClass: 2, total: 10 }
-    const indexes = new FieldIndexes(db, url, (e) => errors.push(e), options)
+    const indexes = new FieldIndexes(db, cluster, (e) => errors.push(e), options)
     try {
       await fill(db, 'Item', 20_000)
       indexes.planQuery('Item', parseWhere({ score: { $gte: 0 } }), undefined)
@@ -170,10 +170,10 @@ describe.each(databaseKinds())('field indexes on %s', (kind) => {
   })
 
   it('find a range newest first among the newest objects, or through the index when it is narrow', async () => {
-    const { db, close, url } = await testDatabase(kind)
+    const { db, close, cluster } = await clusteredDatabase(kind)
     const errors: unknown[] = []
     const options = { threshold: 1, minRows: 500, perClass: 2, total: 10 }
-    const indexes = new FieldIndexes(db, url, (e) => errors.push(e), options)
+    const indexes = new FieldIndexes(db, cluster, (e) => errors.push(e), options)
     try {
       const size = 3 * recentWindow
       await fill(db, 'Item', size)

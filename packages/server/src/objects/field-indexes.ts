@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import pg from 'pg'
 import type { Database } from '../db/client.ts'
+import type { Cluster, Leadership } from '../db/cluster/cluster.ts'
 import { objectFieldIndexes } from '../db/schema.ts'
 import { fieldTerms, type Condition } from './condition.ts'
 import { walksCreationIndex } from './query.ts'
@@ -26,9 +26,10 @@ import { walksCreationIndex } from './query.ts'
 // So that no caller's queries can hurt another's: an index is built only for a field queried
 // `threshold` times, in a class holding at least `minRows` objects, at most `perClass` per class
 // and `total` in all; builds run one at a time in the background, never in a request. On
-// PostgreSQL they are `CONCURRENTLY` (writes go on during the build) under an advisory lock (one
-// process builds it); the embedded database has one connection, so its build holds other
+// PostgreSQL they are `CONCURRENTLY` (writes go on during the build); the embedded database has one connection, so its build holds other
 // statements for its duration (about a second per 300,000 objects) once per field.
+// A build is led by one process at a time (`Cluster.lead`): another that wants the same index
+// waits for it, then finds it built.
 
 export interface FieldIndexOptions {
   threshold: number
@@ -75,12 +76,14 @@ export class FieldIndexes {
   readonly #seen = new Map<string, number>()
   readonly #queued = new Set<string>()
   #builds: Promise<void> = Promise.resolve()
+  /** The build this process leads or waits to lead. */
+  #building: Leadership | undefined
   #closed = false
 
   constructor(
     private readonly db: Database,
-    /** PostgreSQL's URL (builds run on a connection of their own); absent for the embedded database. */
-    private readonly postgresUrl: string | undefined,
+    /** Where one process at a time is chosen to build an index. */
+    private readonly cluster: Pick<Cluster, 'kind' | 'lead'>,
     private readonly onError: (error: unknown, index: { className: string; field: string }) => void,
     private readonly options: FieldIndexOptions = defaultFieldIndexOptions,
   ) {}
@@ -138,9 +141,10 @@ export class FieldIndexes {
     return this.#builds
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     this.#closed = true
-    return this.#builds
+    await this.#building?.stop()
+    await this.#builds
   }
 
   #markBuilt(className: string, field: string) {
@@ -176,11 +180,19 @@ export class FieldIndexes {
     const definition =
       `if not exists "${name}" on objects ((data -> '${field}'), created_at, id) ` +
       `where class_name = '${className}'`
-    if (this.postgresUrl) {
-      if (!(await buildConcurrently(this.postgresUrl, name, definition))) return
-    } else {
-      await this.db.execute(sql.raw(`create index ${definition}`))
+    let built = false
+    this.#building = this.cluster.lead(`field-index:${name}`, async () => {
+      if (this.#closed) return
+      if (this.cluster.kind === 'postgres') await buildConcurrently(this.db, name, definition)
+      else await this.db.execute(sql.raw(`create index ${definition}`))
+      built = true
+    })
+    try {
+      await this.#building.done
+    } finally {
+      this.#building = undefined
     }
+    if (!built) return
     // Fresh class sizes for the planner (it guesses the field's own selectivity either way).
     await this.db.execute(sql`analyze objects`)
     await this.db
@@ -192,34 +204,22 @@ export class FieldIndexes {
 }
 
 /**
- * `create index concurrently` on a connection of its own (it cannot run in a transaction),
- * under a session advisory lock on that connection so that one process builds it. A build that
- * fails leaves an invalid index behind, which is dropped. False when another process holds it.
+ * `create index concurrently` (never in a transaction, so each statement on its own). A build
+ * that fails leaves an invalid index behind, which is dropped.
  */
-async function buildConcurrently(url: string, name: string, definition: string) {
-  const client = new pg.Client({ connectionString: url })
-  client.on('error', () => {})
-  await client.connect()
+async function buildConcurrently(db: Database, name: string, definition: string) {
+  // A build cut off earlier (a crash) left an invalid index of that name: start again.
+  const invalid = await db.execute(
+    sql`select 1 from pg_index where indexrelid = to_regclass(${name}) and not indisvalid`,
+  )
+  if ((invalid as unknown as { rows: unknown[] }).rows.length) {
+    await db.execute(sql.raw(`drop index concurrently if exists "${name}"`))
+  }
   try {
-    const { rows } = await client.query<{ ok: boolean }>(
-      'select pg_try_advisory_lock(hashtextextended($1, 0)) as ok',
-      [name],
-    )
-    if (!rows[0]?.ok) return false
-    // A build cut off earlier (a crash) left an invalid index of that name: start again.
-    const invalid = await client.query(
-      'select 1 from pg_index where indexrelid = to_regclass($1) and not indisvalid',
-      [name],
-    )
-    if (invalid.rowCount) await client.query(`drop index concurrently if exists "${name}"`)
-    try {
-      await client.query(`create index concurrently ${definition}`)
-    } catch (error) {
-      await client.query(`drop index concurrently if exists "${name}"`).catch(() => {})
-      throw error
-    }
-    return true
-  } finally {
-    await client.end().catch(() => {})
+    await db.execute(sql.raw(`create index concurrently ${definition}`))
+  } catch (error) {
+    // The build's own error is the one to report; the drop is tried once more next time.
+    await db.execute(sql.raw(`drop index concurrently if exists "${name}"`)).catch(() => {})
+    throw error
   }
 }

@@ -3,7 +3,7 @@ import zlib from 'node:zlib'
 import secureJson from 'secure-json-parse'
 import { badRequest, HttpError } from '../errors.ts'
 import { nestingTooDeep } from '../http/json-body.ts'
-import type { WindowCounter } from '../http/window-counter.ts'
+import type { WindowCounter } from '../db/cluster/cluster.ts'
 import type { ApiKeyVerifier } from './api-keys.ts'
 
 // What the gateway's two ways in (the Fastify route and the lean path, rpc/lean-path.ts) share,

@@ -1,14 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify'
-import pg from 'pg'
 import { createPublicClient, fallback, http, type PublicClient } from 'viem'
 import type { Database } from '../db/client.ts'
+import type { Cluster } from '../db/cluster/cluster.ts'
 import type { Sync } from './definition.ts'
 import { Syncer, type SyncStatus } from './syncer.ts'
 
 // Runs the declared syncs. With several processes on one PostgreSQL exactly one of them syncs
-// each contract: it holds a session advisory lock on a connection of its own, which PostgreSQL
-// releases the moment that process dies; the others try for free locks every few seconds and
-// take over. On the embedded database there is one process, which runs them all.
+// each contract: the cluster's leader of `sync:<name>`, whose lock PostgreSQL releases the moment
+// that process dies; another then takes over within seconds. A leader that loses its lock stops
+// writing and competes again. On the embedded database there is one process, which runs them all.
 
 export interface SyncRunner {
   /** Every declared sync, with its progress (`writer: false` when another process runs it). */
@@ -16,18 +16,14 @@ export interface SyncRunner {
   stop(): Promise<void>
 }
 
-const LOCK_SPACE = 7405
-const TAKE_OVER_MS = 2_000
-
 export function startSyncs(options: {
   db: Database
   syncs: Sync[]
   upstreams: ReadonlyMap<number, readonly string[]>
   log: FastifyBaseLogger
-  /** PostgreSQL's URL when several processes may share the database. */
-  postgresUrl?: string | undefined
+  /** Where one process at a time is chosen to run each sync. */
+  cluster: Pick<Cluster, 'lead'>
 }): SyncRunner {
-  const controller = new AbortController()
   const clients = new Map<number, PublicClient>()
   const clientFor = (chainId: number) => {
     let client = clients.get(chainId)
@@ -49,54 +45,25 @@ export function startSyncs(options: {
   const syncers = options.syncs.map(
     (sync) => new Syncer(options.db, sync, clientFor(sync.chainId), options.log),
   )
-  const running = new Map<string, Promise<void>>()
-  const start = (syncer: Syncer) => running.set(syncer.sync.name, syncer.run(controller.signal))
-
-  let locks: pg.Client | undefined
-  let timer: NodeJS.Timeout | undefined
-  if (!options.postgresUrl) {
-    for (const syncer of syncers) start(syncer)
-  } else if (syncers.length) {
-    const url = options.postgresUrl
-    const claim = async () => {
-      try {
-        if (!locks) {
-          const client = new pg.Client({ connectionString: url })
-          client.on('error', () => {})
-          // Lost connection: its locks are gone, so this process stops writing and competes again.
-          client.on('end', () => {
-            if (locks === client) locks = undefined
-          })
-          await client.connect()
-          locks = client
-        }
-        for (const syncer of syncers) {
-          if (running.has(syncer.sync.name)) continue
-          const { rows } = await locks.query<{ held: boolean }>(
-            'select pg_try_advisory_lock($1, hashtext($2)) as held',
-            [LOCK_SPACE, `sync:${syncer.sync.name}`],
-          )
-          if (rows[0]?.held) {
-            options.log.info({ sync: syncer.sync.name }, 'this process now runs the contract sync')
-            start(syncer)
-          }
-        }
-      } catch (error) {
-        options.log.warn({ err: error }, 'contract sync lock check failed')
-      }
-      if (!controller.signal.aborted) timer = setTimeout(() => void claim(), TAKE_OVER_MS)
-    }
-    void claim()
-  }
+  const leaderships = syncers.map((syncer) => {
+    const leadership = options.cluster.lead(`sync:${syncer.sync.name}`, async (signal) => {
+      options.log.info({ sync: syncer.sync.name }, 'this process now runs the contract sync')
+      await syncer.run(signal)
+    })
+    leadership.done.catch((error: unknown) =>
+      options.log.error({ err: error, sync: syncer.sync.name }, 'contract sync stopped'),
+    )
+    return leadership
+  })
 
   return {
     status: () =>
-      syncers.map((syncer) => ({ ...syncer.status(), writer: running.has(syncer.sync.name) })),
+      syncers.map((syncer, index) => ({
+        ...syncer.status(),
+        writer: leaderships[index]!.leading,
+      })),
     async stop() {
-      controller.abort()
-      clearTimeout(timer)
-      await Promise.all(running.values())
-      await locks?.end().catch(() => {})
+      await Promise.all(leaderships.map((leadership) => leadership.stop()))
     },
   }
 }

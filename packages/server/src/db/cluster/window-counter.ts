@@ -1,10 +1,12 @@
 import { lt, sql } from 'drizzle-orm'
-import { batchConcurrency, type Database } from '../db/client.ts'
-import { createCoalescer } from '../db/coalesce.ts'
-import { rateLimits } from '../db/schema.ts'
+import { batchConcurrency, type Database } from '../client.ts'
+import { createCoalescer } from '../coalesce.ts'
+import { rateLimits } from '../schema.ts'
 
 /** Fixed-window counters behind every rate limit. */
 export interface WindowCounter {
+  /** True when the counts are those of every process on the database, not this one's alone. */
+  readonly shared: boolean
   /**
    * Adds `by` to `key`'s count in the current window of `windowMs`; the new count and ms left.
    * `max`, the limit the caller holds the count to, lets a shared counter reserve ahead.
@@ -27,6 +29,7 @@ function windowOf(windowMs: number) {
 export function memoryWindowCounter(): WindowCounter {
   const counts = new Map<string, { start: number; count: number }>()
   return {
+    shared: false,
     async add(key, by, windowMs) {
       const { start, ttlMs } = windowOf(windowMs)
       const entry = counts.get(key)
@@ -134,6 +137,7 @@ export function leasedCounter(
   const leases = new Map<string, Lease>()
   const refills = new Map<string, Promise<unknown>>()
   return {
+    shared: true,
     async add(key, by, windowMs, max) {
       for (;;) {
         const { start, ttlMs } = windowOf(windowMs)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { databaseKinds, testDatabase } from '../../test/helpers.ts'
+import { databaseKinds, testDatabase } from '../../../test/helpers.ts'
 import {
   databaseCounts,
   databaseWindowCounter,

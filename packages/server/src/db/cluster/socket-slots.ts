@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm'
-import type { Database } from '../db/client.ts'
-import { LIVE_MS } from '../db/peers.ts'
-import { liveSockets, serverProcesses } from '../db/schema.ts'
+import type { Database } from '../client.ts'
+import { liveSockets } from '../schema.ts'
+import { isRunning } from './peers.ts'
 
 /**
  * The per-address limit on open live-query sockets: every change is matched against every
@@ -41,29 +41,38 @@ export function memorySocketSlots(max: number): SocketSlots {
 
 /**
  * Several processes on one PostgreSQL: each keeps its count per address in `live_sockets`, and
- * a socket is allowed while the sum over live processes stays within `max`. The count is raised
- * first and checked after, in one statement, so two processes taking the last slot at the same
- * moment cannot both get it (at worst both refuse). Rows of a process that died without leaving
- * stop counting once it is no longer seen alive.
+ * a socket is allowed while the sum over running processes stays within `max`. The count is
+ * raised first and checked after, so two processes taking the last slot at the same moment
+ * cannot both get it (at worst both refuse). The first check sums every row, which is cheap and
+ * can only refuse too much; only when it refuses is the sum taken again over the processes that
+ * still run (the rows of a process that died are then removed).
  */
-export function databaseSocketSlots(
-  db: Database,
-  processId: string,
-  max: number,
-): SocketSlots & { leave(): Promise<void> } {
+export function databaseSocketSlots(db: Database, processId: string, max: number): SocketSlots {
   let total = 0
-  const change = (address: string, by: number) =>
-    db.execute(sql`
+  const change = async (address: string, by: number) => {
+    const result = await db.execute(sql`
       with changed as (
         insert into live_sockets (process_id, address, count) values (${processId}, ${address}, ${by})
         on conflict (process_id, address) do update set count = live_sockets.count + ${by}
         returning count
       )
       select (select count from changed) + coalesce((
-        select sum(l.count) from live_sockets l join ${serverProcesses} p on p.id = l.process_id
-        where l.address = ${address} and l.process_id <> ${processId}
-          and p.last_seen > now() - make_interval(secs => ${LIVE_MS / 1000})
+        select sum(count) from live_sockets where address = ${address} and process_id <> ${processId}
       ), 0) as open`)
+    return Number((result as unknown as { rows: { open: string }[] }).rows[0]?.open ?? 0)
+  }
+  const openAmongRunning = async (address: string) => {
+    const result = await db.execute(sql`
+      with gone as (
+        delete from ${liveSockets} l
+        where l.address = ${address} and l.process_id <> ${processId}
+          and not ${isRunning(sql`l.process_id`)}
+      )
+      select coalesce(sum(l.count), 0) as open from ${liveSockets} l
+      where l.address = ${address}
+        and (l.process_id = ${processId} or ${isRunning(sql`l.process_id`)})`)
+    return Number((result as unknown as { rows: { open: string }[] }).rows[0]?.open ?? 0)
+  }
   const release = (address: string) => {
     total--
     void change(address, -1)
@@ -78,13 +87,16 @@ export function databaseSocketSlots(
             ),
           ),
       )
+      // A count left too high only refuses this address a socket too many, until the
+      // process stops and its rows go.
       .catch(() => {})
   }
   return {
     async acquire(address) {
-      const result = await change(address, 1)
-      const open = Number((result as unknown as { rows: { open: string }[] }).rows[0]?.open ?? 0)
+      let open = await change(address, 1)
       total++
+      // Should the second look fail, the first one's refusal stands (never too lenient).
+      if (open > max) open = await openAmongRunning(address).catch(() => open)
       if (open <= max) return true
       release(address)
       return false
@@ -92,12 +104,6 @@ export function databaseSocketSlots(
     release,
     get open() {
       return total
-    },
-    async leave() {
-      await db
-        .delete(liveSockets)
-        .where(eq(liveSockets.processId, processId))
-        .catch(() => {})
     },
   }
 }
