@@ -1,6 +1,6 @@
 import { getAddress, isAddress, type AbiEvent } from 'viem'
-import type { FastifyInstance } from 'fastify'
 import { fieldFor } from '../sync/decode.ts'
+import type { Sync } from '../sync/definition.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import type { ParseObject } from './parse-object.ts'
 
@@ -56,8 +56,12 @@ function fieldBack(name: string): string {
   return BACK[name] ?? name
 }
 
-export function syncedView(app: FastifyInstance, className: string): SyncedView | undefined {
-  const syncs = app.syncs.filter((sync) => sync.className === className)
+/** How `className` looks to v1 apps when one of `source.syncs` fills it (else undefined). */
+export function syncedView(
+  source: { syncs: readonly Sync[] },
+  className: string,
+): SyncedView | undefined {
+  const syncs = source.syncs.filter((sync) => sync.className === className)
   if (syncs.length === 0) return undefined
   const events = new Map<string, AbiEvent>()
   for (const sync of syncs) for (const event of sync.events) events.set(event.name, event)
