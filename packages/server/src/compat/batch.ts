@@ -17,11 +17,11 @@ export async function runBatch(
       ParseCode.OPERATION_FORBIDDEN,
       'Batches run request by request here: send them without "transaction".',
     )
-  const max = call.app.config.batchMaxRequests
+  const max = call.services.config.batchMaxRequests
   if (!Array.isArray(requests) || requests.length === 0 || requests.length > max)
     throw new ParseError(ParseCode.INVALID_JSON, `"requests" is a list of 1 to ${max} requests.`)
   const results: unknown[] = []
-  await withSharedAnswerBudget(call.app.config.answerMaxBytes, async () => {
+  await withSharedAnswerBudget(call.services.config.answerMaxBytes, async () => {
     for (const sub of requests as unknown[]) results.push(await runSub(call, sub, mount, dispatch))
   })
   return { body: results }
@@ -57,6 +57,7 @@ async function runSub(
       method: method as Method,
       path: relative,
       params: (body ?? {}) as Record<string, unknown>,
+      bytes: undefined,
     })
     return { success: answer.body }
   } catch (error) {

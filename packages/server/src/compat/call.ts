@@ -1,5 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { CurrentUser } from '../auth/sessions.ts'
+import type { CurrentUser, Sessions } from '../auth/sessions.ts'
+import type { SignIns } from '../auth/sign-in.ts'
+import type { ServerConfig } from '../config.ts'
+import type { Database } from '../db/client.ts'
+import type { FileStore } from '../files/store.ts'
+import type { WindowCounter } from '../db/cluster/cluster.ts'
+import type { FieldIndexes } from '../objects/field-indexes.ts'
+import type { Sync } from '../sync/definition.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 
 // One call to the compatibility mount, whichever way it came: the envelope (`POST` with a
@@ -11,14 +18,32 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
 export const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE'])
 
+/** The server's services the mount's routes use (a part of `Services`, services.ts). */
+export interface CompatServices {
+  config: ServerConfig
+  db: Database
+  fieldIndexes: FieldIndexes
+  files: FileStore
+  windowCounter: WindowCounter
+  sessions: Sessions
+  signIns: SignIns
+  /** The contract-event syncs, whose classes the mount shows as Moralis v1 did. */
+  syncs: readonly Sync[]
+}
+
 export interface CompatCall {
-  app: FastifyInstance
+  services: CompatServices
+  /** The HTTP request the call came in (its address, headers and log). */
   request: FastifyRequest
+  /** Runs a request through the server's own routes (`trackEvent` is `POST /api/events`). */
+  inject: FastifyInstance['inject']
   method: Method
   /** The path below the mount, without a leading slash (`classes/Item/abc`). */
   path: string
   /** The body's fields or the query's parameters, without the envelope's `_` fields. */
   params: Record<string, unknown>
+  /** The body's bytes when it was not JSON (a REST client's file upload). */
+  bytes: Buffer | undefined
   /** The Portico session token (the client's `r:` token without its prefix), if one was sent. */
   sessionToken: string | undefined
   /** The signed-in user; 209 when a token was sent but is not a live session. */
@@ -39,14 +64,14 @@ export const invalidSession = () =>
   new ParseError(ParseCode.INVALID_SESSION_TOKEN, 'Invalid session token: sign in again.')
 
 /** The session resolver of a call carrying `token` (client form, with or without `r:`). */
-export function sessionResolver(app: FastifyInstance, token: string | undefined) {
+export function sessionResolver(sessions: Sessions, token: string | undefined) {
   const bare = token?.startsWith(TOKEN_PREFIX) ? token.slice(TOKEN_PREFIX.length) : token
   let pending: Promise<CurrentUser | null> | undefined
   const session = () => {
     pending ??= (async () => {
       if (!bare) return null
       if (bare.length > 200) throw invalidSession()
-      const found = await app.services.sessions.find(bare)
+      const found = await sessions.find(bare)
       if (!found) throw invalidSession()
       return { ...found, via: 'bearer' as const }
     })()

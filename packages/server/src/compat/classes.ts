@@ -85,7 +85,7 @@ async function resolveIncludes(
       if (value && value.__type === 'Pointer')
         keys.push({ className: String(value.className), objectId: String(value.objectId) })
     }
-  const found = await getReadableObjects(call.app.db, keys.slice(0, 1_000), viewerId)
+  const found = await getReadableObjects(call.services.db, keys.slice(0, 1_000), viewerId)
   for (const object of objects)
     for (const field of fields) {
       const value = object[field] as { __type?: unknown; className?: unknown; objectId?: unknown }
@@ -99,7 +99,7 @@ async function resolveIncludes(
 export async function queryClass(call: CompatCall, className: string): Promise<CompatAnswer> {
   const current = await call.session()
   const { params } = call
-  const view = syncedView(call.app, className)
+  const view = syncedView(call.services, className)
   const where = view ? view.where(whereOf(params.where)) : whereOf(params.where)
   const limit = wholeNumber(params.limit, 'limit', DEFAULT_LIMIT)
   const keys = view ? view.keys(listParam(params.keys, 'keys')) : listParam(params.keys, 'keys')
@@ -108,16 +108,16 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
     throw new ParseError(ParseCode.INVALID_QUERY, '"order" is a comma-separated list of fields.')
   const order = view ? view.order(params.order) : params.order
   const condition = where ? parseWhere(where) : undefined
-  const found = await queryObjects(call.app.db, {
+  const found = await queryObjects(call.services.db, {
     className,
     viewerId: current?.user.id,
     where: translateWhere(condition),
     orderBy: translateOrder(order),
-    ...call.app.fieldIndexes.planQuery(className, condition, order),
+    ...call.services.fieldIndexes.planQuery(className, condition, order),
     limit: Math.min(limit, MAX_LIMIT),
     skip: wholeNumber(params.skip, 'skip', 0),
     count: params.count === 1 || params.count === '1' || params.count === true,
-    maxBytes: answerBudget(call.app.config.answerMaxBytes),
+    maxBytes: answerBudget(call.services.config.answerMaxBytes),
     source: { where: where ? JSON.stringify(where) : undefined, order },
   })
   const results = found.results.map((object) =>
@@ -133,9 +133,9 @@ export async function getFromClass(
   objectId: string,
 ): Promise<CompatAnswer> {
   const current = await call.session()
-  const found = await getObject(call.app.db, className, objectId, current?.user.id)
+  const found = await getObject(call.services.db, className, objectId, current?.user.id)
   if (!found) throw notFound()
-  const view = syncedView(call.app, className)
+  const view = syncedView(call.services, className)
   const keys = listParam(call.params.keys, 'keys')
   const object = view
     ? view.toParse(toParseObject(found, view.keys(keys)))
@@ -154,7 +154,7 @@ export async function createInClass(call: CompatCall, className: string): Promis
   const { user } = await call.requireSession()
   const publicRead =
     call.params.ACL === undefined ? true : publicReadOfAcl(call.params.ACL, user.id)
-  const outcome = await createObjectGrouped(call.app.db, {
+  const outcome = await createObjectGrouped(call.services.db, {
     className,
     ownerId: user.id,
     data: applyParseWrite({}, call.params),
@@ -174,7 +174,7 @@ export async function updateInClass(
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, '_EthAddress rows are kept by the server.')
   const { user } = await call.requireSession()
   const { after: updated } = await modifyObject(
-    call.app.db,
+    call.services.db,
     { className, objectId, userId: user.id },
     (current) => {
       const data = applyParseWrite(current.data, call.params)
@@ -198,6 +198,6 @@ export async function deleteFromClass(
   if (SYSTEM_CLASSES.has(className))
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, `${className} rows cannot be deleted here.`)
   const { user } = await call.requireSession()
-  await deleteObject(call.app.db, { className, objectId, userId: user.id })
+  await deleteObject(call.services.db, { className, objectId, userId: user.id })
   return { body: {} }
 }

@@ -1,5 +1,5 @@
-import { isAllowedType } from '../files/store.ts'
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import { isAllowedType, type FileStore } from '../files/store.ts'
+import type { FastifyReply } from 'fastify'
 import type { CompatAnswer, CompatCall } from './call.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 
@@ -30,17 +30,14 @@ export function storableName(name: string): string {
   return cleaned || 'file'
 }
 
-export async function uploadFile(
-  call: CompatCall,
-  rawName: string,
-  raw?: Buffer,
-): Promise<CompatAnswer> {
+/** `POST files/:name`: the file in the envelope's `base64`, or the body's bytes. */
+export async function uploadFile(call: CompatCall, givenName: string): Promise<CompatAnswer> {
   const { user } = await call.requireSession()
-  const name = storableName(decodeURIComponent(rawName))
+  const name = storableName(givenName)
   let bytes: Buffer
   let type: unknown
-  if (raw) {
-    bytes = raw
+  if (call.bytes) {
+    bytes = call.bytes
     type = (call.request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase()
   } else {
     const { base64 } = call.params
@@ -62,23 +59,24 @@ export async function uploadFile(
       `Files of type "${contentType.slice(0, 100)}" are not accepted.`,
     )
   if (bytes.length === 0) throw new ParseError(ParseCode.FILE_SAVE_ERROR, 'The file is empty.')
-  if (bytes.length > call.app.config.fileMaxBytes)
+  const { config, files } = call.services
+  if (bytes.length > config.fileMaxBytes)
     throw new ParseError(
       ParseCode.FILE_SAVE_ERROR,
-      `Files are at most ${call.app.config.fileMaxBytes} bytes.`,
+      `Files are at most ${config.fileMaxBytes} bytes.`,
     )
-  const stored = await call.app.files.save({ ownerId: user.id, name, contentType, body: bytes })
-  const { app } = call
-  const url = `${app.config.app.publicOrigins[0]}${app.config.compat.mount}/files/${app.config.app.appId}/${encodeURIComponent(stored)}`
+  const stored = await files.save({ ownerId: user.id, name, contentType, body: bytes })
+  const url = `${config.app.publicOrigins[0]}${config.compat.mount}/files/${config.app.appId}/${encodeURIComponent(stored)}`
   return { status: 201, body: { name: stored, url } }
 }
 
+/** Sends the stored file `name`; false when there is none. */
 export async function serveFile(
-  app: FastifyInstance,
+  files: FileStore,
   name: string,
   reply: FastifyReply,
 ): Promise<boolean> {
   // Another site may show the picture: the file itself stays inert (files/store.ts).
   reply.header('cross-origin-resource-policy', 'cross-origin')
-  return app.files.send(name, reply)
+  return files.send(name, reply)
 }

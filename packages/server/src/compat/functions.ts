@@ -22,7 +22,7 @@ const builtins: Record<string, Builtin> = {
   trackEvent: async (call) => {
     const { event, subdomain = 'www', options } = call.params
     await call.session()
-    const answer = await call.app.inject({
+    const answer = await call.inject({
       method: 'POST',
       url: '/api/events',
       remoteAddress: call.request.ip,

@@ -1,45 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ChainClients } from '../auth/signature.ts'
 import { parseJsonText } from '../http/json-body.ts'
-import { runBatch } from './batch.ts'
-import {
-  METHODS,
-  sessionResolver,
-  type CompatAnswer,
-  type CompatCall,
-  type Method,
-} from './call.ts'
-import { once } from './request-id.ts'
-import {
-  compatClassName,
-  createInClass,
-  deleteFromClass,
-  getFromClass,
-  queryClass,
-  updateInClass,
-} from './classes.ts'
-import { serveFile, uploadFile } from './files.ts'
-import { runFunction, type SiteFunctions } from './functions.ts'
+import { sessionResolver, type CompatCall } from './call.ts'
+import { checkEnvelope, readEnvelope } from './envelope.ts'
+import { serveFile } from './files.ts'
+import type { SiteFunctions } from './functions.ts'
 import { ParseCode, ParseError, parseStatus, toParseError } from './parse-error.ts'
-import { logout, me, signIn } from './users.ts'
+import { once } from './request-id.ts'
+import { compatRoutes } from './routes.ts'
 
 // The Moralis v1 / Parse compatibility mount (`/server` by default): the REST routes those
 // clients use, in their envelope, on Portico's object store, sessions, files and access rule.
-// The routes are dispatched here rather than by Fastify, because the envelope carries the
-// verb in its body (`_method`) and a batch runs its sub-requests through the same table.
-
-/** What a text/plain envelope may carry besides the call's own parameters. */
-const ENVELOPE_FIELDS = new Set([
-  '_method',
-  '_ApplicationId',
-  '_JavaScriptKey',
-  '_ClientVersion',
-  '_InstallationId',
-  '_SessionToken',
-  '_MasterKey',
-  '_RevocableSession',
-  '_context',
-])
+// Fastify routes everything below the mount to one handler, which reads the envelope and
+// dispatches through the mount's own route table (routes.ts): the envelope carries the verb in
+// its body (`_method`), and a batch runs its sub-requests through the same table.
 
 export interface CompatOptions {
   clientFor: ChainClients
@@ -54,10 +28,13 @@ const described = (summary: string) => ({
 })
 
 export async function compatMount(app: FastifyInstance, options: CompatOptions): Promise<void> {
-  const mount = app.config.compat.mount ?? '/server'
-  const appId = app.config.app.appId
+  const { services } = app
+  const { config } = services
+  const mount = config.compat.mount ?? '/server'
+  const appId = config.app.appId
   // Base64 makes a file a third bigger; the envelope adds a little.
-  const bodyLimit = Math.max(1024 * 1024, Math.ceil((app.config.fileMaxBytes * 4) / 3) + 64 * 1024)
+  const bodyLimit = Math.max(1024 * 1024, Math.ceil((config.fileMaxBytes * 4) / 3) + 64 * 1024)
+  const routes = compatRoutes({ mount, clientFor: options.clientFor, functions: options.functions })
 
   // Encapsulated: these parsers and handlers apply under the mount only.
   app.removeAllContentTypeParsers()
@@ -111,60 +88,28 @@ export async function compatMount(app: FastifyInstance, options: CompatOptions):
   )
 
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
-    const raw = request.body
-    const body =
-      raw !== null && typeof raw === 'object' && !Buffer.isBuffer(raw)
-        ? (raw as Record<string, unknown>)
-        : {}
-    if (Array.isArray(raw))
-      throw new ParseError(ParseCode.INVALID_JSON, 'The body must be a JSON object.')
-    const header = (name: string) => {
-      const value = request.headers[name]
-      return typeof value === 'string' ? value : undefined
-    }
+    const envelope = readEnvelope(request)
     const path = (request.params as { '*': string })['*'].replace(/\/+$/, '')
-    // A file's URL is a plain GET without headers (apps put it in <img src>).
-    const served = request.method === 'GET' && /^files\/[^/]+\/([^/]+)$/.exec(path)
-    if (served) {
-      if (await serveFile(app, decodeURIComponent(served[1]!), reply)) return reply
+    const file = request.method === 'GET' ? routes.fileName(path) : undefined
+    if (file !== undefined) {
+      if (await serveFile(services.files, file, reply)) return reply
       throw new ParseError(ParseCode.OBJECT_NOT_FOUND, 'No such file.')
     }
-    const override = body._method
-    const method = (
-      typeof override === 'string' && request.method === 'POST' ? override : request.method
-    ).toUpperCase()
-    if (!METHODS.has(method))
-      throw new ParseError(ParseCode.INVALID_JSON, `Unsupported method ${method.slice(0, 10)}.`)
-    const givenAppId = body._ApplicationId ?? header('x-parse-application-id')
-    if (givenAppId !== appId)
-      throw new ParseError(
-        ParseCode.OPERATION_FORBIDDEN,
-        'unauthorized: this server serves another application id.',
-      )
-    if (body._MasterKey !== undefined || header('x-parse-master-key') !== undefined)
-      throw new ParseError(
-        ParseCode.OPERATION_FORBIDDEN,
-        'Portico has no master key: run privileged work in a server function (FUNCTIONS_MODULE).',
-      )
-    const token = body._SessionToken ?? header('x-parse-session-token')
-    const params: Record<string, unknown> = {}
-    for (const [key, value] of Object.entries(body))
-      if (!ENVELOPE_FIELDS.has(key)) params[key] = value
-    if (method === 'GET' && request.method === 'GET') Object.assign(params, request.query as object)
     const call: CompatCall = {
-      app,
+      services,
       request,
-      method: method as Method,
+      inject: app.inject.bind(app),
+      method: checkEnvelope(envelope, appId),
       path,
-      params,
-      ...sessionResolver(app, typeof token === 'string' ? token : undefined),
+      params: envelope.params,
+      bytes: envelope.bytes,
+      ...sessionResolver(services.sessions, envelope.sessionToken),
     }
-    const fileUpload = /^files\/([^/]+)$/.exec(call.path)
-    if (call.method === 'POST' && fileUpload) {
-      const answer = await uploadFile(call, fileUpload[1]!, Buffer.isBuffer(raw) ? raw : undefined)
-      return reply.status(answer.status ?? 200).send(answer.body)
-    }
-    const answer = await once(call, header('x-parse-request-id'), () => dispatch(call))
+    const found = routes.find(call.method, call.path)
+    const answer =
+      found?.route.kind === 'call' && !found.route.once
+        ? await routes.answer(call, found)
+        : await once(call, envelope.requestId, () => routes.answer(call, found))
     return reply.status(answer.status ?? 200).send(answer.body)
   }
 
@@ -188,41 +133,4 @@ export async function compatMount(app: FastifyInstance, options: CompatOptions):
       )
     },
   })
-
-  /** One call → its answer; batch sub-requests come back through here. */
-  async function dispatch(call: CompatCall): Promise<CompatAnswer> {
-    const parts = call.path.split('/').map((part) => decodeURIComponent(part))
-    const [area, first, second, ...rest] = parts
-    const route = `${call.method} ${area ?? ''}${first === undefined ? '' : '/*'}${second === undefined ? '' : '/*'}${rest.length ? '/…' : ''}`
-    switch (route) {
-      case 'POST functions/*':
-        return { body: { result: await runFunction(call, first!, options.functions) } }
-      case 'POST users':
-        return signIn(call, options.clientFor)
-      case 'GET users/*':
-        if (first === 'me') return me(call)
-        return getFromClass(call, '_User', first!)
-      case 'PUT users/*':
-        return updateInClass(call, '_User', first!)
-      case 'POST logout':
-        return logout(call)
-      case 'POST batch':
-        return runBatch(call, mount, dispatch)
-      case 'GET classes/*':
-        return queryClass(call, compatClassName(first!))
-      case 'POST classes/*':
-        return createInClass(call, compatClassName(first!))
-      case 'GET classes/*/*':
-        return getFromClass(call, compatClassName(first!), second!)
-      case 'PUT classes/*/*':
-        return updateInClass(call, compatClassName(first!), second!)
-      case 'DELETE classes/*/*':
-        return deleteFromClass(call, compatClassName(first!), second!)
-      default:
-        throw new ParseError(
-          ParseCode.OPERATION_FORBIDDEN,
-          `${call.method} ${call.path.slice(0, 100)} is not available on Portico's Parse-compatible API.`,
-        )
-    }
-  }
 }

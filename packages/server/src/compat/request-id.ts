@@ -24,15 +24,15 @@ export async function once(
       .update(`${call.method} ${call.path}\n${JSON.stringify(call.params)}`)
       .digest('hex'),
   }
-  if (!(await claim(call.app.db, claimed)))
+  if (!(await claim(call.services.db, claimed)))
     throw new ParseError(ParseCode.DUPLICATE_REQUEST, 'Duplicate request')
   try {
     const answer = await run()
-    await record(call.app.db, claimed, answer.status ?? 200, answer.body)
+    await record(call.services.db, claimed, answer.status ?? 200, answer.body)
     return answer
   } catch (error) {
     // Refused or failed: nothing was applied, so the client's retry may run.
-    await release(call.app.db, claimed).catch(() => {})
+    await release(call.services.db, claimed).catch(() => {})
     throw error
   }
 }

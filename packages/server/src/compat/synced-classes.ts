@@ -56,7 +56,7 @@ function fieldBack(name: string): string {
   return BACK[name] ?? name
 }
 
-/** How a class filled by a sync looks to v1 apps; undefined for any other class. */
+/** How `className` looks to v1 apps when one of `source.syncs` fills it (else undefined). */
 export function syncedView(
   source: { syncs: readonly Sync[] },
   className: string,

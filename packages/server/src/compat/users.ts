@@ -56,14 +56,14 @@ function readAuthData(value: unknown): MoralisAuthData {
 
 /** `getServerTime`: a fresh nonce as the `dateTime` the client signs (null with legacy sign-in off). */
 export async function serverTime(call: CompatCall): Promise<unknown> {
-  if (!call.app.config.compat.legacySignIn) return null
-  const nonce = await issueNonce(call.app.db, call.app.config.app.nonceTtlMs)
+  if (!call.services.config.compat.legacySignIn) return null
+  const nonce = await issueNonce(call.services.db, call.services.config.app.nonceTtlMs)
   return { dateTime: nonce.nonce }
 }
 
 /** `requestMessage`: a Sign-In with Ethereum message for `address`, with a fresh nonce. */
 export async function requestMessage(call: CompatCall): Promise<unknown> {
-  const config = call.app.config.app
+  const config = call.services.config.app
   const { address, chain } = call.params
   if (typeof address !== 'string' || !isAddress(address, { strict: false }))
     throw new ParseError(ParseCode.SCRIPT_FAILED, 'requestMessage needs an "address".')
@@ -76,7 +76,7 @@ export async function requestMessage(call: CompatCall): Promise<unknown> {
       ParseCode.SCRIPT_FAILED,
       `Sign-in is possible on chains ${config.allowedChainIds.join(', ')} (got ${String(chain).slice(0, 20)}).`,
     )
-  const nonce = await issueNonce(call.app.db, config.nonceTtlMs)
+  const nonce = await issueNonce(call.services.db, config.nonceTtlMs)
   const origin = config.publicOrigins[0]!
   const message = createSiweMessage({
     domain: new URL(origin).host,
@@ -107,8 +107,8 @@ function splitSuffix(
 
 /** `POST users` with `authData.moralisEth`: verifies, signs in, and answers the user with its token. */
 export async function signIn(call: CompatCall, clientFor: ChainClients): Promise<CompatAnswer> {
-  const { app } = call
-  const config = app.config.app
+  const { services } = call
+  const config = services.config.app
   const authData = call.params.authData as Record<string, unknown> | undefined
   if (!authData || typeof authData !== 'object' || !('moralisEth' in authData)) {
     throw new ParseError(
@@ -116,7 +116,7 @@ export async function signIn(call: CompatCall, clientFor: ChainClients): Promise
       'Portico signs users in with their wallet (authData.moralisEth); passwords and other providers are not available.',
     )
   }
-  const limit = await app.windowCounter.add(
+  const limit = await services.windowCounter.add(
     `compat-sign-in:${call.request.ip}`,
     1,
     60_000,
@@ -141,7 +141,7 @@ export async function signIn(call: CompatCall, clientFor: ChainClients): Promise
     chainId = checked.chainId
     issuedAt = checked.issuedAt
   } else {
-    if (!app.config.compat.legacySignIn)
+    if (!services.config.compat.legacySignIn)
       throw authFailed('this server accepts only Sign-In with Ethereum messages (requestMessage).')
     if (!dateTime) throw authFailed('the message does not carry the server time it was signed at.')
     nonce = dateTime
@@ -158,7 +158,7 @@ export async function signIn(call: CompatCall, clientFor: ChainClients): Promise
       throw authFailed('"id" is not the address that signed.')
     throw error
   })
-  const signedIn = await app.services.signIns.complete({
+  const signedIn = await services.signIns.complete({
     nonce,
     address: claimed,
     chainId,
@@ -167,7 +167,7 @@ export async function signIn(call: CompatCall, clientFor: ChainClients): Promise
     userAgent: call.request.headers['user-agent'],
     ttlMs: config.sessionTtlMs,
   })
-  const { user, created } = await ensureUserRows(app.db, signedIn.user)
+  const { user, created } = await ensureUserRows(services.db, signedIn.user)
   return {
     status: created ? 201 : 200,
     body: { ...toParseObject(user), sessionToken: TOKEN_PREFIX + signedIn.token },
@@ -256,13 +256,13 @@ export function checkUserWrite(data: Document, address: string): void {
 /** `GET users/me`: the caller's user with the token it sent, or 209. */
 export async function me(call: CompatCall): Promise<CompatAnswer> {
   const { user } = await call.requireSession()
-  const { user: object } = await ensureUserRows(call.app.db, user)
+  const { user: object } = await ensureUserRows(call.services.db, user)
   return { body: { ...toParseObject(object), sessionToken: TOKEN_PREFIX + call.sessionToken } }
 }
 
 /** `POST logout`: ends the caller's session. */
 export async function logout(call: CompatCall): Promise<CompatAnswer> {
   const current = await call.session().catch(() => null)
-  if (current) await call.app.services.sessions.revoke(current.user.id, current.session.id)
+  if (current) await call.services.sessions.revoke(current.user.id, current.session.id)
   return { body: {} }
 }

@@ -1,0 +1,105 @@
+import { METHODS, type Method } from './call.ts'
+import { ParseCode, ParseError } from './parse-error.ts'
+
+// The envelope of a call to the compatibility mount. The Parse JS SDK (and moralis-v1) sends
+// every call as `POST` with a text/plain JSON body holding the real verb (`_method`), the app id
+// (`_ApplicationId`), the session (`_SessionToken`) and a few client details beside the call's
+// own parameters; REST clients send real verbs and `X-Parse-*` headers instead. Both read the
+// same here.
+
+/** What an envelope may carry besides the call's own parameters. */
+const ENVELOPE_FIELDS: ReadonlySet<string> = new Set([
+  '_method',
+  '_ApplicationId',
+  '_JavaScriptKey',
+  '_ClientVersion',
+  '_InstallationId',
+  '_SessionToken',
+  '_MasterKey',
+  '_RevocableSession',
+  '_context',
+])
+
+/** An HTTP request to the mount, as far as its envelope goes. */
+export interface EnvelopeRequest {
+  /** The verb on the wire. */
+  method: string
+  /** The parsed body: what the JSON held, the bytes of any other type, or undefined. */
+  body: unknown
+  headers: Readonly<Record<string, string | string[] | undefined>>
+  /** The query string's parameters. */
+  query: unknown
+}
+
+export interface Envelope {
+  /** The call's verb, uppercase: `_method` of a POST, else the wire's (not yet checked). */
+  method: string
+  /** `_ApplicationId` or `X-Parse-Application-Id`, as sent. */
+  applicationId: unknown
+  /** Whether a master key was sent (`_MasterKey` or `X-Parse-Master-Key`). */
+  masterKey: boolean
+  /** `_SessionToken` or `X-Parse-Session-Token`, in the client's form (`r:…`). */
+  sessionToken: string | undefined
+  /** `X-Parse-Request-Id`: the client's idempotency key. */
+  requestId: string | undefined
+  /** The body's fields without the envelope's, and a GET's query parameters. */
+  params: Record<string, unknown>
+  /** The body's bytes when it was not JSON (a REST client's file upload). */
+  bytes: Buffer | undefined
+}
+
+/**
+ * Reads the envelope of `request`; refuses a body that is JSON but not an object.
+ *
+ * @example
+ * readEnvelope({ method: 'POST', headers: {}, query: {}, body: { _method: 'GET', where: {} } })
+ * // → { method: 'GET', params: { where: {} }, … }
+ */
+export function readEnvelope(request: EnvelopeRequest): Envelope {
+  const raw = request.body
+  if (Array.isArray(raw))
+    throw new ParseError(ParseCode.INVALID_JSON, 'The body must be a JSON object.')
+  const bytes = Buffer.isBuffer(raw) ? raw : undefined
+  const body =
+    raw !== null && typeof raw === 'object' && !bytes ? (raw as Record<string, unknown>) : {}
+  const header = (name: string) => {
+    const value = request.headers[name]
+    return typeof value === 'string' ? value : undefined
+  }
+  const override = body._method
+  const method = (
+    typeof override === 'string' && request.method === 'POST' ? override : request.method
+  ).toUpperCase()
+  const token = body._SessionToken ?? header('x-parse-session-token')
+  const params: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(body))
+    if (!ENVELOPE_FIELDS.has(key)) params[key] = value
+  if (method === 'GET' && request.method === 'GET') Object.assign(params, request.query as object)
+  return {
+    method,
+    applicationId: body._ApplicationId ?? header('x-parse-application-id'),
+    masterKey: body._MasterKey !== undefined || header('x-parse-master-key') !== undefined,
+    sessionToken: typeof token === 'string' ? token : undefined,
+    requestId: header('x-parse-request-id'),
+    params,
+    bytes,
+  }
+}
+
+/** The envelope's verb once checked: a known one, for this app, without a master key. */
+export function checkEnvelope(envelope: Envelope, appId: string): Method {
+  const { method } = envelope
+  if (!METHODS.has(method))
+    throw new ParseError(ParseCode.INVALID_JSON, `Unsupported method ${method.slice(0, 10)}.`)
+  if (envelope.applicationId !== appId)
+    throw new ParseError(
+      ParseCode.OPERATION_FORBIDDEN,
+      'unauthorized: this server serves another application id.',
+    )
+  if (envelope.masterKey)
+    throw new ParseError(
+      ParseCode.OPERATION_FORBIDDEN,
+      'Portico has no master key: run privileged work in a server function (FUNCTIONS_MODULE).',
+    )
+  return method as Method
+}

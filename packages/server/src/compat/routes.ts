@@ -1,0 +1,203 @@
+import FindMyWay from 'find-my-way'
+import type { ChainClients } from '../auth/signature.ts'
+import { runBatch } from './batch.ts'
+import type { CompatAnswer, CompatCall, Method } from './call.ts'
+import {
+  compatClassName,
+  createInClass,
+  deleteFromClass,
+  getFromClass,
+  queryClass,
+  updateInClass,
+} from './classes.ts'
+import { uploadFile } from './files.ts'
+import { runFunction, type SiteFunctions } from './functions.ts'
+import { ParseCode, ParseError } from './parse-error.ts'
+import { logout, me, signIn } from './users.ts'
+
+// The route table of the compatibility mount: every route once, in Fastify's own router. Single
+// calls and batch sub-requests are dispatched through it alike; the verb it is looked up with is
+// the envelope's (`_method`), which is why Fastify cannot route these calls itself.
+
+/** A route's path parameters, decoded. */
+export type RouteParams = Record<string, string>
+
+/** A route answering calls. */
+export interface CallRoute {
+  kind: 'call'
+  answer(call: CompatCall, params: RouteParams): Promise<CompatAnswer>
+  /** Whether a repeated `X-Parse-Request-Id` is refused (request-id.ts); uploads are not kept. */
+  once: boolean
+}
+
+/** A file's URL: a plain GET (apps put it in <img src>), served before any envelope check. */
+export interface FileRoute {
+  kind: 'file'
+}
+
+export type CompatRoute = CallRoute | FileRoute
+
+export interface Found {
+  route: CompatRoute
+  params: RouteParams
+}
+
+export interface CompatRoutes {
+  /**
+   * The route of `method` on `path` (below the mount, as sent: each segment is decoded here),
+   * or undefined (also for a segment that is not valid percent-encoding).
+   */
+  find(method: Method, path: string): Found | undefined
+  /** The stored file's name when a plain GET of `path` is a file's URL. */
+  fileName(path: string): string | undefined
+  /** Answers `call` on its route (`find`), or refuses it as unavailable. */
+  answer(call: CompatCall, found: Found | undefined): Promise<CompatAnswer>
+  /** Finds `call`'s route and answers it: a batch's sub-requests come back through here. */
+  dispatch(call: CompatCall): Promise<CompatAnswer>
+}
+
+export interface CompatRoutesOptions {
+  /** Where the mount is (`/server`): batch sub-requests may name it in their paths. */
+  mount: string
+  clientFor: ChainClients
+  functions: SiteFunctions
+}
+
+/** What a segment must not hold to stay one segment of the router's path: it decodes them. */
+const ROUTER_RESERVED = /[%/?#;]/g
+
+/**
+ * `path` as the router reads it: each segment decoded as the clients encode it, then with the
+ * characters the router treats specially encoded again, so that a segment's decoded `/` or `?`
+ * stays inside the segment and the router hands it back decoded.
+ */
+function routerPath(path: string): string {
+  return `/${path
+    .split('/')
+    .map((segment) =>
+      decodeURIComponent(segment).replace(
+        ROUTER_RESERVED,
+        (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+      ),
+    )
+    .join('/')}`
+}
+
+/**
+ * The mount's route table.
+ *
+ * @example
+ * const routes = compatRoutes({ mount: '/server', clientFor, functions })
+ * await routes.dispatch(call) // call.method 'GET', call.path 'classes/Item/abc'
+ */
+export function compatRoutes(options: CompatRoutesOptions): CompatRoutes {
+  // Class names, object ids and file names are checked by their routes, whatever their length.
+  const router = FindMyWay({ maxParamLength: Number.MAX_SAFE_INTEGER })
+  const on = (method: Method, pattern: string, route: CompatRoute) =>
+    router.on(method, pattern, () => {}, route)
+  const call = (
+    answer: (call: CompatCall, params: RouteParams) => Promise<CompatAnswer>,
+    once = true,
+  ): CallRoute => ({ kind: 'call', answer, once })
+
+  on(
+    'POST',
+    '/functions/:name',
+    call(async (c, { name }) => ({
+      body: { result: await runFunction(c, name!, options.functions) },
+    })),
+  )
+  on(
+    'POST',
+    '/users',
+    call((c) => signIn(c, options.clientFor)),
+  )
+  on('GET', '/users/me', call(me))
+  on(
+    'GET',
+    '/users/:objectId',
+    call((c, { objectId }) => getFromClass(c, '_User', objectId!)),
+  )
+  on(
+    'PUT',
+    '/users/:objectId',
+    call((c, { objectId }) => updateInClass(c, '_User', objectId!)),
+  )
+  on('POST', '/logout', call(logout))
+  on(
+    'POST',
+    '/batch',
+    call((c) => runBatch(c, options.mount, dispatch)),
+  )
+  on(
+    'GET',
+    '/classes/:className',
+    call((c, { className }) => queryClass(c, compatClassName(className!))),
+  )
+  on(
+    'POST',
+    '/classes/:className',
+    call((c, { className }) => createInClass(c, compatClassName(className!))),
+  )
+  on(
+    'GET',
+    '/classes/:className/:objectId',
+    call((c, { className, objectId }) => getFromClass(c, compatClassName(className!), objectId!)),
+  )
+  on(
+    'PUT',
+    '/classes/:className/:objectId',
+    call((c, { className, objectId }) => updateInClass(c, compatClassName(className!), objectId!)),
+  )
+  on(
+    'DELETE',
+    '/classes/:className/:objectId',
+    call((c, { className, objectId }) =>
+      deleteFromClass(c, compatClassName(className!), objectId!),
+    ),
+  )
+  on(
+    'POST',
+    '/files/:name',
+    call((c, { name }) => uploadFile(c, name!), false),
+  )
+  on('GET', '/files/:appId/:name', { kind: 'file' })
+
+  function find(method: Method, path: string): Found | undefined {
+    let readable: string
+    try {
+      readable = routerPath(path)
+    } catch (error) {
+      // A segment that is not valid percent-encoding names no route: refused as unavailable.
+      if (error instanceof URIError) return undefined
+      throw error
+    }
+    const found = router.find(method, readable)
+    if (!found) return undefined
+    return { route: found.store as CompatRoute, params: found.params as RouteParams }
+  }
+
+  async function answer(call: CompatCall, found: Found | undefined): Promise<CompatAnswer> {
+    if (found?.route.kind === 'call') return found.route.answer(call, found.params)
+    throw new ParseError(
+      ParseCode.OPERATION_FORBIDDEN,
+      `${call.method} ${call.path.slice(0, 100)} is not available on Portico's Parse-compatible API.`,
+    )
+  }
+
+  async function dispatch(call: CompatCall): Promise<CompatAnswer> {
+    return answer(call, find(call.method, call.path))
+  }
+
+  return {
+    find,
+    answer,
+    dispatch,
+    fileName(path) {
+      const found = find('GET', path)
+      const { appId, name } = found?.params ?? {}
+      // Both segments are there (the router also matches empty ones).
+      return found?.route.kind === 'file' && appId && name ? name : undefined
+    },
+  }
+}
