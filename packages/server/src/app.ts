@@ -1,29 +1,19 @@
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify'
-import proxyAddr from '@fastify/proxy-addr'
-import swagger from '@fastify/swagger'
-import compress from '@fastify/compress'
-import cookie from '@fastify/cookie'
-import rateLimit from '@fastify/rate-limit'
 import type { ServerConfig } from './config.ts'
 import type { Database, DatabaseHandle, DatabaseKind } from './db/client.ts'
-import { installErrorHandler } from './http/error-handler.ts'
-import { installJsonBodyParser } from './http/json-body.ts'
-import { originGuard } from './http/origin-guard.ts'
-import { rateLimitStore } from './http/rate-limit-store.ts'
-import type { SocketSlots, WindowCounter } from './db/cluster/cluster.ts'
-import { metricsPlugin } from './http/metrics.ts'
+import type { WindowCounter } from './db/cluster/cluster.ts'
 import { requestIdGenerator } from './http/request-id.ts'
 import { webRoutes } from './http/web.ts'
 import { authRoutes } from './auth/routes.ts'
 import { eventRoutes } from './events/routes.ts'
 import { healthRoutes } from './meta/health.ts'
 import { metaRoutes } from './meta/routes.ts'
-import { apiAnswerHeaders, securityHeaders } from './http/security-headers.ts'
+import { apiAnswerHeaders } from './http/security-headers.ts'
+import { httpBasics } from './http/basics.ts'
+import { BODY_LIMIT, proxyTrust, serverOptions } from './http/server-options.ts'
 import type { RpcAccess } from './rpc/access.ts'
 import type { RpcGateway } from './rpc/gateway.ts'
 import { httpServer, leanRpcPath } from './rpc/lean-path.ts'
-import { idempotencyPlugin } from './idempotency/plugin.ts'
-import { currentUserPlugin } from './auth/sessions.ts'
 import { objectRoutes } from './objects/routes.ts'
 import { batchRoutes } from './objects/batch-route.ts'
 import { fileRoutes } from './files/routes.ts'
@@ -32,7 +22,6 @@ import { rpcRoutes } from './rpc/routes.ts'
 import { consoleDataRoutes } from './admin/data-routes.ts'
 import { consoleImportRoute } from './admin/import-route.ts'
 import { consolePeopleRoutes } from './admin/people-routes.ts'
-import { serverVersion } from './version.ts'
 import { compatMount } from './compat/mount.ts'
 import { openServices, type Services } from './services.ts'
 import type { SyncStatus } from './sync/syncer.ts'
@@ -104,11 +93,7 @@ export interface BuildServerOptions {
  */
 export async function buildServer(options: BuildServerOptions): Promise<FastifyInstance> {
   const { config, database } = options
-  const trust =
-    typeof config.trustProxy === 'number'
-      ? (_address: string, hop: number) => hop < (config.trustProxy as number)
-      : config.trustProxy
-  const trusted = typeof trust === 'function' ? trust : proxyAddr.compile(trust || [])
+  const { clientAddress } = proxyTrust(config.trustProxy)
   // The RPC gateway's hot path answers in the server's own request listener before Fastify
   // (rpc/lean-path.ts); its parts are filled in when the gateway's routes are registered.
   const leanRpc: LeanRpcParts = {}
@@ -116,115 +101,61 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   const lean = leanRpcPath({
     gateway: () => leanRpc.gateway,
     access: () => leanRpc.access,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
     requestId: requestIdGenerator(config.trustProxy),
-    clientAddress: (request) => proxyAddr(request, trusted),
+    clientAddress,
     headers: apiAnswerHeaders(config.app.publicOrigins[0]!.startsWith('https:')),
     observe: (status, seconds) => observeRequest('/api/rpc/:chainId', 'POST', status, seconds),
     onError: (error, requestId) =>
       app.log.error({ err: error, reqId: requestId }, 'rpc gateway error'),
   })
   const app = Fastify({
+    ...serverOptions(config, options.logger),
     // Fastify's own HTTP/1 server, with the gateway's lean path in front.
     serverFactory: (handler) => httpServer(config.timeouts, lean, handler),
-    logger: options.logger ?? { level: config.logLevel },
-    bodyLimit: 1024 * 1024,
-    requestTimeout: config.timeouts.requestMs,
-    connectionTimeout: config.timeouts.idleMs,
-    keepAliveTimeout: config.timeouts.idleMs,
-    // Off unless TRUST_PROXY names the proxies: otherwise anyone could claim any address.
-    trustProxy: trust,
-    // One id per request in every log line and in the answer; a trusted proxy's own id is kept.
-    genReqId: requestIdGenerator(config.trustProxy),
-    // Strict JSON: reject prototype-poisoning keys instead of silently stripping them.
-    onProtoPoisoning: 'error',
-    onConstructorPoisoning: 'error',
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
   })
   if (options.onRoute) app.addHook('onRoute', options.onRoute)
-  app.addHook('onSend', async (request, reply, payload) => {
-    reply.header('x-request-id', request.id)
-    return payload
-  })
   const services = await openServices(config, database, app.log)
   app.addHook('onClose', async () => services.close())
+  // Contract-event syncs declared by the site, run once the server is ready.
+  app.addHook('onReady', async () => services.start())
   app.decorate('services', services)
   app.decorate('processId', services.processId)
   app.decorate('db', database.db)
   app.decorate('dbKind', database.kind)
   app.decorate('config', config)
-  installErrorHandler(app)
-  installJsonBodyParser(app)
-
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Portico API', version: serverVersion },
-    },
-  })
-  // Live-query figures for the metrics, known once the hub and sockets exist below.
-  const liveStats: { hub?: LiveHub; slots?: SocketSlots } = {}
-  await app.register(metricsPlugin, {
-    token: config.metricsToken,
-    pool: () => database.pool,
-    live: () => ({
-      sockets: liveStats.slots?.open ?? 0,
-      subscriptions: liveStats.hub?.size ?? 0,
-    }),
-  })
-  await app.register(compress, { global: true, threshold: 1024 })
-  await app.register(cookie)
-  await app.register(originGuard, { config })
-  await app.register(securityHeaders, { config })
-  const counter = services.windowCounter
-  app.decorate('windowCounter', counter)
-  // Limits are set per route (auth, events); the RPC gateway counts calls with `windowCounter`.
-  await app.register(rateLimit, { global: false, store: rateLimitStore(counter) })
-
+  app.decorate('windowCounter', services.windowCounter)
   app.decorate('files', services.files)
   app.decorate('apiKeys', services.apiKeys)
   app.decorate('rpcLeanPath', leanRpc)
-  observeRequest = app.observeRequest
   app.decorate('fieldIndexes', services.fieldIndexes)
-
-  await app.register(currentUserPlugin, {
-    sessions: services.sessions,
-    publicOrigins: config.app.publicOrigins,
-  })
-  await app.register(idempotencyPlugin, { db: database.db })
-
-  await app.register(healthRoutes, { services })
-  // Contract-wallet signatures are checked on chain through the gateway's upstream nodes.
-  const clientFor = services.chainClients
-  await app.register(authRoutes, { services })
-  await app.register(eventRoutes, { services })
-  await app.register(objectRoutes)
-  await app.register(batchRoutes)
-  await app.register(fileRoutes, { services })
-  await app.register(rpcRoutes)
-  await app.register(consolePeopleRoutes, { services })
-  await app.register(consoleDataRoutes)
-  await app.register(consoleImportRoute, { services })
-
-  const hub = services.liveHub
-  app.decorate('liveHub', hub)
-  liveStats.hub = hub
-  const sockets = new Map<string, SocketHandler>([['/api/live', nativeLiveSocket(services)]])
-  if (config.compat.mount) {
-    sockets.set(config.compat.mount, parseLiveQuerySocket(services))
-    await app.register(compatMount, { clientFor, functions: services.functions })
-  }
-  liveStats.slots = services.socketSlots
-  attachSockets(app, sockets, {
-    slots: liveStats.slots,
-    clientAddress: (request) => proxyAddr(request, trusted),
-  })
-
+  app.decorate('liveHub', services.liveHub)
   app.decorate('syncs', services.syncs)
-  // Contract-event syncs declared by the site, run once the server is ready.
-  app.addHook('onReady', async () => services.start())
   app.decorate('syncStatus', services.syncStatus)
 
+  await app.register(httpBasics, { services })
+  observeRequest = app.observeRequest
+  for (const routes of [
+    healthRoutes,
+    authRoutes,
+    eventRoutes,
+    fileRoutes,
+    consolePeopleRoutes,
+    consoleImportRoute,
+  ])
+    await app.register(routes, { services })
+  await app.register(objectRoutes)
+  await app.register(batchRoutes)
+  await app.register(rpcRoutes)
+  await app.register(consoleDataRoutes)
+  if (config.compat.mount)
+    await app.register(compatMount, {
+      clientFor: services.chainClients,
+      functions: services.functions,
+    })
+  const sockets = new Map<string, SocketHandler>([['/api/live', nativeLiveSocket(services)]])
+  if (config.compat.mount) sockets.set(config.compat.mount, parseLiveQuerySocket(services))
+  attachSockets(app, sockets, { slots: services.socketSlots, clientAddress })
   await app.register(metaRoutes, { services })
   await app.register(webRoutes, { webDir: config.webDir })
   return app

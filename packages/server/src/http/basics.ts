@@ -1,0 +1,57 @@
+import compress from '@fastify/compress'
+import cookie from '@fastify/cookie'
+import rateLimit from '@fastify/rate-limit'
+import swagger from '@fastify/swagger'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { currentUserPlugin } from '../auth/sessions.ts'
+import { idempotencyPlugin } from '../idempotency/plugin.ts'
+import type { Services } from '../services.ts'
+import { serverVersion } from '../version.ts'
+import { installErrorHandler } from './error-handler.ts'
+import { installJsonBodyParser } from './json-body.ts'
+import { metricsPlugin } from './metrics.ts'
+import { originGuard } from './origin-guard.ts'
+import { rateLimitStore } from './rate-limit-store.ts'
+import { securityHeaders } from './security-headers.ts'
+
+/**
+ * What every route stands on, in the order requests meet it: errors answered as
+ * `{ error: { code, message } }`, strict JSON, the request id on every answer, the OpenAPI
+ * document, metrics, compression, cookies, the origin guard, security headers, rate limits
+ * (their counters from the cluster), the current user and `Idempotency-Key`.
+ */
+export const httpBasics = fp<{ services: Services }>(
+  async function httpBasics(app: FastifyInstance, { services }) {
+    const { config } = services
+    installErrorHandler(app)
+    installJsonBodyParser(app)
+    app.addHook('onSend', async (request, reply, payload) => {
+      reply.header('x-request-id', request.id)
+      return payload
+    })
+    await app.register(swagger, {
+      openapi: { openapi: '3.1.0', info: { title: 'Portico API', version: serverVersion } },
+    })
+    await app.register(metricsPlugin, {
+      token: config.metricsToken,
+      pool: () => services.database.pool,
+      live: () => ({
+        sockets: services.socketSlots.open,
+        subscriptions: services.liveHub.size,
+      }),
+    })
+    await app.register(compress, { global: true, threshold: 1024 })
+    await app.register(cookie)
+    await app.register(originGuard, { config })
+    await app.register(securityHeaders, { config })
+    // Limits are set per route (auth, events); the RPC gateway counts calls with the same counter.
+    await app.register(rateLimit, { global: false, store: rateLimitStore(services.windowCounter) })
+    await app.register(currentUserPlugin, {
+      sessions: services.sessions,
+      publicOrigins: config.app.publicOrigins,
+    })
+    await app.register(idempotencyPlugin, { db: services.db })
+  },
+  { name: 'portico-http' },
+)
