@@ -1,68 +1,25 @@
 // @vitest-environment happy-dom
 import { StrictMode } from 'react'
 import { act, cleanup, render, screen } from '@testing-library/react'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createPortico, type Portico } from '@portico/sdk/portico'
+import { createLiveSockets, wireObject } from '@portico/test-kit/live-socket'
 import { createMemoryStorage } from '@portico/test-kit/memory-storage'
 import { PorticoProvider } from './portico-provider.ts'
-import { useLiveQuery } from './use-live-query.ts'
+import { liveQueryOptions, useLiveQuery } from './use-live-query.ts'
 
-// The live list against the real SDK client. The socket stands in for the server's `/api/live`:
-// it confirms subscriptions, pushes events, and records which subscriptions are still open.
+// The live list against the real SDK client and Portico object; the socket class stands in for
+// the server's `/api/live` and records which subscriptions are still open.
 
-class LiveSocket {
-  static all: LiveSocket[] = []
-  readyState = 0
-  closed = false
-  /** Request ids the client subscribed and has not unsubscribed on this socket. */
-  open = new Set<number>()
-  onopen: ((event: unknown) => void) | null = null
-  onmessage: ((event: { data: unknown }) => void) | null = null
-  onclose: ((event: unknown) => void) | null = null
-  onerror: ((event: unknown) => void) | null = null
-  constructor(readonly url: string) {
-    LiveSocket.all.push(this)
-    setTimeout(() => {
-      if (this.closed) return
-      this.readyState = 1
-      this.onopen?.({})
-    }, 0)
-  }
-  send(data: string) {
-    const message = JSON.parse(data) as { op: string; requestId?: number }
-    if (message.op === 'subscribe') {
-      this.open.add(message.requestId!)
-      setTimeout(() => this.reply({ op: 'subscribed', requestId: message.requestId }), 0)
-    }
-    if (message.op === 'unsubscribe') this.open.delete(message.requestId!)
-  }
-  close() {
-    this.closed = true
-    this.readyState = 3
-    this.open.clear()
-    setTimeout(() => this.onclose?.({}), 0)
-  }
-  reply(message: object) {
-    if (!this.closed) this.onmessage?.({ data: JSON.stringify(message) })
-  }
-  /** Subscriptions the server would still be serving, across every socket. */
-  static subscriptions(): number {
-    return LiveSocket.all.reduce((sum, socket) => sum + (socket.closed ? 0 : socket.open.size), 0)
-  }
-}
+let live: ReturnType<typeof createLiveSockets>
 
-const note = (objectId: string, text: string) => ({
-  className: 'Note',
-  objectId,
-  owner: 'u1',
-  publicRead: true,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  data: { text },
-})
+const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, 30)))
 
 /** A real Portico client whose `backend()` waits for `release()` (the code-split load, held). */
-function heldPortico() {
+function heldPortico(
+  answer: () => object = () => ({ results: [wireObject('Note', 'a', { text: 'first' })] }),
+) {
   const requests: string[] = []
   const portico = createPortico({
     serverUrl: 'http://app.test',
@@ -71,7 +28,7 @@ function heldPortico() {
     storage: createMemoryStorage(),
     fetch: async (url) => {
       requests.push(url)
-      return Response.json({ results: [note('a', 'first')] })
+      return Response.json(answer())
     },
   })
   let open!: () => void
@@ -89,17 +46,16 @@ function heldPortico() {
   return { portico: { ...portico, backend } satisfies Portico, release, requests }
 }
 
-function Notes() {
-  const { objects, isLoading } = useLiveQuery<{ text: string }>({ className: 'Note' })
+function Notes({ className = 'Note' }: { className?: string }) {
+  const { objects, isLoading, error } = useLiveQuery<{ text: string }>({ className })
   if (isLoading) return <p>loading</p>
+  if (error) return <p>failed: {(error as { code?: string }).code}</p>
   return <p>{objects.map((o) => o.data.text).join(', ') || 'none'}</p>
 }
 
-const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, 30)))
-
 beforeEach(() => {
-  LiveSocket.all = []
-  vi.stubGlobal('WebSocket', LiveSocket)
+  live = createLiveSockets({ refuse: 'Secret' })
+  vi.stubGlobal('WebSocket', live.WebSocket)
 })
 afterEach(() => {
   cleanup()
@@ -118,8 +74,8 @@ describe('useLiveQuery subscriptions', () => {
     )
     view.unmount()
     await release()
-    expect(LiveSocket.subscriptions()).toBe(0)
-    expect(LiveSocket.all.filter((socket) => !socket.closed)).toEqual([])
+    expect(live.subscriptions()).toBe(0)
+    expect(live.connected()).toEqual([])
   })
 
   it('keeps one subscription under StrictMode while mounted, and none after unmount', async () => {
@@ -133,10 +89,106 @@ describe('useLiveQuery subscriptions', () => {
     )
     await release()
     expect(await screen.findByText('first')).toBeTruthy()
-    expect(LiveSocket.subscriptions()).toBe(1)
+    expect(live.subscriptions()).toBe(1)
     view.unmount()
     await settle()
-    expect(LiveSocket.subscriptions()).toBe(0)
-    expect(LiveSocket.all.filter((socket) => !socket.closed)).toEqual([])
+    expect(live.subscriptions()).toBe(0)
+    expect(live.connected()).toEqual([])
+  })
+})
+
+describe('useLiveQuery', () => {
+  it('reads once subscribed, then applies creates, updates and deletes as they arrive', async () => {
+    const { portico, release, requests } = heldPortico()
+    render(
+      <PorticoProvider portico={portico}>
+        <Notes />
+      </PorticoProvider>,
+    )
+    expect(screen.getByText('loading')).toBeTruthy()
+    await release()
+    expect(await screen.findByText('first')).toBeTruthy()
+    // The read was made after the server confirmed the subscription.
+    expect(live.sockets[0]!.sent.map((m) => m.op)).toEqual(['connect', 'subscribe'])
+    expect(requests).toHaveLength(1)
+    expect(new URL(requests[0]!).searchParams.get('order')).toBe('-createdAt')
+
+    live.push('create', 'Note', wireObject('Note', 'b', { text: 'second' }))
+    expect(await screen.findByText('second, first')).toBeTruthy()
+    live.push('update', 'Note', wireObject('Note', 'a', { text: 'edited' }))
+    expect(await screen.findByText('second, edited')).toBeTruthy()
+    live.push('delete', 'Note', wireObject('Note', 'b', { text: 'second' }))
+    expect(await screen.findByText('edited')).toBeTruthy()
+  })
+
+  it('shares one read and one subscription between components showing the same list', async () => {
+    const { portico, release, requests } = heldPortico()
+    function Two({ both }: { both: boolean }) {
+      return (
+        <PorticoProvider portico={portico}>
+          <Notes />
+          {both ? <Notes /> : null}
+        </PorticoProvider>
+      )
+    }
+    const view = render(<Two both />)
+    await release()
+    expect(await screen.findAllByText('first')).toHaveLength(2)
+    expect(requests).toHaveLength(1)
+    expect(live.subscriptions()).toBe(1)
+    view.rerender(<Two both={false} />)
+    await settle()
+    expect(live.subscriptions()).toBe(1)
+    view.unmount()
+    await settle()
+    expect(live.connected()).toEqual([])
+  })
+
+  it("keeps the list in the app's QueryClient when there is one", async () => {
+    const { portico, release } = heldPortico()
+    const queryClient = new QueryClient()
+    render(
+      <QueryClientProvider client={queryClient}>
+        <PorticoProvider portico={portico}>
+          <Notes />
+        </PorticoProvider>
+      </QueryClientProvider>,
+    )
+    await release()
+    await screen.findByText('first')
+    const cached = queryClient.getQueryData(
+      liveQueryOptions(portico, { className: 'Note' }).queryKey,
+    )
+    expect(cached?.map((note) => note.objectId)).toEqual(['a'])
+  })
+
+  it('reads again after the socket came back', async () => {
+    let text = 'first'
+    const { portico, release, requests } = heldPortico(() => ({
+      results: [wireObject('Note', 'a', { text })],
+    }))
+    render(
+      <PorticoProvider portico={portico}>
+        <Notes />
+      </PorticoProvider>,
+    )
+    await release()
+    await screen.findByText('first')
+    text = 'changed while down'
+    live.drop()
+    expect(await screen.findByText('changed while down', {}, { timeout: 2000 })).toBeTruthy()
+    expect(requests).toHaveLength(2)
+  })
+
+  it('shows a refused subscription as the error, without reading', async () => {
+    const { portico, release, requests } = heldPortico()
+    render(
+      <PorticoProvider portico={portico}>
+        <Notes className="Secret" />
+      </PorticoProvider>,
+    )
+    await release()
+    expect(await screen.findByText('failed: invalid_query')).toBeTruthy()
+    expect(requests).toEqual([])
   })
 })
