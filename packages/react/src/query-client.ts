@@ -1,7 +1,24 @@
 import { useContext, useEffect } from 'react'
-import { QueryClient, QueryClientContext } from '@tanstack/react-query'
+import {
+  QueryClient,
+  QueryClientContext,
+  type DataTag,
+  type QueryKey,
+  type UseQueryOptions,
+} from '@tanstack/react-query'
 import { usePorticoContext } from './portico-provider.ts'
 import { createWatchers, type Watchers } from './watchers.ts'
+
+/**
+ * What the `…QueryOptions` functions return: options for `useQuery` and the query client, with
+ * a key that names the type of its data (`queryClient.getQueryData(options.queryKey)` is typed).
+ */
+export type PorticoQueryOptions<TData, TKey extends QueryKey> = UseQueryOptions<
+  TData,
+  Error,
+  TData,
+  TKey
+> & { queryKey: DataTag<TKey, TData, Error> }
 
 /**
  * The `QueryClient` Portico's hooks keep their data in: the app's, when a

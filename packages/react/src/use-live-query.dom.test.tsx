@@ -144,6 +144,27 @@ describe('useLiveQuery', () => {
     expect(live.connected()).toEqual([])
   })
 
+  it('reads again when shown again: a list nobody showed was not kept current', async () => {
+    let text = 'first'
+    const { portico, release, requests } = heldPortico(() => ({
+      results: [wireObject('Note', 'a', { text })],
+    }))
+    function Toggle({ shown }: { shown: boolean }) {
+      return <PorticoProvider portico={portico}>{shown ? <Notes /> : null}</PorticoProvider>
+    }
+    const view = render(<Toggle shown />)
+    await release()
+    await screen.findByText('first')
+    view.rerender(<Toggle shown={false} />)
+    await settle()
+    text = 'changed meanwhile'
+    view.rerender(<Toggle shown />)
+    expect(screen.getByText('loading')).toBeTruthy()
+    expect(await screen.findByText('changed meanwhile')).toBeTruthy()
+    expect(requests).toHaveLength(2)
+    expect(live.subscriptions()).toBe(1)
+  })
+
   it("keeps the list in the app's QueryClient when there is one", async () => {
     const { portico, release } = heldPortico()
     const queryClient = new QueryClient()

@@ -9,7 +9,7 @@ import {
 } from '@portico/sdk/backend'
 import type { Portico } from '@portico/sdk/portico'
 import { usePortico } from './portico-provider.ts'
-import { usePorticoQueryClient, useWatchers } from './query-client.ts'
+import { usePorticoQueryClient, useWatchers, type PorticoQueryOptions } from './query-client.ts'
 import type { Watch } from './watchers.ts'
 
 export interface LiveQueryParameters {
@@ -57,6 +57,9 @@ async function readList<T extends ObjectData>(
   return (await queryObjects<T>(client, list)).results
 }
 
+/** The key of a live query's data. */
+export type LiveQueryKey = readonly ['portico', 'liveQuery', ReturnType<typeof settled>]
+
 /**
  * The query behind `useLiveQuery`: the first page of objects, read once. `useLiveQuery` keeps it
  * current; on its own (prefetching, invalidating) it is an ordinary query.
@@ -65,14 +68,16 @@ async function readList<T extends ObjectData>(
 export function liveQueryOptions<T extends ObjectData = ObjectData>(
   portico: Portico,
   parameters: LiveQueryParameters,
-) {
+): PorticoQueryOptions<SavedObject<T>[], LiveQueryKey> {
   const list = settled(parameters)
   return queryOptions({
-    queryKey: ['portico', 'liveQuery', list] as const,
+    queryKey: ['portico', 'liveQuery', list] as LiveQueryKey,
     queryFn: () => readList<T>(portico, list),
-    // Live events keep the list current: it is never stale, and a failed read is not retried
-    // (the list says so; a reconnect reads again).
+    // Live events keep the list current while it is shown: it is never stale then, and it is
+    // dropped when no component shows it (it would not be current any more). A failed read is
+    // not retried (the list says so; a reconnect reads again).
     staleTime: Infinity,
+    gcTime: 0,
     retry: false,
   })
 }

@@ -3,7 +3,7 @@ import { hashKey, queryOptions, useQuery } from '@tanstack/react-query'
 import type { Portico } from '@portico/sdk/portico'
 import { connectNode, nodeDefaults } from '@portico/sdk/rpc'
 import { usePortico } from './portico-provider.ts'
-import { usePorticoQueryClient, useWatchers } from './query-client.ts'
+import { usePorticoQueryClient, useWatchers, type PorticoQueryOptions } from './query-client.ts'
 
 export interface NodeReading {
   blockNumber?: bigint | undefined
@@ -15,13 +15,34 @@ export interface NodeReading {
 const nodeOf = (portico: Portico, chainId: number) =>
   connectNode({ chainId, urls: { [chainId]: portico.nodeUrl(chainId) } })
 
+/** The key of a chain's block number: the chain and the node URL it is read from. */
+export type BlockNumberQueryKey = readonly [
+  'portico',
+  'blockNumber',
+  { chainId: number; url: string },
+]
+
+/** The key of a balance: chain, node URL, address and block. */
+export type BalanceQueryKey = readonly [
+  'portico',
+  'balance',
+  { chainId: number; url: string; address: `0x${string}`; blockNumber: string },
+]
+
 /**
  * The chain's latest block number, read through the node connection (`connectNode`).
  * `useNode` reads it again every 4000 ms, once for every component that shows it.
  */
-export function blockNumberQueryOptions(portico: Portico, { chainId }: { chainId: number }) {
+export function blockNumberQueryOptions(
+  portico: Portico,
+  { chainId }: { chainId: number },
+): PorticoQueryOptions<bigint, BlockNumberQueryKey> {
   return queryOptions({
-    queryKey: ['portico', 'blockNumber', { chainId, url: portico.nodeUrl(chainId) }] as const,
+    queryKey: [
+      'portico',
+      'blockNumber',
+      { chainId, url: portico.nodeUrl(chainId) },
+    ] as BlockNumberQueryKey,
     queryFn: () => nodeOf(portico, chainId).getBlockNumber(),
     // Kept current by polling, not by being read again when a component mounts or the window
     // gets focus; a failed read is not retried (the next poll reads again).
@@ -39,14 +60,14 @@ export function balanceQueryOptions(
     address,
     blockNumber,
   }: { chainId: number; address: `0x${string}`; blockNumber: bigint },
-) {
+): PorticoQueryOptions<bigint, BalanceQueryKey> {
   return queryOptions({
     // Query keys are hashed as JSON, which has no bigint.
     queryKey: [
       'portico',
       'balance',
       { chainId, url: portico.nodeUrl(chainId), address, blockNumber: blockNumber.toString() },
-    ] as const,
+    ] as BalanceQueryKey,
     queryFn: () => nodeOf(portico, chainId).getBalance({ address, blockNumber }),
     staleTime: Infinity,
     retry: false,
