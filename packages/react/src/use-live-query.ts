@@ -106,8 +106,8 @@ function watchLive<T extends ObjectData>(
       { className, where },
       {
         onEvent: (event, object) =>
-          queryClient.setQueryData(queryKey, (list) =>
-            list ? applyLiveEvent(list, event, object, limit) : list,
+          queryClient.setQueryData(queryKey, (shown) =>
+            shown ? applyLiveEvent(shown, event, object, limit) : shown,
           ),
         onReconnect: () => {
           // Changes made while the socket was down were missed: read the list again. A failed
