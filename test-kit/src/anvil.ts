@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import http from 'node:http'
 import path from 'node:path'
 import { freePort } from './ports.ts'
 
@@ -19,20 +20,28 @@ export interface Anvil {
   stop(): Promise<void>
 }
 
+/** One JSON-RPC call over node:http (not `fetch`: a DOM test environment replaces it, and logs refusals). */
+function call(url: string, method: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const request = http.request(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json' } },
+      (response) => {
+        response.resume()
+        resolve(response.statusCode === 200)
+      },
+    )
+    // Not listening yet.
+    request.on('error', () => resolve(false))
+    request.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }))
+  })
+}
+
 async function waitUntilReady(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 15_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`anvil exited with code ${child.exitCode}`)
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-      })
-      if (response.ok) return
-    } catch {
-      // not listening yet
-    }
+    if (await call(url, 'eth_chainId')) return
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   throw new Error('anvil did not start within 15 s')

@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import type { SectionProps } from './console.tsx'
+import { ConsoleTable } from './console-table.tsx'
 import { change, dateTime, useAdmin } from './use-admin.ts'
 
 interface KeyRow {
@@ -85,49 +86,40 @@ export function ApiKeys({ client, role }: SectionProps) {
         </div>
       ) : null}
       {message ? <p role="status">{message}</p> : null}
-      {state.status === 'error' ? <p role="alert">{state.message}</p> : null}
-      <div className="table-scroll" tabIndex={0} role="region" aria-label="Table, scrolls sideways">
-        <table>
-          <caption>API keys</caption>
-          <thead>
-            <tr>
-              <th scope="col">Label</th>
-              <th scope="col">Id</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">State</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {state.status === 'ready'
-              ? state.data.results.map((key) => (
-                  <tr key={key.id}>
-                    <td>{key.label}</td>
-                    <td className="mono">{key.id}</td>
-                    <td>{dateTime(key.createdAt)}</td>
-                    <td>{key.lastUsedAt ? dateTime(key.lastUsedAt) : 'Never'}</td>
-                    <td>{key.revokedAt ? `Revoked ${dateTime(key.revokedAt)}` : 'Active'}</td>
-                    <td>
-                      {role === 'admin' && !key.revokedAt ? (
-                        <button
-                          type="button"
-                          className="button-secondary"
-                          aria-label={`Revoke ${key.label}`}
-                          onClick={() => revoke(key.id)}
-                        >
-                          Revoke
-                        </button>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))
-              : null}
-          </tbody>
-        </table>
-      </div>
+      <ConsoleTable
+        state={state}
+        rows={(data) => data.results}
+        rowKey={(key) => key.id}
+        caption="API keys"
+        columns={[
+          { header: 'Label', cell: (key) => key.label },
+          { header: 'Id', className: 'mono', cell: (key) => key.id },
+          { header: 'Created', cell: (key) => dateTime(key.createdAt) },
+          {
+            header: 'Last used',
+            cell: (key) => (key.lastUsedAt ? dateTime(key.lastUsedAt) : 'Never'),
+          },
+          {
+            header: 'State',
+            cell: (key) => (key.revokedAt ? `Revoked ${dateTime(key.revokedAt)}` : 'Active'),
+          },
+          {
+            header: 'Actions',
+            headerHidden: true,
+            cell: (key) =>
+              role === 'admin' && !key.revokedAt ? (
+                <button
+                  type="button"
+                  className="button-secondary"
+                  aria-label={`Revoke ${key.label}`}
+                  onClick={() => revoke(key.id)}
+                >
+                  Revoke
+                </button>
+              ) : null,
+          },
+        ]}
+      />
     </section>
   )
 }

@@ -1,4 +1,5 @@
 import type { SectionProps } from './console.tsx'
+import { ConsoleTable } from './console-table.tsx'
 import { dateTime, useAdmin } from './use-admin.ts'
 
 interface Entry {
@@ -17,48 +18,33 @@ export function AuditLog({ client }: SectionProps) {
   return (
     <section aria-labelledby="audit-heading">
       <h2 id="audit-heading">Audit log</h2>
-      {state.status === 'error' ? <p role="alert">{state.message}</p> : null}
-      {state.status === 'ready' && state.data.results.length === 0 ? (
-        <p>Nothing has been changed from the console yet.</p>
-      ) : null}
-      <div className="table-scroll" tabIndex={0} role="region" aria-label="Table, scrolls sideways">
-        <table>
-          <caption>Console changes, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">What</th>
-              <th scope="col">On</th>
-              <th scope="col">Before and after</th>
-            </tr>
-          </thead>
-          <tbody>
-            {state.status === 'ready'
-              ? state.data.results.map((entry) => (
-                  <tr key={entry.id}>
-                    <td>{dateTime(entry.at)}</td>
-                    <td className="address">{entry.actor}</td>
-                    <td className="mono action">{entry.action}</td>
-                    <td className="mono">{entry.target}</td>
-                    <td>
-                      {entry.before || entry.after ? (
-                        <details>
-                          <summary>Show</summary>
-                          <pre className="mono">
-                            {JSON.stringify({ before: entry.before, after: entry.after }, null, 2)}
-                          </pre>
-                        </details>
-                      ) : (
-                        '—'
-                      )}
-                    </td>
-                  </tr>
-                ))
-              : null}
-          </tbody>
-        </table>
-      </div>
+      <ConsoleTable
+        state={state}
+        rows={(data) => data.results}
+        rowKey={(entry) => entry.id}
+        caption="Console changes, newest first"
+        empty="Nothing has been changed from the console yet."
+        columns={[
+          { header: 'When', cell: (entry) => dateTime(entry.at) },
+          { header: 'Who', className: 'address', cell: (entry) => entry.actor },
+          { header: 'What', className: 'mono action', cell: (entry) => entry.action },
+          { header: 'On', className: 'mono', cell: (entry) => entry.target },
+          {
+            header: 'Before and after',
+            cell: (entry) =>
+              entry.before || entry.after ? (
+                <details>
+                  <summary>Show</summary>
+                  <pre className="mono">
+                    {JSON.stringify({ before: entry.before, after: entry.after }, null, 2)}
+                  </pre>
+                </details>
+              ) : (
+                '—'
+              ),
+          },
+        ]}
+      />
     </section>
   )
 }

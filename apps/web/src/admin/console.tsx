@@ -1,8 +1,9 @@
-import { useEffect, useState, type ComponentType } from 'react'
+import type { ComponentType } from 'react'
 import { Link } from 'wouter'
 import { useAuth } from '@portico/react'
 import type { BackendClient } from '@portico/sdk/backend'
 import { useBackendClient } from '../backend/use-backend-client.ts'
+import { useServerData, type Loaded } from '../backend/use-server-data.ts'
 import { PageLoading } from '../shell/page-loading.tsx'
 import { useConnectDialog } from '../wallet/connect-dialog-provider.tsx'
 import { Overview } from './overview.tsx'
@@ -46,32 +47,21 @@ type Access =
 export function Console({ section = '' }: { section?: string }) {
   const auth = useAuth()
   const client = useBackendClient()
-  const [access, setAccess] = useState<Access>({ status: 'loading' })
   const { openConnect } = useConnectDialog()
-
-  useEffect(() => {
-    if (auth.status === 'undefined') return
-    if (!auth.user) return setAccess({ status: 'signed-out' })
-    if (!client) return
-    let live = true
-    setAccess({ status: 'loading' })
-    client.request<{ role: Role; address: string }>('GET', '/api/admin/me').then(
-      (me) => live && setAccess({ status: 'ready', ...me }),
-      (error: { status?: number; shortMessage?: string }) => {
-        if (!live) return
-        if (error.status === 401) setAccess({ status: 'signed-out' })
-        else if (error.status === 403) setAccess({ status: 'forbidden' })
-        else
-          setAccess({
-            status: 'error',
-            message: error.shortMessage ?? 'The console did not answer.',
-          })
-      },
-    )
-    return () => {
-      live = false
-    }
-  }, [auth.status, auth.user, client])
+  const me = useServerData({
+    // Asked again for each signed-in user.
+    key: ['console', 'me', auth.user?.id],
+    read: (signal) =>
+      client!.request<{ role: Role; address: string }>('GET', '/api/admin/me', { signal }),
+    enabled: client !== undefined && auth.user !== undefined,
+    whileReading: 'loading',
+  })
+  const access: Access =
+    auth.status === 'undefined'
+      ? { status: 'loading' }
+      : auth.user
+        ? accessOf(me.state)
+        : { status: 'signed-out' }
 
   const current = sections.find((s) => s.path === section)
   if (access.status === 'loading') return <PageLoading />
@@ -131,4 +121,13 @@ export function Console({ section = '' }: { section?: string }) {
       )}
     </div>
   )
+}
+
+/** What `/api/admin/me` answered a signed-in user. */
+function accessOf(me: Loaded<{ role: Role; address: string }>): Access {
+  if (me.status !== 'error') return me.status === 'ready' ? { status: 'ready', ...me.data } : me
+  const error = me.error as { status?: number; shortMessage?: string }
+  if (error.status === 401) return { status: 'signed-out' }
+  if (error.status === 403) return { status: 'forbidden' }
+  return { status: 'error', message: error.shortMessage ?? 'The console did not answer.' }
 }

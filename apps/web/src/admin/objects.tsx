@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import type { SectionProps } from './console.tsx'
+import { ConsoleTable } from './console-table.tsx'
 import { ObjectEditor, type ConsoleObject } from './object-editor.tsx'
 import { dateTime, shortAddress, useAdmin } from './use-admin.ts'
 
@@ -35,7 +36,6 @@ export function Objects({ client, role }: SectionProps) {
     count: number
     owners?: Record<string, string>
   }>(client, chosen ? `classes/${encodeURIComponent(chosen)}` : undefined, query)
-  const owners = (page.state.status === 'ready' && page.state.data.owners) || {}
   const exportUrl = (format: 'json' | 'csv') =>
     client.url(
       `/api/admin/classes/${encodeURIComponent(chosen ?? '')}/export?format=${format}${query.where ? `&where=${encodeURIComponent(query.where)}` : ''}`,
@@ -95,15 +95,19 @@ export function Objects({ client, role }: SectionProps) {
         <button type="submit">Apply</button>
       </form>
       {whereError ? <p role="alert">{whereError}</p> : null}
-      {page.state.status === 'error' ? <p role="alert">{page.state.message}</p> : null}
-      {chosen && page.state.status === 'ready' ? (
-        <>
+      <ConsoleTable
+        state={chosen ? page.state : { status: 'loading' }}
+        untilReady="nothing"
+        rows={(data) =>
+          data.results.map((found) => ({ ...found, ownerAddress: data.owners?.[found.owner] }))
+        }
+        rowKey={(object) => object.objectId}
+        caption={`Objects of ${chosen}`}
+        toolbar={(data) => (
           <p className="console-toolbar">
             <span>
-              {page.state.data.count} object{page.state.data.count === 1 ? '' : 's'}
-              {page.state.data.count > PAGE
-                ? `, ${skip + 1}–${Math.min(skip + PAGE, page.state.data.count)} shown`
-                : ''}
+              {data.count} object{data.count === 1 ? '' : 's'}
+              {data.count > PAGE ? `, ${skip + 1}–${Math.min(skip + PAGE, data.count)} shown` : ''}
             </span>
             <a className="button button-secondary" href={exportUrl('json')} download>
               Export JSON
@@ -112,77 +116,40 @@ export function Objects({ client, role }: SectionProps) {
               Export CSV
             </a>
           </p>
-          <div
-            className="table-scroll"
-            tabIndex={0}
-            role="region"
-            aria-label="Table, scrolls sideways"
-          >
-            <table>
-              <caption>Objects of {chosen}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Id</th>
-                  <th scope="col">Owner</th>
-                  <th scope="col">Public</th>
-                  <th scope="col">Updated</th>
-                  <th scope="col">Fields</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.state.data.results.map((found) => {
-                  const object = { ...found, ownerAddress: owners[found.owner] }
-                  return (
-                    <tr key={object.objectId}>
-                      <td className="mono">{object.objectId}</td>
-                      <td
-                        className="address"
-                        title={`${object.ownerAddress ?? ''} (user ${object.owner})`}
-                      >
-                        {object.ownerAddress ? shortAddress(object.ownerAddress) : object.owner}
-                      </td>
-                      <td>{object.publicRead ? 'Yes' : 'No'}</td>
-                      <td>{dateTime(object.updatedAt)}</td>
-                      <td className="mono preview">{JSON.stringify(object.data).slice(0, 80)}</td>
-                      <td>
-                        <button
-                          type="button"
-                          className="button-secondary"
-                          aria-label={`Open ${object.objectId}`}
-                          onClick={() => setOpen(object)}
-                        >
-                          Open
-                        </button>
-                      </td>
-                    </tr>
-                  )
-                })}
-              </tbody>
-            </table>
-          </div>
-          <p className="console-toolbar">
-            <button
-              type="button"
-              className="button-secondary"
-              disabled={skip === 0}
-              onClick={() => setSkip(Math.max(0, skip - PAGE))}
-            >
-              Previous page
-            </button>
-            <button
-              type="button"
-              className="button-secondary"
-              disabled={skip + PAGE >= page.state.data.count}
-              onClick={() => setSkip(skip + PAGE)}
-            >
-              Next page
-            </button>
-          </p>
-        </>
-      ) : null}
+        )}
+        columns={[
+          { header: 'Id', className: 'mono', cell: (object) => object.objectId },
+          {
+            header: 'Owner',
+            className: 'address',
+            title: (object) => `${object.ownerAddress ?? ''} (user ${object.owner})`,
+            cell: (object) =>
+              object.ownerAddress ? shortAddress(object.ownerAddress) : object.owner,
+          },
+          { header: 'Public', cell: (object) => (object.publicRead ? 'Yes' : 'No') },
+          { header: 'Updated', cell: (object) => dateTime(object.updatedAt) },
+          {
+            header: 'Fields',
+            className: 'mono preview',
+            cell: (object) => JSON.stringify(object.data).slice(0, 80),
+          },
+          {
+            header: 'Actions',
+            headerHidden: true,
+            cell: (object) => (
+              <button
+                type="button"
+                className="button-secondary"
+                aria-label={`Open ${object.objectId}`}
+                onClick={() => setOpen(object)}
+              >
+                Open
+              </button>
+            ),
+          },
+        ]}
+        pager={(data) => ({ skip, size: PAGE, count: data.count, onSkip: setSkip })}
+      />
       {open && chosen ? (
         <ObjectEditor
           key={open.objectId}

@@ -1,6 +1,7 @@
 import { Dashboard } from '../analytics/dashboard.tsx'
 import '../analytics/analytics.css'
 import type { SectionProps } from './console.tsx'
+import { ConsoleTable } from './console-table.tsx'
 import { bytes, useAdmin } from './use-admin.ts'
 
 interface OverviewData {
@@ -47,32 +48,17 @@ export function Overview({ client }: SectionProps) {
               <dd>{state.data.eventsToday}</dd>
             </div>
           </dl>
-          <div
-            className="table-scroll"
-            tabIndex={0}
-            role="region"
-            aria-label="Table, scrolls sideways"
-          >
-            <table>
-              <caption>Objects by class</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Class</th>
-                  <th scope="col" className="numeric">
-                    Objects
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {state.data.classes.map((c) => (
-                  <tr key={c.className}>
-                    <td>{c.className}</td>
-                    <td className="numeric">{c.count}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ConsoleTable
+            state={state}
+            rows={(data) => data.classes}
+            rowKey={(c) => c.className}
+            caption="Objects by class"
+            alert={false}
+            columns={[
+              { header: 'Class', cell: (c) => c.className },
+              { header: 'Objects', numeric: true, cell: (c) => c.count },
+            ]}
+          />
         </>
       )}
       <h3>Events</h3>

@@ -1,4 +1,5 @@
 import type { SectionProps } from './console.tsx'
+import { ConsoleTable } from './console-table.tsx'
 import { useAdmin } from './use-admin.ts'
 
 interface Setting {
@@ -18,35 +19,34 @@ export function Settings({ client }: SectionProps) {
         What this server runs with. Settings are changed in its environment, then the server is
         restarted.
       </p>
-      {state.status === 'error' ? <p role="alert">{state.message}</p> : null}
-      <div className="table-scroll" tabIndex={0} role="region" aria-label="Table, scrolls sideways">
-        <table>
-          <caption>Effective settings</caption>
-          <thead>
-            <tr>
-              <th scope="col">Variable</th>
-              <th scope="col">Value</th>
-              <th scope="col">From</th>
-            </tr>
-          </thead>
-          <tbody>
-            {state.status === 'ready'
-              ? state.data.results.map((setting) => (
-                  <tr key={setting.name}>
-                    <th scope="row" className="mono">
-                      {setting.name}
-                    </th>
-                    <td className="mono setting-value">
-                      {setting.value}
-                      {setting.secret ? <span className="badge">secret, masked</span> : null}
-                    </td>
-                    <td>{setting.source === 'environment' ? 'Environment' : 'Default'}</td>
-                  </tr>
-                ))
-              : null}
-          </tbody>
-        </table>
-      </div>
+      <ConsoleTable
+        state={state}
+        rows={(data) => data.results}
+        rowKey={(setting) => setting.name}
+        caption="Effective settings"
+        columns={[
+          {
+            header: 'Variable',
+            rowHeader: true,
+            className: 'mono',
+            cell: (setting) => setting.name,
+          },
+          {
+            header: 'Value',
+            className: 'mono setting-value',
+            cell: (setting) => (
+              <>
+                {setting.value}
+                {setting.secret ? <span className="badge">secret, masked</span> : null}
+              </>
+            ),
+          },
+          {
+            header: 'From',
+            cell: (setting) => (setting.source === 'environment' ? 'Environment' : 'Default'),
+          },
+        ]}
+      />
     </section>
   )
 }

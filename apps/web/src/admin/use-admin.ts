@@ -1,41 +1,24 @@
-import { useCallback, useEffect, useState } from 'react'
 import type { BackendClient } from '@portico/sdk/backend'
 import { shortMessageOf } from '../backend/error-message.ts'
+import { useServerData, type Loaded } from '../backend/use-server-data.ts'
 
-/** What a console view loads: one state at a time. */
-export type Loaded<T> =
-  { status: 'loading' } | { status: 'ready'; data: T } | { status: 'error'; message: string }
+export type { Loaded }
 
 /**
  * Loads `GET /api/admin/<path>` and loads it again when the path or query change, or on
- * `reload()`; a newer load cancels the one before it. No path: nothing to load yet.
+ * `reload()`; a newer load cancels the one before it, and the last answer stays shown until
+ * the next one arrives. No path: nothing to load yet.
  */
 export function useAdmin<T>(
   client: BackendClient,
   path: string | undefined,
-  query?: Record<string, string | undefined>,
+  query: Record<string, string | undefined> = {},
 ): { state: Loaded<T>; reload: () => void } {
-  const [state, setState] = useState<Loaded<T>>({ status: 'loading' })
-  const [attempt, setAttempt] = useState(0)
-  const queryKey = JSON.stringify(query ?? {})
-  useEffect(() => {
-    if (path === undefined) return
-    const controller = new AbortController()
-    client
-      .request<T>('GET', `/api/admin/${path}`, {
-        query: JSON.parse(queryKey) as Record<string, string | undefined>,
-        signal: controller.signal,
-      })
-      .then(
-        (data) => !controller.signal.aborted && setState({ status: 'ready', data }),
-        (error: unknown) =>
-          !controller.signal.aborted &&
-          setState({ status: 'error', message: shortMessageOf(error) }),
-      )
-    return () => controller.abort()
-  }, [client, path, queryKey, attempt])
-  const reload = useCallback(() => setAttempt((n) => n + 1), [])
-  return { state, reload }
+  return useServerData<T>({
+    key: ['admin', path, query],
+    read: (signal) => client.request<T>('GET', `/api/admin/${path}`, { query, signal }),
+    enabled: path !== undefined,
+  })
 }
 
 /** Runs a console change; resolves to an error message, or undefined when it worked. */

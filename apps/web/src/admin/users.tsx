@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import type { SectionProps } from './console.tsx'
+import { ConsoleTable } from './console-table.tsx'
 import { change, dateTime, useAdmin } from './use-admin.ts'
 
 interface UserRow {
@@ -19,6 +20,10 @@ interface SessionRow {
   expiresAt: string
   revokedAt: string | null
 }
+
+/** Whether a session can still be used. */
+const stateOf = (session: SessionRow) =>
+  session.revokedAt ? 'Revoked' : new Date(session.expiresAt) < new Date() ? 'Expired' : 'Active'
 
 /** Users by latest sign-in, searchable by address; a user's sessions, revocable. */
 export function Users({ client, role }: SectionProps) {
@@ -41,47 +46,32 @@ export function Users({ client, role }: SectionProps) {
           />
         </label>
       </p>
-      {state.status === 'error' ? <p role="alert">{state.message}</p> : null}
-      <div className="table-scroll" tabIndex={0} role="region" aria-label="Table, scrolls sideways">
-        <table>
-          <caption>Users</caption>
-          <thead>
-            <tr>
-              <th scope="col">Address</th>
-              <th scope="col">First sign-in</th>
-              <th scope="col">Last sign-in</th>
-              <th scope="col" className="numeric">
-                Active sessions
-              </th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {state.status === 'ready'
-              ? state.data.results.map((user) => (
-                  <tr key={user.id}>
-                    <td className="address">{user.address}</td>
-                    <td>{dateTime(user.firstSignInAt)}</td>
-                    <td>{dateTime(user.lastSignInAt)}</td>
-                    <td className="numeric">{user.activeSessions}</td>
-                    <td>
-                      <button
-                        type="button"
-                        className="button-secondary"
-                        onClick={() => setOpen(user)}
-                        aria-label={`Sessions of ${user.address}`}
-                      >
-                        Sessions
-                      </button>
-                    </td>
-                  </tr>
-                ))
-              : null}
-          </tbody>
-        </table>
-      </div>
+      <ConsoleTable
+        state={state}
+        rows={(data) => data.results}
+        rowKey={(user) => user.id}
+        caption="Users"
+        columns={[
+          { header: 'Address', className: 'address', cell: (user) => user.address },
+          { header: 'First sign-in', cell: (user) => dateTime(user.firstSignInAt) },
+          { header: 'Last sign-in', cell: (user) => dateTime(user.lastSignInAt) },
+          { header: 'Active sessions', numeric: true, cell: (user) => user.activeSessions },
+          {
+            header: 'Actions',
+            headerHidden: true,
+            cell: (user) => (
+              <button
+                type="button"
+                className="button-secondary"
+                onClick={() => setOpen(user)}
+                aria-label={`Sessions of ${user.address}`}
+              >
+                Sessions
+              </button>
+            ),
+          },
+        ]}
+      />
       {open ? (
         <UserSessions key={open.id} client={client} role={role} user={open} onChanged={reload} />
       ) : null}
@@ -121,56 +111,41 @@ function UserSessions({
           </button>
         </p>
       ) : null}
-      <div className="table-scroll" tabIndex={0} role="region" aria-label="Table, scrolls sideways">
-        <table>
-          <caption className="visually-hidden">Sessions</caption>
-          <thead>
-            <tr>
-              <th scope="col">Device</th>
-              <th scope="col">Chain</th>
-              <th scope="col">Signed in</th>
-              <th scope="col">Last used</th>
-              <th scope="col">State</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {state.status === 'ready'
-              ? state.data.results.map((session) => {
-                  const ended = session.revokedAt
-                    ? 'Revoked'
-                    : new Date(session.expiresAt) < new Date()
-                      ? 'Expired'
-                      : 'Active'
-                  return (
-                    <tr key={session.id}>
-                      <td className="user-agent">{session.userAgent ?? 'Unknown device'}</td>
-                      <td>{session.chainId}</td>
-                      <td>{dateTime(session.createdAt)}</td>
-                      <td>{dateTime(session.lastSeenAt)}</td>
-                      <td>{ended}</td>
-                      <td>
-                        {role === 'admin' && ended === 'Active' ? (
-                          <button
-                            type="button"
-                            className="button-secondary"
-                            onClick={() =>
-                              revoke(`sessions/${session.id}/revoke`, 'The session was revoked.')
-                            }
-                          >
-                            Revoke
-                          </button>
-                        ) : null}
-                      </td>
-                    </tr>
-                  )
-                })
-              : null}
-          </tbody>
-        </table>
-      </div>
+      <ConsoleTable
+        state={state}
+        rows={(data) => data.results}
+        rowKey={(session) => session.id}
+        caption="Sessions"
+        captionHidden
+        alert={false}
+        columns={[
+          {
+            header: 'Device',
+            className: 'user-agent',
+            cell: (session) => session.userAgent ?? 'Unknown device',
+          },
+          { header: 'Chain', cell: (session) => session.chainId },
+          { header: 'Signed in', cell: (session) => dateTime(session.createdAt) },
+          { header: 'Last used', cell: (session) => dateTime(session.lastSeenAt) },
+          { header: 'State', cell: (session) => stateOf(session) },
+          {
+            header: 'Actions',
+            headerHidden: true,
+            cell: (session) =>
+              role === 'admin' && stateOf(session) === 'Active' ? (
+                <button
+                  type="button"
+                  className="button-secondary"
+                  onClick={() =>
+                    revoke(`sessions/${session.id}/revoke`, 'The session was revoked.')
+                  }
+                >
+                  Revoke
+                </button>
+              ) : null,
+          },
+        ]}
+      />
     </section>
   )
 }

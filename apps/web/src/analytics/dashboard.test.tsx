@@ -1,6 +1,9 @@
 // @vitest-environment happy-dom
+import { PorticoProvider } from '@portico/react'
 import { createBackendClient } from '@portico/sdk/backend'
+import { createPortico } from '@portico/sdk/portico'
 import { cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { useState, type ReactNode } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Router } from 'wouter'
 import { memoryLocation } from 'wouter/memory-location'
@@ -38,11 +41,23 @@ function clientAnswering(answer: (url: URL) => Response) {
 const error = (status: number, code: string, message: string) =>
   Response.json({ error: { code, message } }, { status })
 
+/** The app's providers around one page: each render starts with nothing loaded. */
+function Page({ children }: { children: ReactNode }) {
+  const [portico] = useState(() =>
+    createPortico({ serverUrl: 'http://app.test', appId: 'test', chains: [] }),
+  )
+  return (
+    <PorticoProvider portico={portico}>
+      <Router hook={memoryLocation({ path: '/analytics' }).hook}>{children}</Router>
+    </PorticoProvider>
+  )
+}
+
 function renderDashboard(client: ReturnType<typeof clientAnswering>['client']) {
   return render(
-    <Router hook={memoryLocation({ path: '/analytics' }).hook}>
+    <Page>
       <Dashboard client={client} now={now} />
-    </Router>,
+    </Page>,
   )
 }
 
@@ -65,9 +80,9 @@ describe('Dashboard', () => {
   it('asks once per query with its default clock (no render loop)', async () => {
     const { client, urls } = clientAnswering(() => Response.json(stats))
     render(
-      <Router hook={memoryLocation({ path: '/analytics' }).hook}>
+      <Page>
         <Dashboard client={client} />
-      </Router>,
+      </Page>,
     )
     await screen.findByText('5 in total')
     await new Promise((resolve) => setTimeout(resolve, 50))

@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useEffect, useState } from 'react'
 import type { BackendClient } from '@portico/sdk/backend'
 import { useConnectDialog } from '../wallet/connect-dialog-provider.tsx'
 import { RangePicker, SubdomainFilter } from './controls.tsx'
 import { EventsChart } from './events-chart.tsx'
 import { formatCount } from './format.ts'
-import { fillBuckets, statsQuery, topEvents, type StatsRange } from './stats.ts'
+import { fillBuckets, topEvents, type StatsRange } from './stats.ts'
 import { eventRows, RankedTable, SeriesTable, subdomainRows } from './stats-tables.tsx'
 import { useStats, type StatsState } from './use-stats.ts'
 
@@ -24,11 +24,7 @@ export function Dashboard({
   const [range, setRange] = useState<StatsRange>('7d')
   const [subdomain, setSubdomain] = useState('')
   const [knownSubdomains, setKnownSubdomains] = useState<string[]>([])
-  const makeQuery = useCallback(
-    () => statsQuery(range, now(), subdomain || undefined),
-    [range, subdomain, now],
-  )
-  const { state, reload } = useStats(client, makeQuery)
+  const { state, reload } = useStats(client, { range, subdomain: subdomain || undefined, now })
 
   // The filter keeps every subdomain seen so far, so filtering by one does not hide the others.
   useEffect(() => {

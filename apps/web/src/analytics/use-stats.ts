@@ -1,7 +1,14 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useMemo } from 'react'
 import type { BackendClient } from '@portico/sdk/backend'
 import { shortMessageOf } from '../backend/error-message.ts'
-import { fetchStats, type EventStats, type StatsQuery } from './stats.ts'
+import { useServerData } from '../backend/use-server-data.ts'
+import {
+  fetchStats,
+  statsQuery,
+  type EventStats,
+  type StatsQuery,
+  type StatsRange,
+} from './stats.ts'
 
 /** What the dashboard shows: one state at a time. */
 export type StatsState =
@@ -27,31 +34,29 @@ export function failureState(error: unknown): StatsState {
 }
 
 /**
- * Loads the statistics for `query` (made by `makeQuery` on every load, so a retry asks for the
- * window ending now). A newer load cancels the one before it.
+ * Loads the statistics of `range` (and `subdomain`), for the window ending at `now()` when the
+ * load starts, so a retry asks for the window ending then. A newer load cancels the one before.
  */
 export function useStats(
   client: Pick<BackendClient, 'request'>,
-  makeQuery: () => StatsQuery,
+  { range, subdomain, now }: { range: StatsRange; subdomain?: string | undefined; now: () => Date },
 ): { state: StatsState; reload: () => void } {
-  const [state, setState] = useState<StatsState>({ status: 'loading' })
-  const [attempt, setAttempt] = useState(0)
-
-  useEffect(() => {
-    const controller = new AbortController()
-    const query = makeQuery()
-    setState({ status: 'loading' })
-    fetchStats(client, query, controller.signal).then(
-      (stats) => {
-        if (!controller.signal.aborted) setState({ status: 'ready', stats, query })
-      },
-      (error: unknown) => {
-        if (!controller.signal.aborted) setState(failureState(error))
-      },
-    )
-    return () => controller.abort()
-  }, [client, makeQuery, attempt])
-
-  const reload = useCallback(() => setAttempt((n) => n + 1), [])
-  return { state, reload }
+  const { state, reload } = useServerData({
+    key: ['analytics', 'stats', range, subdomain ?? ''],
+    read: async (signal) => {
+      const query = statsQuery(range, now(), subdomain)
+      return { stats: await fetchStats(client, query, signal), query }
+    },
+    whileReading: 'loading',
+  })
+  const stats = useMemo<StatsState>(
+    () =>
+      state.status === 'ready'
+        ? { status: 'ready', ...state.data }
+        : state.status === 'error'
+          ? failureState(state.error)
+          : state,
+    [state],
+  )
+  return { state: stats, reload }
 }

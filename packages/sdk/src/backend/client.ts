@@ -1,6 +1,7 @@
 import { answerCode, BackendError } from '../errors/backend.ts'
 import { checkUrl } from '../errors/config.ts'
 import { sdkVersion } from '../version/sdk-version.ts'
+import { createLiveConnection, type LiveConnection } from './live-connection.ts'
 import { backoffDelay, newIdempotencyKey } from './retry.ts'
 
 export type BackendFetch = (input: string, init: RequestInit) => Promise<Response>
@@ -81,6 +82,13 @@ export interface BackendClient {
   currentToken(): string | undefined
   /** The WebSocket class for live queries, if one is available. */
   readonly WebSocket: WebSocketClass | undefined
+  /**
+   * This client's live-query connection: one socket for every `subscribe`, opened by the first
+   * and closed by the last.
+   */
+  readonly live: LiveConnection
+  /** Ends this client's live queries and closes their socket. */
+  close(): void
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
@@ -124,6 +132,7 @@ export function createBackendClient(config: BackendClientConfig): BackendClient 
   let token = config.token
 
   const url = (path: string) => `${serverUrl}${path.startsWith('/') ? path : `/${path}`}`
+  const currentToken = () => (typeof token === 'function' ? token() : token)
 
   async function request<T>(method: HttpMethod, path: string, options: RequestOptions = {}) {
     const doFetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init))
@@ -150,7 +159,7 @@ export function createBackendClient(config: BackendClientConfig): BackendClient 
           ? (config.idempotencyKey ?? newIdempotencyKey)()
           : undefined
     if (key) headers['idempotency-key'] = key
-    const bearer = typeof token === 'function' ? token() : token
+    const bearer = currentToken()
     if (bearer) headers.authorization = `Bearer ${bearer}`
 
     const fail = (fields: Omit<ConstructorParameters<typeof BackendError>[0], 'method' | 'path'>) =>
@@ -206,6 +215,15 @@ export function createBackendClient(config: BackendClientConfig): BackendClient 
     }
   }
 
+  const WebSocket =
+    config.WebSocket ??
+    ((globalThis as { WebSocket?: WebSocketClass }).WebSocket as WebSocketClass | undefined)
+  const live = createLiveConnection({
+    url: url('/api/live').replace(/^http/, 'ws'),
+    token: currentToken,
+    WebSocket,
+  })
+
   return {
     serverUrl,
     appId: config.appId,
@@ -216,9 +234,9 @@ export function createBackendClient(config: BackendClientConfig): BackendClient 
     setToken(next) {
       token = next
     },
-    currentToken: () => (typeof token === 'function' ? token() : token),
-    WebSocket:
-      config.WebSocket ??
-      ((globalThis as { WebSocket?: WebSocketClass }).WebSocket as WebSocketClass | undefined),
+    currentToken,
+    WebSocket,
+    live,
+    close: live.close,
   }
 }

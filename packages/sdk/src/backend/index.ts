@@ -27,6 +27,7 @@ export {
   type SaveObjectReturnType,
 } from './objects.ts'
 export { saveFile, type SaveFileErrorType } from './files.ts'
+export type { LiveConnection } from './live-connection.ts'
 export {
   subscribe,
   type LiveEvent,
