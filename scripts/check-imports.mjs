@@ -17,7 +17,8 @@ const walk = (dir) => {
 }
 walk(root)
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'"]*?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]/g
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'"]*?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]/g
 const graph = new Map()
 for (const file of files) {
   const text = fs.readFileSync(file, 'utf8')
@@ -25,7 +26,7 @@ for (const file of files) {
   for (const match of text.matchAll(IMPORT)) {
     // Type-only imports vanish at run time but still tie the modules' meanings together.
     const target = path.resolve(path.dirname(file), match[1])
-    if (fs.existsSync(target)) targets.push(target)
+    if (target.startsWith(root + path.sep) && fs.existsSync(target)) targets.push(target)
   }
   graph.set(file, targets)
 }
@@ -69,7 +70,8 @@ const strongConnect = (node) => {
       state.get(member).onStack = false
       component.push(member)
     } while (member !== node)
-    if (component.length > 1) problems.push(`import cycle: ${component.map(rel).sort().join(' → ')}`)
+    if (component.length > 1)
+      problems.push(`import cycle: ${component.map(rel).sort().join(' → ')}`)
   }
 }
 for (const file of graph.keys()) if (!state.has(file)) strongConnect(file)
