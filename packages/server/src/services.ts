@@ -14,7 +14,7 @@ import { LiveHub } from './live/hub.ts'
 import { databaseSocketSlots, memorySocketSlots, type SocketSlots } from './live/socket-slots.ts'
 import { openChangeFeed } from './objects/changes.ts'
 import { FieldIndexes } from './objects/field-indexes.ts'
-import { readObjectAsServer } from './objects/store.ts'
+import { ObjectStore } from './objects/store.ts'
 import { ApiKeyVerifier } from './rpc/api-keys.ts'
 import { loadSiteModule } from './site-module.ts'
 import type { SiteFunctions } from './compat/functions.ts'
@@ -50,6 +50,8 @@ export interface Services {
   socketSlots: SocketSlots
   /** Indexes on the document fields each class is queried on. */
   fieldIndexes: FieldIndexes
+  /** The objects: the only way to their table, queries and access rule. */
+  objects: ObjectStore
   /** Uploaded files, wherever their bytes are kept. */
   files: FileStore
   /** Checks gateway API keys (remembering valid ones for 30 s). */
@@ -119,6 +121,12 @@ export async function openServices(
     await fieldIndexes.load()
     closers.push(() => fieldIndexes.close())
 
+    const objects = new ObjectStore({
+      db: database.db,
+      fieldIndexes,
+      publish: (changes) => feed.publish(changes),
+      answerMaxBytes: config.answerMaxBytes,
+    })
     // Every committed object change, from this process or (on PostgreSQL) any other.
     const feed = openChangeFeed(
       database.db,
@@ -126,13 +134,13 @@ export async function openServices(
         ? {
             kind: 'postgres',
             url,
-            readObject: (keys) => readObjectAsServer(database.db, keys),
+            readObject: (keys) => objects.readAsServer(keys),
             notifyOn: database.relaxed,
           }
         : { kind: 'pglite' },
     )
     closers.push(() => feed.close())
-    const liveHub = new LiveHub(database.db, feed, (error) =>
+    const liveHub = new LiveHub(objects, feed, (error) =>
       log.error({ err: error }, 'live query dispatch failed'),
     )
     closers.push(() => liveHub.close())
@@ -161,6 +169,7 @@ export async function openServices(
       windowCounter,
       socketSlots,
       fieldIndexes,
+      objects,
       files,
       apiKeys: new ApiKeyVerifier(database.db),
       liveHub,
@@ -172,6 +181,7 @@ export async function openServices(
         if (runner || syncs.length === 0) return
         runner = startSyncs({
           db: database.db,
+          objects,
           syncs,
           upstreams: config.rpc.upstreams,
           log,

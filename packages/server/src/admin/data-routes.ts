@@ -3,11 +3,9 @@ import type { FastifyInstance } from 'fastify'
 import { objectSchema, queryAnswerSchema } from '@portico/sdk/wire'
 import { files, users } from '../db/schema.ts'
 import { badRequest, errorBodySchema, notFound } from '../errors.ts'
-import { answerBudget } from '../http/answer-budget.ts'
+import { ANY_OWNER } from '../objects/access.ts'
 import { assertStoredClassName } from '../objects/names.ts'
-import { parseWhere, translateOrder, translatePage, translateWhere } from '../objects/query.ts'
-import { queryObjects } from '../objects/pages.ts'
-import { ANY_OWNER, deleteObject, modifyObject } from '../objects/store.ts'
+import { parseWhere, translatePage } from '../objects/query.ts'
 import { normaliseDocument } from '../objects/wire.ts'
 import { requireConsole } from './access.ts'
 import { recordAudit } from './audit.ts'
@@ -59,6 +57,7 @@ const consoleQueryAnswer = {
 
 export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
   const db = app.db
+  const objects = app.services.objects
 
   app.get<{
     Params: { className: string }
@@ -79,15 +78,11 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
       await requireConsole(request, 'read')
       const { where, order, limit, skip, count } = request.query
       const className = assertStoredClassName(request.params.className)
-      const found = await queryObjects(db, {
-        className,
-        viewerId: ANY_OWNER,
-        where: translateWhere(where),
-        orderBy: translateOrder(order),
-        ...app.fieldIndexes.planQuery(className, parseWhere(where), order),
+      const found = await objects.query(ANY_OWNER, className, {
+        where: parseWhere(where),
+        order,
         ...translatePage(limit, skip),
         count: count === '1' || count === 'true',
-        maxBytes: answerBudget(app.config.answerMaxBytes),
       })
       // The console shows owners by their wallet address, which is how a team knows its users.
       const ids = [...new Set(found.results.map((object) => object.owner))]
@@ -152,8 +147,7 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
         }
         ownerId = found.id
       }
-      const { before, after } = await modifyObject(
-        db,
+      const { before, after } = await objects.modify(
         { className, objectId: request.params.objectId, userId: ANY_OWNER },
         () => ({ data, publicRead, ownerId }),
       )
@@ -181,7 +175,7 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { user } = await requireConsole(request, 'destructive')
       const className = assertStoredClassName(request.params.className)
-      const before = await deleteObject(db, {
+      const before = await objects.delete({
         className,
         objectId: request.params.objectId,
         userId: ANY_OWNER,
@@ -217,7 +211,7 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       await requireConsole(request, 'read')
       const className = assertStoredClassName(request.params.className)
-      const where = translateWhere(request.query.where)
+      const scan = objects.scan(ANY_OWNER, className, parseWhere(request.query.where))
       const csv = request.query.format === 'csv'
       return reply
         .type(csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
@@ -225,7 +219,7 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
           'content-disposition',
           `attachment; filename="${className}.${csv ? 'csv' : 'json'}"`,
         )
-        .send(csv ? await exportCsv(db, className, where) : exportJson(db, className, where))
+        .send(csv ? await exportCsv(scan) : exportJson(scan))
     },
   )
 

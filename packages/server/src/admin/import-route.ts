@@ -58,7 +58,7 @@ export async function consoleImportRoute(app: FastifyInstance): Promise<void> {
         const line = (value: unknown) => out.write(`${JSON.stringify(value)}\n`)
         void (async () => {
           try {
-            const report = await importClass(db, {
+            const report = await importClass(db, app.services.objects, {
               className,
               rows,
               onProgress: (progress) => line({ progress }),

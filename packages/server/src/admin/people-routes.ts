@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { forgetSessions } from '../auth/sessions.ts'
 import { errorBodySchema } from '../errors.ts'
 import { badRequest, notFound } from '../errors.ts'
-import { eventCounts, files, objects, sessions, users } from '../db/schema.ts'
+import { eventCounts, files, sessions, users } from '../db/schema.ts'
 import { createApiKey, listApiKeys, revokeApiKey } from '../rpc/api-keys.ts'
 import { requireConsole } from './access.ts'
 import { listAudit, recordAudit } from './audit.ts'
@@ -47,11 +47,7 @@ export async function consolePeopleRoutes(app: FastifyInstance): Promise<void> {
             .select({ n: count() })
             .from(sessions)
             .where(and(isNull(sessions.revokedAt), gt(sessions.expiresAt, now))),
-          db
-            .select({ className: objects.className, count: count() })
-            .from(objects)
-            .groupBy(objects.className)
-            .orderBy(objects.className),
+          app.services.objects.countByClass(),
           db
             .select({ n: count(), bytes: sql<string>`coalesce(sum(${files.size}), 0)` })
             .from(files),

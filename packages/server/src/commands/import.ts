@@ -1,8 +1,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { loadConfig } from '../config.ts'
 import { HttpError } from '../errors.ts'
 import { ImportFileError, exportRows } from '../import/export-file.ts'
 import { importClass, type ImportReport } from '../import/parse-import.ts'
+import { FieldIndexes } from '../objects/field-indexes.ts'
+import { ObjectStore } from '../objects/store.ts'
 import { openConfiguredDatabase, UsageError } from './database.ts'
 
 const usage = `Usage:
@@ -31,6 +34,14 @@ export async function importCommand(
   if (names.length === 0) throw new UsageError(`No CLASS.json files in ${folder}.\n${usage}`)
 
   const database = await openConfiguredDatabase(env)
+  // No server runs here: an import tells no live listeners and runs no query (so no field index
+  // is ever planned or built).
+  const objects = new ObjectStore({
+    db: database.db,
+    fieldIndexes: new FieldIndexes(database.db, undefined, () => {}),
+    publish: async () => {},
+    answerMaxBytes: loadConfig(env).answerMaxBytes,
+  })
   const reports: ImportReport[] = []
   try {
     for (const name of names) {
@@ -44,7 +55,7 @@ export async function importCommand(
         continue
       }
       let shown = 0
-      const report = await importClass(database.db, {
+      const report = await importClass(database.db, objects, {
         className,
         rows,
         onProgress: ({ done, total }) => {

@@ -1,15 +1,6 @@
-import { answerBudget } from '../http/answer-budget.ts'
 import { assertClassName, SYSTEM_CLASSES } from '../objects/names.ts'
-import { DEFAULT_LIMIT, MAX_LIMIT, translateOrder, translateWhereObject } from '../objects/query.ts'
-import {
-  deleteObject,
-  getObject,
-  getReadableObjects,
-  modifyObject,
-  type WireObject,
-} from '../objects/store.ts'
-import { queryObjects } from '../objects/pages.ts'
-import { createObjectGrouped } from '../objects/writer.ts'
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../objects/query.ts'
+import type { WireObject } from '../objects/rows.ts'
 import type { CompatAnswer, CompatCall } from './call.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import {
@@ -84,7 +75,7 @@ async function resolveIncludes(
       if (value && value.__type === 'Pointer')
         keys.push({ className: String(value.className), objectId: String(value.objectId) })
     }
-  const found = await getReadableObjects(call.app.db, keys.slice(0, 1_000), viewerId)
+  const found = await call.app.services.objects.readable(keys.slice(0, 1_000), viewerId)
   for (const object of objects)
     for (const field of fields) {
       const value = object[field] as { __type?: unknown; className?: unknown; objectId?: unknown }
@@ -106,17 +97,12 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
   if (params.order !== undefined && typeof params.order !== 'string')
     throw new ParseError(ParseCode.INVALID_QUERY, '"order" is a comma-separated list of fields.')
   const order = view ? view.order(params.order) : params.order
-  const found = await queryObjects(call.app.db, {
-    className,
-    viewerId: current?.user.id,
-    where: where ? translateWhereObject(where) : undefined,
-    orderBy: translateOrder(order),
-    ...call.app.fieldIndexes.planQuery(className, where, order),
+  const found = await call.app.services.objects.query(current?.user.id, className, {
+    where,
+    order,
     limit: Math.min(limit, MAX_LIMIT),
     skip: wholeNumber(params.skip, 'skip', 0),
     count: params.count === 1 || params.count === '1' || params.count === true,
-    maxBytes: answerBudget(call.app.config.answerMaxBytes),
-    source: { where: where ? JSON.stringify(where) : undefined, order },
   })
   const results = found.results.map((object) =>
     view ? view.toParse(toParseObject(object, keys)) : toParseObject(object, keys),
@@ -131,7 +117,7 @@ export async function getFromClass(
   objectId: string,
 ): Promise<CompatAnswer> {
   const current = await call.session()
-  const found = await getObject(call.app.db, className, objectId, current?.user.id)
+  const found = await call.app.services.objects.get(className, objectId, current?.user.id)
   if (!found) throw notFound()
   const view = syncedView(call.app, className)
   const keys = listParam(call.params.keys, 'keys')
@@ -152,7 +138,7 @@ export async function createInClass(call: CompatCall, className: string): Promis
   const { user } = await call.requireSession()
   const publicRead =
     call.params.ACL === undefined ? true : publicReadOfAcl(call.params.ACL, user.id)
-  const outcome = await createObjectGrouped(call.app.db, {
+  const outcome = await call.app.services.objects.create({
     className,
     ownerId: user.id,
     data: applyParseWrite({}, call.params),
@@ -171,8 +157,7 @@ export async function updateInClass(
   if (className === '_EthAddress')
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, '_EthAddress rows are kept by the server.')
   const { user } = await call.requireSession()
-  const { after: updated } = await modifyObject(
-    call.app.db,
+  const { after: updated } = await call.app.services.objects.modify(
     { className, objectId, userId: user.id },
     (current) => {
       const data = applyParseWrite(current.data, call.params)
@@ -196,6 +181,6 @@ export async function deleteFromClass(
   if (SYSTEM_CLASSES.has(className))
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, `${className} rows cannot be deleted here.`)
   const { user } = await call.requireSession()
-  await deleteObject(call.app.db, { className, objectId, userId: user.id })
+  await call.app.services.objects.delete({ className, objectId, userId: user.id })
   return { body: {} }
 }

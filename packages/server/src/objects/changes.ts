@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events'
 import { sql } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { listenOn } from '../db/listen.ts'
-import type { WireObject } from './store.ts'
+import type { WireObject } from './rows.ts'
 
 // Every committed change of an object, told to whoever listens (the live-query hub). On the
 // embedded database there is one process and the news stays in memory. On PostgreSQL several

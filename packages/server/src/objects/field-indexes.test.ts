@@ -6,7 +6,7 @@ import { objectFieldIndexes } from '../db/schema.ts'
 import { FieldIndexes, fieldIndexName, indexableFields, orderField } from './field-indexes.ts'
 import { translateOrder, translateWhereObject } from './query.ts'
 import { queryObjects, recentWindow } from './pages.ts'
-import { readableBy } from './store.ts'
+import { readableBy } from './access.ts'
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows
 

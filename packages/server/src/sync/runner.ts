@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import pg from 'pg'
 import { createPublicClient, fallback, http, type PublicClient } from 'viem'
 import type { Database } from '../db/client.ts'
+import type { ObjectStore } from '../objects/store.ts'
 import type { Sync } from './definition.ts'
 import { Syncer, type SyncStatus } from './syncer.ts'
 
@@ -21,6 +22,7 @@ const TAKE_OVER_MS = 2_000
 
 export function startSyncs(options: {
   db: Database
+  objects: ObjectStore
   syncs: Sync[]
   upstreams: ReadonlyMap<number, readonly string[]>
   log: FastifyBaseLogger
@@ -47,7 +49,7 @@ export function startSyncs(options: {
     return client
   }
   const syncers = options.syncs.map(
-    (sync) => new Syncer(options.db, sync, clientFor(sync.chainId), options.log),
+    (sync) => new Syncer(options.db, options.objects, sync, clientFor(sync.chainId), options.log),
   )
   const running = new Map<string, Promise<void>>()
   const start = (syncer: Syncer) => running.set(syncer.sync.name, syncer.run(controller.signal))
