@@ -73,7 +73,7 @@ export interface ObjectScan {
 }
 
 /** What a live subscription selects: `matches` tells whether an object is among it. */
-export interface Selection {
+export interface ObjectFilter {
   className: string
   viewerId: string | undefined
   /** The translated `where`; undefined selects every object. */
@@ -161,8 +161,6 @@ export class ObjectStore {
     query: ObjectQuery,
   ): Promise<{ results: WireObject[]; count?: number }> {
     const { where, order } = query
-    // Compiled statements are kept for a viewer that is a user or nobody (see pages.ts).
-    const kept = viewer === undefined || typeof viewer === 'string'
     return queryObjects(
       this.#db,
       {
@@ -175,14 +173,7 @@ export class ObjectStore {
         skip: query.skip,
         count: query.count ?? false,
         maxBytes: answerBudget(this.#answerMaxBytes),
-        ...(kept
-          ? {
-              source: {
-                where: query.whereText ?? (where ? JSON.stringify(where) : undefined),
-                order,
-              },
-            }
-          : {}),
+        source: { where: query.whereText ?? (where ? JSON.stringify(where) : undefined), order },
       },
       this.#compiledPages,
     )
@@ -230,13 +221,13 @@ export class ObjectStore {
   }
 
   /**
-   * Whether each selection's viewer may read `object` and its condition holds for it, decided by
+   * Whether each filter's viewer may read `object` and its condition holds for it, decided by
    * the database itself: the object is put in a one-row stand-in for the table and the very
    * conditions that queries use (the query translation and the access rule) are evaluated on
    * it. So a live query matches exactly what a query would find, `$regex` included.
    */
-  async matches(object: WireObject, selections: readonly Selection[]): Promise<boolean[]> {
-    const columns = selections.map(
+  async matches(object: WireObject, filters: readonly ObjectFilter[]): Promise<boolean[]> {
+    const columns = filters.map(
       (s, i) =>
         sql`coalesce(${and(readableBy(s.className, s.viewerId), s.condition)}, false) as ${sql.identifier(`m${i}`)}`,
     )
@@ -247,7 +238,7 @@ export class ObjectStore {
           ${object.createdAt}::timestamptz, ${object.updatedAt}::timestamptz))
       select ${sql.join(columns, sql`, `)} from ${objects}`)
     const [row] = (result as unknown as { rows: Record<string, boolean>[] }).rows
-    return selections.map((_s, i) => row?.[`m${i}`] === true)
+    return filters.map((_s, i) => row?.[`m${i}`] === true)
   }
 
   /** Creates an object through the group-commit writer (writer.ts). */
