@@ -121,6 +121,8 @@ export async function openServices(
     await fieldIndexes.load()
     closers.push(() => fieldIndexes.close())
 
+    // The store publishes on the change feed, and the feed reads objects through the store (a
+    // change too big for one notification travels as its keys): each takes the other's function.
     const objects = new ObjectStore({
       db: database.db,
       fieldIndexes,
