@@ -56,6 +56,15 @@ function exportText(className, count) {
   return `{"results":[\n${rows.join(',\n')}\n]}\n`
 }
 
+// The server, whose object store the import writes through.
+const config = loadConfig({
+  ...process.env,
+  DATA_DIR: dataDir,
+  ADMIN_ADDRESSES: admin,
+  LOG_LEVEL: 'error',
+})
+const app = await buildServer({ config, database, logger: false })
+
 // Baseline: the same rows, already mapped, inserted 500 at a time.
 await db
   .insert(users)
@@ -81,7 +90,7 @@ const baseSeconds = (performance.now() - baseStart) / 1000
 const text = exportText('Imported', total)
 const importStart = performance.now()
 let lastShown = 0
-const report = await importClass(db, {
+const report = await importClass(db, app.services.objects, {
   className: 'Imported',
   rows: exportRows(text),
   onProgress: ({ done }) => {
@@ -95,13 +104,6 @@ const importSeconds = (performance.now() - importStart) / 1000
 if (report.imported !== total) throw new Error(`imported ${report.imported} of ${total}`)
 
 // Exports through the real server, memory sampled while a class of 10k and then 100k streams.
-const config = loadConfig({
-  ...process.env,
-  DATA_DIR: dataDir,
-  ADMIN_ADDRESSES: admin,
-  LOG_LEVEL: 'error',
-})
-const app = await buildServer({ config, database, logger: false })
 const url = await app.listen({ host: '127.0.0.1', port: 0 })
 const { token } = await new SignIns(db).complete({
   nonce: (await issueNonce(db, 60_000)).nonce,
@@ -148,7 +150,10 @@ async function exportOnce(className) {
   return { size, seconds: (performance.now() - started) / 1000, growth: peak - before }
 }
 // A class of a tenth of the size, for the comparison.
-await importClass(db, { className: 'Small', rows: exportRows(exportText('Small', total / 10)) })
+await importClass(db, app.services.objects, {
+  className: 'Small',
+  rows: exportRows(exportText('Small', total / 10)),
+})
 const small = await exportOnce('Small')
 const large = await exportOnce('Imported')
 await app.close()

@@ -15,7 +15,7 @@ import { openFileStore, type FileStore } from './files/store.ts'
 import { LiveHub } from './live/hub.ts'
 import { openChangeFeed } from './objects/changes.ts'
 import { FieldIndexes } from './objects/field-indexes.ts'
-import { readObjectAsServer } from './objects/store.ts'
+import { ObjectStore } from './objects/store.ts'
 import { ApiKeyVerifier } from './rpc/api-keys.ts'
 import { sharedSettings } from './shared-settings.ts'
 import { loadSiteModule } from './site-module.ts'
@@ -54,6 +54,8 @@ export interface Services {
   socketSlots: SocketSlots
   /** Indexes on the document fields each class is queried on. */
   fieldIndexes: FieldIndexes
+  /** The objects: the only way to their table, queries and access rule. */
+  objects: ObjectStore
   /** Uploaded files, wherever their bytes are kept. */
   files: FileStore
   /** Session lookups and revocations. */
@@ -115,12 +117,18 @@ export async function openServices(
     await fieldIndexes.load()
     closers.push(() => fieldIndexes.close())
 
+    // The store publishes on the change feed, and the feed reads objects through the store (a
+    // change too big for one notification travels as its keys): each takes the other's function.
+    const objects = new ObjectStore({
+      db: database.db,
+      fieldIndexes,
+      publish: (changes) => feed.publish(changes),
+      answerMaxBytes: config.answerMaxBytes,
+    })
     // Every committed object change, from this process or any other.
-    const feed = openChangeFeed(database.db, cluster, (keys) =>
-      readObjectAsServer(database.db, keys),
-    )
+    const feed = openChangeFeed(database.db, cluster, (keys) => objects.readAsServer(keys))
     closers.push(() => feed.close())
-    const liveHub = new LiveHub(database.db, feed, (error) =>
+    const liveHub = new LiveHub(objects, feed, (error) =>
       log.error({ err: error }, 'live query dispatch failed'),
     )
     closers.push(() => liveHub.close())
@@ -146,6 +154,7 @@ export async function openServices(
       windowCounter: cluster.windowCounter,
       socketSlots: cluster.socketSlots,
       fieldIndexes,
+      objects,
       files,
       sessions,
       signIns: new SignIns(database.db),
@@ -159,6 +168,7 @@ export async function openServices(
         if (runner || syncs.length === 0) return
         runner = startSyncs({
           db: database.db,
+          objects,
           syncs,
           upstreams: config.rpc.upstreams,
           log,

@@ -149,7 +149,10 @@ describe.each(databaseKinds())('the admin console API on %s', (kind) => {
     expect(rows).toHaveLength(3)
     expect(rows[0]).toHaveProperty('ACL')
     // The import reads an export back: same objects, same owners, in another class.
-    const copy = await importClass(app.db, { className: 'NoteCopy', rows: exportRows(json.body) })
+    const copy = await importClass(app.db, app.services.objects, {
+      className: 'NoteCopy',
+      rows: exportRows(json.body),
+    })
     expect(copy).toMatchObject({ imported: 3, refused: [] })
     const copied = (await call('GET', '/api/admin/classes/NoteCopy?order=title', admin)).json()
     expect(copied.results.map((o: { owner: string }) => o.owner)).toEqual([

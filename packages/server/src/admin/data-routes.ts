@@ -3,12 +3,10 @@ import type { FastifyInstance } from 'fastify'
 import { objectSchema, queryAnswerSchema } from '@portico/sdk/wire'
 import { files, users } from '../db/schema.ts'
 import { badRequest, errorBodySchema, notFound } from '../errors.ts'
-import { answerBudget } from '../http/answer-budget.ts'
+import { ANY_OWNER } from '../objects/access.ts'
 import { assertStoredClassName } from '../objects/names.ts'
 import { parseWhereText } from '../objects/condition.ts'
-import { translateOrder, translatePage, translateWhere } from '../objects/query.ts'
-import { queryObjects } from '../objects/pages.ts'
-import { ANY_OWNER, deleteObject, modifyObject } from '../objects/store.ts'
+import { translatePage } from '../objects/query.ts'
 import { normaliseDocument } from '../objects/wire.ts'
 import { consoleAccess } from './access.ts'
 import { recordAudit } from './audit.ts'
@@ -61,6 +59,7 @@ const consoleQueryAnswer = {
 export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
   const requireConsole = consoleAccess(app.config.app)
   const db = app.db
+  const objects = app.services.objects
 
   app.get<{
     Params: { className: string }
@@ -81,16 +80,12 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
       await requireConsole(request, 'read')
       const { where, order, limit, skip, count } = request.query
       const className = assertStoredClassName(request.params.className)
-      const condition = parseWhereText(where)
-      const found = await queryObjects(db, {
-        className,
-        viewerId: ANY_OWNER,
-        where: translateWhere(condition),
-        orderBy: translateOrder(order),
-        ...app.fieldIndexes.planQuery(className, condition, order),
+      const found = await objects.query(ANY_OWNER, className, {
+        where: parseWhereText(where),
+        whereText: where,
+        order,
         ...translatePage(limit, skip),
         count: count === '1' || count === 'true',
-        maxBytes: answerBudget(app.config.answerMaxBytes),
       })
       // The console shows owners by their wallet address, which is how a team knows its users.
       const ids = [...new Set(found.results.map((object) => object.owner))]
@@ -155,8 +150,7 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
         }
         ownerId = found.id
       }
-      const { before, after } = await modifyObject(
-        db,
+      const { before, after } = await objects.modify(
         { className, objectId: request.params.objectId, userId: ANY_OWNER },
         () => ({ data, publicRead, ownerId }),
       )
@@ -184,7 +178,7 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { user } = await requireConsole(request, 'destructive')
       const className = assertStoredClassName(request.params.className)
-      const before = await deleteObject(db, {
+      const before = await objects.delete({
         className,
         objectId: request.params.objectId,
         userId: ANY_OWNER,
@@ -220,7 +214,7 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       await requireConsole(request, 'read')
       const className = assertStoredClassName(request.params.className)
-      const where = translateWhere(parseWhereText(request.query.where))
+      const scan = objects.scan(ANY_OWNER, className, parseWhereText(request.query.where))
       const csv = request.query.format === 'csv'
       return reply
         .type(csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
@@ -228,7 +222,7 @@ export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
           'content-disposition',
           `attachment; filename="${className}.${csv ? 'csv' : 'json'}"`,
         )
-        .send(csv ? await exportCsv(db, className, where) : exportJson(db, className, where))
+        .send(csv ? await exportCsv(scan) : exportJson(scan))
     },
   )
 

@@ -63,7 +63,7 @@ export const consoleImportRoute = routePlugin(
           const line = (value: unknown) => out.write(`${JSON.stringify(value)}\n`)
           void (async () => {
             try {
-              const report = await importClass(db, {
+              const report = await importClass(db, services.objects, {
                 className,
                 rows,
                 onProgress: (progress) => line({ progress }),

@@ -2,7 +2,7 @@ import { and, count, desc, eq, gt, ilike, isNull, sql } from 'drizzle-orm'
 
 import { errorBodySchema } from '../errors.ts'
 import { badRequest, notFound } from '../errors.ts'
-import { eventCounts, files, objects, sessions, users } from '../db/schema.ts'
+import { eventCounts, files, sessions, users } from '../db/schema.ts'
 import { createApiKey, listApiKeys, revokeApiKey } from '../rpc/api-keys.ts'
 import { consoleAccess } from './access.ts'
 import { listAudit, recordAudit } from './audit.ts'
@@ -51,11 +51,7 @@ export const consolePeopleRoutes = routePlugin(
               .select({ n: count() })
               .from(sessions)
               .where(and(isNull(sessions.revokedAt), gt(sessions.expiresAt, now))),
-            db
-              .select({ className: objects.className, count: count() })
-              .from(objects)
-              .groupBy(objects.className)
-              .orderBy(objects.className),
+            services.objects.countByClass(),
             db
               .select({ n: count(), bytes: sql<string>`coalesce(sum(${files.size}), 0)` })
               .from(files),

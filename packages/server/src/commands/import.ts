@@ -1,8 +1,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { loadConfig } from '../config.ts'
 import { HttpError } from '../errors.ts'
 import { ImportFileError, exportRows } from '../import/export-file.ts'
 import { importClass, type ImportReport } from '../import/parse-import.ts'
+import { openMemoryCluster } from '../db/cluster/memory.ts'
+import { FieldIndexes } from '../objects/field-indexes.ts'
+import { ObjectStore } from '../objects/store.ts'
 import { openConfiguredDatabase, UsageError } from './database.ts'
 
 const usage = `Usage:
@@ -31,6 +35,19 @@ export async function importCommand(
   if (names.length === 0) throw new UsageError(`No CLASS.json files in ${folder}.\n${usage}`)
 
   const database = await openConfiguredDatabase(env)
+  // No server runs here: an import tells no live listeners and runs no query (so no field index
+  // is ever planned or built).
+  const objects = new ObjectStore({
+    db: database.db,
+    // Nothing is led either: a cluster of this one process is enough.
+    fieldIndexes: new FieldIndexes(
+      database.db,
+      openMemoryCluster({ shared: {}, liveMaxSocketsPerAddress: 1 }),
+      () => {},
+    ),
+    publish: async () => {},
+    answerMaxBytes: loadConfig(env).answerMaxBytes,
+  })
   const reports: ImportReport[] = []
   try {
     for (const name of names) {
@@ -44,7 +61,7 @@ export async function importCommand(
         continue
       }
       let shown = 0
-      const report = await importClass(database.db, {
+      const report = await importClass(database.db, objects, {
         className,
         rows,
         onProgress: ({ done, total }) => {

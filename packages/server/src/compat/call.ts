@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { CurrentUser, Sessions } from '../auth/sessions.ts'
 import type { SignIns } from '../auth/sign-in.ts'
+import type { ObjectStore } from '../objects/store.ts'
 import type { ServerConfig } from '../config.ts'
 import type { Database } from '../db/client.ts'
 import type { FileStore } from '../files/store.ts'
@@ -27,6 +28,7 @@ export interface CompatServices {
   windowCounter: WindowCounter
   sessions: Sessions
   signIns: SignIns
+  objects: ObjectStore
   /** The contract-event syncs, whose classes the mount shows as Moralis v1 did. */
   syncs: readonly Sync[]
 }

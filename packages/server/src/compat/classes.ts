@@ -1,16 +1,7 @@
-import { answerBudget } from '../http/answer-budget.ts'
 import { assertClassName, SYSTEM_CLASSES } from '../objects/names.ts'
 import { parseWhere } from '../objects/condition.ts'
-import { DEFAULT_LIMIT, MAX_LIMIT, translateOrder, translateWhere } from '../objects/query.ts'
-import {
-  deleteObject,
-  getObject,
-  getReadableObjects,
-  modifyObject,
-  type WireObject,
-} from '../objects/store.ts'
-import { queryObjects } from '../objects/pages.ts'
-import { createObjectGrouped } from '../objects/writer.ts'
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../objects/query.ts'
+import type { WireObject } from '../objects/rows.ts'
 import type { CompatAnswer, CompatCall } from './call.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import {
@@ -85,7 +76,7 @@ async function resolveIncludes(
       if (value && value.__type === 'Pointer')
         keys.push({ className: String(value.className), objectId: String(value.objectId) })
     }
-  const found = await getReadableObjects(call.services.db, keys.slice(0, 1_000), viewerId)
+  const found = await call.services.objects.readable(keys.slice(0, 1_000), viewerId)
   for (const object of objects)
     for (const field of fields) {
       const value = object[field] as { __type?: unknown; className?: unknown; objectId?: unknown }
@@ -108,17 +99,13 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
     throw new ParseError(ParseCode.INVALID_QUERY, '"order" is a comma-separated list of fields.')
   const order = view ? view.order(params.order) : params.order
   const condition = where ? parseWhere(where) : undefined
-  const found = await queryObjects(call.services.db, {
-    className,
-    viewerId: current?.user.id,
-    where: translateWhere(condition),
-    orderBy: translateOrder(order),
-    ...call.services.fieldIndexes.planQuery(className, condition, order),
+  const found = await call.services.objects.query(current?.user.id, className, {
+    where: condition,
+    whereText: where ? JSON.stringify(where) : undefined,
+    order,
     limit: Math.min(limit, MAX_LIMIT),
     skip: wholeNumber(params.skip, 'skip', 0),
     count: params.count === 1 || params.count === '1' || params.count === true,
-    maxBytes: answerBudget(call.services.config.answerMaxBytes),
-    source: { where: where ? JSON.stringify(where) : undefined, order },
   })
   const results = found.results.map((object) =>
     view ? view.toParse(toParseObject(object, keys)) : toParseObject(object, keys),
@@ -133,7 +120,7 @@ export async function getFromClass(
   objectId: string,
 ): Promise<CompatAnswer> {
   const current = await call.session()
-  const found = await getObject(call.services.db, className, objectId, current?.user.id)
+  const found = await call.services.objects.get(className, objectId, current?.user.id)
   if (!found) throw notFound()
   const view = syncedView(call.services, className)
   const keys = listParam(call.params.keys, 'keys')
@@ -154,7 +141,7 @@ export async function createInClass(call: CompatCall, className: string): Promis
   const { user } = await call.requireSession()
   const publicRead =
     call.params.ACL === undefined ? true : publicReadOfAcl(call.params.ACL, user.id)
-  const outcome = await createObjectGrouped(call.services.db, {
+  const outcome = await call.services.objects.create({
     className,
     ownerId: user.id,
     data: applyParseWrite({}, call.params),
@@ -173,8 +160,7 @@ export async function updateInClass(
   if (className === '_EthAddress')
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, '_EthAddress rows are kept by the server.')
   const { user } = await call.requireSession()
-  const { after: updated } = await modifyObject(
-    call.services.db,
+  const { after: updated } = await call.services.objects.modify(
     { className, objectId, userId: user.id },
     (current) => {
       const data = applyParseWrite(current.data, call.params)
@@ -198,6 +184,6 @@ export async function deleteFromClass(
   if (SYSTEM_CLASSES.has(className))
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, `${className} rows cannot be deleted here.`)
   const { user } = await call.requireSession()
-  await deleteObject(call.services.db, { className, objectId, userId: user.id })
+  await call.services.objects.delete({ className, objectId, userId: user.id })
   return { body: {} }
 }

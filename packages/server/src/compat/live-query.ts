@@ -10,7 +10,7 @@ import { TOKEN_PREFIX } from './call.ts'
 import { ParseCode, toParseError } from './parse-error.ts'
 import { toParseObject } from './parse-object.ts'
 import { syncedView } from './synced-classes.ts'
-import type { WireObject } from '../objects/store.ts'
+import type { WireObject } from '../objects/rows.ts'
 
 // Parse's LiveQuery protocol on the mount path (what `Moralis.Query#subscribe` and
 // `Parse.LiveQueryClient` speak):

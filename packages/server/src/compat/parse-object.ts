@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import { HttpError } from '../errors.ts'
-import type { WireObject } from '../objects/store.ts'
+import type { WireObject } from '../objects/rows.ts'
 import { normaliseValue, type Document } from '../objects/wire.ts'
 import { assertFieldName } from '../objects/names.ts'
 import { ParseCode, ParseError } from './parse-error.ts'

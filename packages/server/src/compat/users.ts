@@ -3,10 +3,8 @@ import { createSiweMessage } from 'viem/siwe'
 import { issueNonce } from '../auth/nonces.ts'
 import { verifySignInSignature, type ChainClients } from '../auth/signature.ts'
 import { checkSignInMessage } from '../auth/siwe.ts'
-import type { Database } from '../db/client.ts'
-import { objects } from '../db/schema.ts'
-import { publishChanges } from '../objects/changes.ts'
-import { getObject, toWire, type WireObject } from '../objects/store.ts'
+import type { WireObject } from '../objects/rows.ts'
+import type { ObjectStore } from '../objects/store.ts'
 import type { Document } from '../objects/wire.ts'
 import { TOKEN_PREFIX, type CompatAnswer, type CompatCall } from './call.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
@@ -167,7 +165,7 @@ export async function signIn(call: CompatCall, clientFor: ChainClients): Promise
     userAgent: call.request.headers['user-agent'],
     ttlMs: config.sessionTtlMs,
   })
-  const { user, created } = await ensureUserRows(services.db, signedIn.user)
+  const { user, created } = await ensureUserRows(services.objects, signedIn.user)
   return {
     status: created ? 201 : 200,
     body: { ...toParseObject(user), sessionToken: TOKEN_PREFIX + signedIn.token },
@@ -176,54 +174,37 @@ export async function signIn(call: CompatCall, clientFor: ChainClients): Promise
 
 /** The `_User` object of a user (and the `_EthAddress` row of its address), made at first sign-in. */
 async function ensureUserRows(
-  db: Database,
+  objects: ObjectStore,
   user: { id: string; address: string },
 ): Promise<{ user: WireObject; created: boolean }> {
-  const existing = await getObject(db, '_User', user.id, user.id)
+  const existing = await objects.get('_User', user.id, user.id)
   if (existing) return { user: existing, created: false }
   const lower = user.address.toLowerCase()
   const now = new Date()
-  const made = await db
-    .insert(objects)
-    .values([
-      {
-        className: '_User',
-        id: user.id,
-        ownerId: user.id,
-        publicRead: false,
-        data: { username: lower, ethAddress: lower, accounts: [lower] },
-        createdAt: now,
-        updatedAt: now,
-      },
-      {
-        className: '_EthAddress',
-        id: lower,
-        ownerId: user.id,
-        publicRead: false,
-        data: { user: { __type: 'Pointer', className: '_User', objectId: user.id } },
-        createdAt: now,
-        updatedAt: now,
-      },
-    ])
-    .onConflictDoNothing()
-    .returning()
-  await publishChanges(
-    db,
-    made.map((row) => {
-      const after = toWire(row)
-      return {
-        kind: 'create' as const,
-        className: after.className,
-        objectId: after.objectId,
-        before: null,
-        after,
-      }
-    }),
-  )
-  const row = made.find((r) => r.className === '_User')
-  if (row) return { user: toWire(row), created: true }
+  const made = await objects.insertAbsent([
+    {
+      className: '_User',
+      id: user.id,
+      ownerId: user.id,
+      publicRead: false,
+      data: { username: lower, ethAddress: lower, accounts: [lower] },
+      createdAt: now,
+      updatedAt: now,
+    },
+    {
+      className: '_EthAddress',
+      id: lower,
+      ownerId: user.id,
+      publicRead: false,
+      data: { user: { __type: 'Pointer', className: '_User', objectId: user.id } },
+      createdAt: now,
+      updatedAt: now,
+    },
+  ])
+  const madeUser = made.find((object) => object.className === '_User')
+  if (madeUser) return { user: madeUser, created: true }
   // Another sign-in of the same user made it a moment ago.
-  const raced = await getObject(db, '_User', user.id, user.id)
+  const raced = await objects.get('_User', user.id, user.id)
   if (!raced) throw new ParseError(ParseCode.OBJECT_NOT_FOUND, 'This user no longer exists.')
   return { user: raced, created: false }
 }
@@ -256,7 +237,7 @@ export function checkUserWrite(data: Document, address: string): void {
 /** `GET users/me`: the caller's user with the token it sent, or 209. */
 export async function me(call: CompatCall): Promise<CompatAnswer> {
   const { user } = await call.requireSession()
-  const { user: object } = await ensureUserRows(call.services.db, user)
+  const { user: object } = await ensureUserRows(call.services.objects, user)
   return { body: { ...toParseObject(object), sessionToken: TOKEN_PREFIX + call.sessionToken } }
 }
 

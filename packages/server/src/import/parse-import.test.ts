@@ -42,13 +42,13 @@ describe.each(databaseKinds())('importing a Parse export on %s', (kind) => {
     )[0]
 
   it('brings users, objects, ACLs, pointers and dates over, and refuses a role ACL by row', async () => {
-    const userReport = await importClass(app.db, {
+    const userReport = await importClass(app.db, app.services.objects, {
       className: '_User',
       rows: exportRows(read('_User.json')),
     })
     expect(userReport).toMatchObject({ imported: 2, unchanged: 0, refused: [] })
     const progress: number[] = []
-    const report = await importClass(app.db, {
+    const report = await importClass(app.db, app.services.objects, {
       className: 'Note',
       rows: exportRows(read('Note.json')),
       onProgress: (p) => progress.push(p.done),
@@ -103,7 +103,10 @@ describe.each(databaseKinds())('importing a Parse export on %s', (kind) => {
       ['_User', '_User.json'],
       ['Note', 'Note.json'],
     ] as const) {
-      const again = await importClass(app.db, { className, rows: exportRows(read(file)) })
+      const again = await importClass(app.db, app.services.objects, {
+        className,
+        rows: exportRows(read(file)),
+      })
       expect(again.imported).toBe(0)
     }
     expect(await app.db.select().from(objects).orderBy(objects.className, objects.id)).toEqual(
@@ -148,7 +151,7 @@ describe.each(databaseKinds())('importing a Parse export on %s', (kind) => {
       '"title": "No ACL at all", "broken": ,',
     )
     const rows = exportRows(text)
-    const report = await importClass(app.db, { className: 'Fresh', rows })
+    const report = await importClass(app.db, app.services.objects, { className: 'Fresh', rows })
     const brokenLine = text.split('\n').findIndex((l) => l.includes('"broken"')) + 1
     expect(report.refused.map((r) => r.reason)).toEqual([
       expect.stringMatching(/not valid JSON/),

@@ -1,9 +1,10 @@
 import { getAddress, isAddress } from 'viem'
-import { and, eq, inArray } from 'drizzle-orm'
+import { eq, inArray } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
-import { objects, users } from '../db/schema.ts'
+import { users } from '../db/schema.ts'
 import { HttpError } from '../errors.ts'
 import { assertStoredClassName } from '../objects/names.ts'
+import type { NewObject, ObjectStore } from '../objects/store.ts'
 import { normaliseDocument, type Document } from '../objects/wire.ts'
 import type { ExportRow } from './export-file.ts'
 
@@ -70,6 +71,7 @@ class RowRefused extends Error {}
 /** Imports one class; `onProgress` is called after each batch. */
 export async function importClass(
   db: Database,
+  objects: ObjectStore,
   input: { className: string; rows: ExportRow[]; onProgress?: (progress: ImportProgress) => void },
 ): Promise<ImportReport> {
   const className = assertStoredClassName(input.className)
@@ -90,15 +92,15 @@ export async function importClass(
   await db.insert(users).values(IMPORT_OWNER).onConflictDoNothing()
   for (let start = 0; start < input.rows.length; start += BATCH) {
     const batch = input.rows.slice(start, start + BATCH)
-    const ready: (typeof objects.$inferInsert & { line: number })[] = []
-    const owners = await resolveOwners(db, batch)
+    const ready: (NewObject & { line: number })[] = []
+    const owners = await resolveOwners(db, objects, batch)
     for (const row of batch) {
       try {
         if (row.error) throw new RowRefused(row.error)
         const record = checkRow(row.value)
         // A user owns their own `_User` row.
         if (className === '_User')
-          owners.set(`user:${record.objectId}`, await importUser(db, record))
+          owners.set(`user:${record.objectId}`, await importUser(db, objects, record))
         const access = ownerOf(record, owners)
         const data = documentOf(record, row.line, report)
         ready.push({
@@ -122,13 +124,9 @@ export async function importClass(
       }
     }
     if (ready.length) {
-      const inserted = await db
-        .insert(objects)
-        .values(ready.map(({ line: _line, ...row }) => row))
-        .onConflictDoNothing()
-        .returning({ id: objects.id })
-      report.imported += inserted.length
-      report.unchanged += ready.length - inserted.length
+      const imported = await objects.importRows(ready.map(({ line: _line, ...row }) => row))
+      report.imported += imported
+      report.unchanged += ready.length - imported
     }
     input.onProgress?.({
       className,
@@ -171,7 +169,7 @@ function checkRow(value: unknown): Row {
 }
 
 /** The Portico user ids that the Parse user ids in this batch's ACLs stand for. */
-async function resolveOwners(db: Database, batch: ExportRow[]) {
+async function resolveOwners(db: Database, objects: ObjectStore, batch: ExportRow[]) {
   const named = new Set<string>()
   for (const row of batch) {
     const value = row.value as { ACL?: unknown; objectId?: unknown } | undefined
@@ -182,11 +180,7 @@ async function resolveOwners(db: Database, batch: ExportRow[]) {
   if (named.size === 0) return owners
   const ids = [...named]
   // A Parse user imported before (or made by the mount) is the `_User` object of that id.
-  const viaObjects = await db
-    .select({ id: objects.id, ownerId: objects.ownerId })
-    .from(objects)
-    .where(and(eq(objects.className, '_User'), inArray(objects.id, ids)))
-  for (const row of viaObjects) owners.set(`user:${row.id}`, row.ownerId)
+  for (const [id, ownerId] of await objects.owners('_User', ids)) owners.set(`user:${id}`, ownerId)
   const viaUsers = await db.select({ id: users.id }).from(users).where(inArray(users.id, ids))
   for (const row of viaUsers)
     if (!owners.has(`user:${row.id}`)) owners.set(`user:${row.id}`, row.id)
@@ -231,7 +225,7 @@ function ownerOf(row: Row, owners: Map<string, string>): { id: string; publicRea
 }
 
 /** A `_User` row: the user keyed by its address, with the row's id when the address is new. */
-async function importUser(db: Database, row: Row): Promise<string> {
+async function importUser(db: Database, objects: ObjectStore, row: Row): Promise<string> {
   const accounts = Array.isArray(row.accounts) ? row.accounts : []
   const raw = typeof row.ethAddress === 'string' ? row.ethAddress : accounts[0]
   if (typeof raw !== 'string' || !isAddress(raw, { strict: false }))
@@ -247,9 +241,8 @@ async function importUser(db: Database, row: Row): Promise<string> {
     })
     .onConflictDoNothing()
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.address, address))
-  await db
-    .insert(objects)
-    .values({
+  await objects.importRows([
+    {
       className: '_EthAddress',
       id: address.toLowerCase(),
       ownerId: user!.id,
@@ -257,8 +250,8 @@ async function importUser(db: Database, row: Row): Promise<string> {
       data: { user: { __type: 'Pointer', className: '_User', objectId: row.objectId } },
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
-    })
-    .onConflictDoNothing()
+    },
+  ])
   return user!.id
 }
 

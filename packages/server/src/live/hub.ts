@@ -1,16 +1,15 @@
 import type { LiveEventMessage } from '@portico/sdk/wire'
-import { and, sql, type SQL } from 'drizzle-orm'
-import type { Database } from '../db/client.ts'
-import { objects } from '../db/schema.ts'
-import type { ChangeFeed, ObjectChange } from '../objects/changes.ts'
-import { readableBy, type WireObject } from '../objects/store.ts'
+import type { SQL } from 'drizzle-orm'
+import type { ObjectChange, ChangeFeed } from '../objects/changes.ts'
+import type { WireObject } from '../objects/rows.ts'
+import type { ObjectStore } from '../objects/store.ts'
 
 // Live queries: subscriptions to the objects of a class that match a `where`, as a viewer may
 // read them. Every committed change (from any process, through the change feed) is matched
-// against the subscriptions of its class by PostgreSQL itself: the object's state before and
-// after is put in a one-row stand-in for the objects table and the very conditions that queries
-// use (the query translation and the access rule) are evaluated on it. So a live query matches
-// exactly what a query would find, `$regex` included, with no second matcher in JavaScript.
+// against the subscriptions of its class by the object store (`matches`), which evaluates the
+// very conditions that queries use on the object's state before and after. So a live query
+// matches exactly what a query would find, `$regex` included, with no second matcher in
+// JavaScript.
 
 /** What a subscriber is told (the protocol's event names, in the SDK's wire module). */
 export type LiveEvent = LiveEventMessage['op']
@@ -33,7 +32,7 @@ export class LiveHub {
   private readonly stopListening: () => void
 
   constructor(
-    private readonly db: Database,
+    private readonly objects: ObjectStore,
     feed: ChangeFeed,
     private readonly onError: (error: unknown) => void = () => {},
   ) {
@@ -71,8 +70,8 @@ export class LiveHub {
     for (let i = 0; i < subscriptions.length; i += CHUNK) {
       const chunk = subscriptions.slice(i, i + CHUNK)
       const [before, after] = await Promise.all([
-        change.before ? this.matches(change.before, chunk) : chunk.map(() => false),
-        change.after ? this.matches(change.after, chunk) : chunk.map(() => false),
+        change.before ? this.objects.matches(change.before, chunk) : chunk.map(() => false),
+        change.after ? this.objects.matches(change.after, chunk) : chunk.map(() => false),
       ])
       chunk.forEach((subscription, index) => {
         const event = eventFor(change, before[index]!, after[index]!)
@@ -82,22 +81,6 @@ export class LiveHub {
         subscription.send(event, object!, change.before)
       })
     }
-  }
-
-  /** Whether each subscription's viewer may read `object` and its condition holds for it. */
-  private async matches(object: WireObject, chunk: Subscription[]): Promise<boolean[]> {
-    const columns = chunk.map(
-      (s, i) =>
-        sql`coalesce(${and(readableBy(s.className, s.viewerId), s.condition)}, false) as ${sql.identifier(`m${i}`)}`,
-    )
-    const result = await this.db.execute(sql`
-      with ${objects} (class_name, id, owner_id, public_read, data, created_at, updated_at) as (
-        values (${object.className}::text, ${object.objectId}::text, ${object.owner}::text,
-          ${object.publicRead}::boolean, ${JSON.stringify(object.data)}::jsonb,
-          ${object.createdAt}::timestamptz, ${object.updatedAt}::timestamptz))
-      select ${sql.join(columns, sql`, `)} from ${objects}`)
-    const [row] = (result as unknown as { rows: Record<string, boolean>[] }).rows
-    return chunk.map((_s, i) => row?.[`m${i}`] === true)
   }
 }
 

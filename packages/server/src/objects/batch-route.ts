@@ -4,7 +4,7 @@ import { batchAnswerSchema } from '@portico/sdk/wire'
 import { errorBodySchema } from '../errors.ts'
 import { answerBudget, withSharedAnswerBudget } from '../http/answer-budget.ts'
 import { subRequestKey } from '../idempotency/store.ts'
-import { answerTooLarge } from '../objects/pages.ts'
+import { answerTooLarge } from './pages.ts'
 
 // `POST /api/batch`: up to `batchMaxRequests` object sub-requests, run
 // in order. Each one goes through the same route, validation and access check as if it had

@@ -1,6 +1,6 @@
 import type { Database } from '../db/client.ts'
 import type { Cluster, Codec } from '../db/cluster/cluster.ts'
-import type { WireObject } from './store.ts'
+import type { WireObject } from './rows.ts'
 
 // Every committed change of an object, told to whoever listens (the live-query hub), on every
 // process, the writer included: one path, whoever made the change. The news travels through the
@@ -85,8 +85,6 @@ function changeCodec(readObject: ReadObject): Codec<ObjectChange> {
   }
 }
 
-const feeds = new WeakMap<Database, ChangeFeed>()
-
 /**
  * Opens the change feed of a database on its cluster; the server does this once at start.
  * `readObject` reads an object whose change was too big to travel whole.
@@ -119,14 +117,7 @@ export function openChangeFeed(
     async close() {
       for (const stop of stops) stop()
       stops.clear()
-      if (feeds.get(db) === feed) feeds.delete(db)
     },
   }
-  feeds.set(db, feed)
   return feed
-}
-
-/** Tells the database's listeners about committed changes; nothing when no feed is open. */
-export function publishChanges(db: Database, changes: ObjectChange[]): Promise<void> {
-  return feeds.get(db)?.publish(changes) ?? Promise.resolve()
 }

@@ -7,7 +7,7 @@ import { FieldIndexes, fieldIndexName, indexableFields, orderField } from './fie
 import { parseWhere } from './condition.ts'
 import { translateOrder, translateWhere } from './query.ts'
 import { queryObjects, recentWindow } from './pages.ts'
-import { readableBy } from './store.ts'
+import { readableBy } from './access.ts'
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows
 

@@ -7,14 +7,8 @@ import {
 } from '../db/client.ts'
 import { objects } from '../db/schema.ts'
 import { badRequest, type HttpError } from '../errors.ts'
-import {
-  packedRows,
-  readableBy,
-  unpack,
-  type Changer,
-  type PackedRow,
-  type WireObject,
-} from './store.ts'
+import { readableBy, type Changer } from './access.ts'
+import { packedRows, unpack, type PackedRow, type WireObject } from './rows.ts'
 
 // Pages of objects: the query language, translated (query.ts), read in one statement whose
 // answer is bounded in bytes before any document is read.
@@ -49,12 +43,31 @@ export interface QueryInput {
 const envelopeBytes = 200
 
 /**
- * Compiled page statements by what they were made from, per database: building a page's
- * statement and compiling it to text took about 0.1 ms, an eighth of a whole page query on the
- * embedded database; sites ask the same pages over and over.
+ * Compiled page statements by what they were made from (the object store keeps one): building a
+ * page's statement and compiling it to text took about 0.1 ms, an eighth of a whole page query
+ * on the embedded database; sites ask the same pages over and over. The most recently used
+ * `max` are kept.
  */
-const compiledPages = new WeakMap<Database, Map<string, CompiledStatement>>()
-const maxCompiledPages = 500
+export class CompiledPages {
+  readonly #pages = new Map<string, CompiledStatement>()
+
+  constructor(private readonly max = 500) {}
+
+  /** The statement kept for `key`, else the one `compile` makes (then kept). */
+  get(key: string, compile: () => CompiledStatement): CompiledStatement {
+    const known = this.#pages.get(key)
+    if (known) {
+      // Most recently used last: the first entry is the one to drop.
+      this.#pages.delete(key)
+      this.#pages.set(key, known)
+      return known
+    }
+    const compiled = compile()
+    if (this.#pages.size >= this.max) this.#pages.delete(this.#pages.keys().next().value!)
+    this.#pages.set(key, compiled)
+    return compiled
+  }
+}
 
 /**
  * How many of a class's newest objects a `recentFirst` page looks through before it asks the
@@ -62,9 +75,14 @@ const maxCompiledPages = 500
  */
 export const recentWindow = 1000
 
+/**
+ * One page of objects, and their count when asked. `compiled` keeps page statements between
+ * calls (the store's); without it each page is compiled anew.
+ */
 export async function queryObjects(
   db: Database,
   input: QueryInput,
+  compiled?: CompiledPages,
 ): Promise<{ results: WireObject[]; count?: number }> {
   const condition = () => and(readableBy(input.className, input.viewerId), input.where)
   const results =
@@ -75,8 +93,8 @@ export async function queryObjects(
           // cost would otherwise trigger (150 ms of compiling).
           await readPlanned(db, input, condition, { enable_sort: 'off', jit: 'off' })
         : input.recentFirst && input.skip + input.limit <= recentWindow
-          ? await readRecentFirst(db, input, condition)
-          : readPage(await runCompiled(db, compiledPage(db, input, condition)), input)
+          ? await readRecentFirst(db, input, condition, compiled)
+          : readPage(await runCompiled(db, compiledPage(db, input, condition, compiled)), input)
   if (!input.count) return { results }
   const [total] = await db.select({ n: count() }).from(objects).where(condition())
   return { results, count: Number(total?.n ?? 0) }
@@ -90,9 +108,14 @@ export async function queryObjects(
  * page (those objects come first in its order). Otherwise the range's matches are read through
  * the field index and sorted, the walk made unavailable for that statement.
  */
-async function readRecentFirst(db: Database, input: QueryInput, condition: () => SQL | undefined) {
+async function readRecentFirst(
+  db: Database,
+  input: QueryInput,
+  condition: () => SQL | undefined,
+  compiled: CompiledPages | undefined,
+) {
   const recent = readPage(
-    await runCompiled(db, compiledPage(db, input, condition, recentWindow)),
+    await runCompiled(db, compiledPage(db, input, condition, compiled, recentWindow)),
     input,
   )
   if (recent.length === input.limit) return recent
@@ -129,12 +152,14 @@ function compiledPage(
   db: Database,
   input: QueryInput,
   condition: () => SQL | undefined,
+  compiled: CompiledPages | undefined,
   window?: number,
 ): CompiledStatement {
+  const compile = () => compileStatement(db, pageStatement(condition(), input, window))
   // Only for a viewer that is a user or nobody: the key must tell every viewer apart.
   const viewer = input.viewerId
-  if (!input.source || (viewer !== undefined && typeof viewer !== 'string')) {
-    return compileStatement(db, pageStatement(condition(), input, window))
+  if (!compiled || !input.source || (viewer !== undefined && typeof viewer !== 'string')) {
+    return compile()
   }
   const key = JSON.stringify([
     input.className,
@@ -146,19 +171,7 @@ function compiledPage(
     input.maxBytes,
     window ?? null,
   ])
-  let pages = compiledPages.get(db)
-  if (!pages) compiledPages.set(db, (pages = new Map()))
-  const known = pages.get(key)
-  if (known) {
-    // Most recently used last: the first entry is the one to drop.
-    pages.delete(key)
-    pages.set(key, known)
-    return known
-  }
-  const compiled = compileStatement(db, pageStatement(condition(), input, window))
-  if (pages.size >= maxCompiledPages) pages.delete(pages.keys().next().value!)
-  pages.set(key, compiled)
-  return compiled
+  return compiled.get(key, compile)
 }
 
 /**

@@ -1,14 +1,11 @@
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import type { FastifyInstance } from 'fastify'
-import { answerBudget } from '../http/answer-budget.ts'
 import { replay } from '../idempotency/store.ts'
-import { assertClassName } from '../objects/names.ts'
-import { parseWhereText } from '../objects/condition.ts'
-import { translateOrder, translatePage, translateWhere } from '../objects/query.ts'
-import { createObjectGrouped } from '../objects/writer.ts'
-import { deleteObject, getObject, unreadable, updateObject } from '../objects/store.ts'
-import { queryObjects } from '../objects/pages.ts'
-import { normaliseDocument } from '../objects/wire.ts'
+import { unreadable } from './access.ts'
+import { parseWhereText } from './condition.ts'
+import { assertClassName } from './names.ts'
+import { translatePage } from './query.ts'
+import { normaliseDocument } from './wire.ts'
 import { objectSchemas as s } from './schemas.ts'
 
 // Objects: JSON documents in named classes with owner-based access (private by default, or
@@ -16,6 +13,7 @@ import { objectSchemas as s } from './schemas.ts'
 
 export async function objectRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
+  const objects = app.services.objects
   app.post(
     '/api/classes/:className',
     // The key's record is written in the object's own group-commit transaction (objects/writer.ts).
@@ -23,7 +21,7 @@ export async function objectRoutes(fastify: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const className = assertClassName(request.params.className)
       const { user } = await request.requireUser()
-      const outcome = await createObjectGrouped(app.db, {
+      const outcome = await objects.create({
         className,
         ownerId: user.id,
         data: normaliseDocument(request.body.data),
@@ -39,24 +37,19 @@ export async function objectRoutes(fastify: FastifyInstance): Promise<void> {
     const className = assertClassName(request.params.className)
     const { where, order, limit, skip, count } = request.query
     const current = await request.currentUser()
-    const condition = parseWhereText(where)
-    return queryObjects(app.db, {
-      className,
-      viewerId: current?.user.id,
-      where: translateWhere(condition),
-      orderBy: translateOrder(order),
-      ...app.fieldIndexes.planQuery(className, condition, order),
+    return objects.query(current?.user.id, className, {
+      where: parseWhereText(where),
+      whereText: where,
+      order,
       ...translatePage(limit, skip),
       count: count === '1' || count === 'true',
-      maxBytes: answerBudget(app.config.answerMaxBytes),
-      source: { where, order },
     })
   })
 
   app.get('/api/classes/:className/:objectId', { schema: s.get }, async (request) => {
     const className = assertClassName(request.params.className)
     const current = await request.currentUser()
-    const found = await getObject(app.db, className, request.params.objectId, current?.user.id)
+    const found = await objects.get(className, request.params.objectId, current?.user.id)
     if (!found) throw unreadable()
     return found
   })
@@ -68,7 +61,7 @@ export async function objectRoutes(fastify: FastifyInstance): Promise<void> {
       const className = assertClassName(request.params.className)
       const { user } = await request.requireUser()
       const { data, publicRead } = request.body
-      return updateObject(app.db, {
+      return objects.update({
         className,
         objectId: request.params.objectId,
         userId: user.id,
@@ -84,7 +77,7 @@ export async function objectRoutes(fastify: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const className = assertClassName(request.params.className)
       const { user } = await request.requireUser()
-      await deleteObject(app.db, {
+      await objects.delete({
         className,
         objectId: request.params.objectId,
         userId: user.id,

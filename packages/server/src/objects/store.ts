@@ -1,76 +1,84 @@
-import { and, eq, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm'
 import { batchConcurrency, type Database } from '../db/client.ts'
 import { createCoalescer } from '../db/coalesce.ts'
 import { objects } from '../db/schema.ts'
 import { forbidden, notFound } from '../errors.ts'
-import { publishChanges } from './changes.ts'
+import { answerBudget } from '../http/answer-budget.ts'
+import {
+  ANY_OWNER,
+  byId,
+  changeableBy,
+  readableBy,
+  unreadable,
+  visibleTo,
+  type Changer,
+} from './access.ts'
+import type { ObjectChange } from './changes.ts'
+import type { FieldIndexes } from './field-indexes.ts'
+import { CompiledPages, queryObjects } from './pages.ts'
+import type { Condition } from './condition.ts'
+import { translateOrder, translateWhere } from './query.ts'
+import { packedRows, toWire, unpack, type PackedRow, type WireObject } from './rows.ts'
 import type { Document } from './wire.ts'
+import { writeGroup, type CreateOutcome, type CreateRequest } from './writer.ts'
 
-// The object store with its access rule: an object belongs to the user who created
-// it; it is private unless the owner sets `publicRead`; only the owner changes or deletes it.
-// The rule is part of every statement's WHERE clause, so no read-then-write race can bypass it.
+// The object store: the only module that reads or writes the `objects` table. Every read and
+// write takes the access rule (access.ts) into its own statement. Each committed change is told
+// to live listeners through `publish`.
 
-type Row = Omit<typeof objects.$inferSelect, 'size'>
+export interface ObjectStoreOptions {
+  db: Database
+  /** Indexes on document fields: queries note the fields they use and are planned with them. */
+  fieldIndexes: FieldIndexes
+  /** Tells live listeners (on every process) about committed changes. Never throws. */
+  publish(changes: ObjectChange[]): Promise<void>
+  /** Most bytes of documents one answer may carry (the batch route shares it among its parts). */
+  answerMaxBytes: number
+}
 
-/** An object as the API answers it. */
-export interface WireObject {
-  objectId: string
+/** A query as the routes read it from their wire format. */
+export interface ObjectQuery {
+  /** The `where`, parsed (condition.ts); undefined for every object. */
+  where?: Condition | undefined
+  /**
+   * The text `where` was read from, when the caller has it: a page asked again with the same
+   * text (and class, viewer, order and bounds) runs the statement compiled the first time.
+   * Without it `where` as JSON is that key.
+   */
+  whereText?: string | undefined
+  /** `-score,name`: fields, each descending with a `-`. */
+  order?: string | undefined
+  limit: number
+  skip: number
+  /** Also count every object the query selects. */
+  count?: boolean
+}
+
+/** An object written by the server as it is (ids, owner and times given). */
+export interface NewObject {
   className: string
-  owner: string
+  id: string
+  ownerId: string
   publicRead: boolean
-  createdAt: string
-  updatedAt: string
   data: Document
+  createdAt: Date
+  updatedAt: Date
 }
 
-export function toWire(row: Row): WireObject {
-  return {
-    objectId: row.id,
-    className: row.className,
-    owner: row.ownerId,
-    publicRead: row.publicRead,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    data: row.data as Document,
-  }
+/** The objects of a class a `scan` selects, read in the order of their ids. */
+export interface ObjectScan {
+  /** The top-level document fields they have, sorted. */
+  fieldNames(): Promise<string[]>
+  /** Them, a page at a time: memory stays flat however many there are. */
+  pages(): AsyncGenerator<WireObject[]>
 }
 
-/**
- * Who reads or changes an object: its owner's user id, or `ANY_OWNER` for the admin console,
- * which reads and changes any object (and records each change in its audit log).
- */
-export const ANY_OWNER: unique symbol = Symbol('any owner')
-export type Changer = string | typeof ANY_OWNER
-
-/** Objects of `className` that `viewerId` may read: their own, and public ones. */
-export function readableBy(className: string, viewerId: Changer | undefined): SQL {
-  if (viewerId === ANY_OWNER) return eq(objects.className, className)
-  const visible = viewerId
-    ? or(eq(objects.ownerId, viewerId), eq(objects.publicRead, true))!
-    : eq(objects.publicRead, true)
-  return and(eq(objects.className, className), visible)!
-}
-
-const byId = (className: string, objectId: string) =>
-  and(eq(objects.className, className), eq(objects.id, objectId))!
-
-/**
- * One object, if `viewerId` may read it. Fetches that arrive together share one statement (as
- * session lookups do): on the embedded database a statement's fixed cost was most of a fetch.
- * Each fetch is matched with its own viewer, by its position in the batch.
- */
-export function getObject(
-  db: Database,
-  className: string,
-  objectId: string,
-  viewerId: string | undefined,
-): Promise<WireObject | null> {
-  let fetch = fetches.get(db)
-  if (!fetch) {
-    fetch = createCoalescer((keys: FetchKey[]) => fetchObjects(db, keys), 200, batchConcurrency(db))
-    fetches.set(db, fetch)
-  }
-  return fetch({ className, objectId, viewerId })
+/** What a live subscription selects: `matches` tells whether an object is among it. */
+export interface ObjectFilter {
+  className: string
+  viewerId: string | undefined
+  /** The translated `where`; undefined selects every object. */
+  condition: SQL | undefined
 }
 
 interface FetchKey {
@@ -79,165 +87,403 @@ interface FetchKey {
   viewerId: string | undefined
 }
 
-const fetches = new WeakMap<Database, (key: FetchKey) => Promise<WireObject | null>>()
+const SCAN_PAGE = 500
 
-async function fetchObjects(db: Database, keys: FetchKey[]): Promise<(WireObject | null)[]> {
-  const input = JSON.stringify(
-    keys.map((key, n) => ({ n, c: key.className, i: key.objectId, v: key.viewerId ?? null })),
-  )
-  const result = await db.execute(sql`
-    select json_agg(json_build_array(k.n, o.id, o.owner_id, o.public_read, o.created_at,
-      o.updated_at, o.data)) as rows
-    from jsonb_to_recordset(${input}::jsonb) as k(n int, c text, i text, v text)
-    join ${objects} o on o.class_name = k.c and o.id = k.i and (o.public_read or o.owner_id = k.v)`)
-  const found: (WireObject | null)[] = keys.map(() => null)
-  for (const [n, ...row] of packedRows<[number, ...PackedRow]>(result))
-    found[n] = unpack(keys[n]!.className, row)
-  return found
-}
+export class ObjectStore {
+  readonly #db: Database
+  readonly #fieldIndexes: FieldIndexes
+  readonly #publish: (changes: ObjectChange[]) => Promise<void>
+  readonly #answerMaxBytes: number
+  readonly #fetch: (key: FetchKey) => Promise<WireObject | null>
+  readonly #create: (request: CreateRequest) => Promise<CreateOutcome>
+  readonly #compiledPages = new CompiledPages()
 
-/** An object as the read statements pack it into one JSON value (here and in `pages.ts`). */
-export type PackedRow = [string, string, boolean, string, string, unknown]
-
-export function packedRows<T>(result: unknown): T[] {
-  const [answer] = (result as { rows: { rows: unknown }[] }).rows
-  const rows = typeof answer?.rows === 'string' ? JSON.parse(answer.rows) : answer?.rows
-  return (rows ?? []) as T[]
-}
-
-export function unpack(
-  className: string,
-  [id, owner, publicRead, createdAt, updatedAt, data]: PackedRow,
-): WireObject {
-  return {
-    objectId: id,
-    className,
-    owner,
-    publicRead,
-    createdAt: new Date(createdAt).toISOString(),
-    updatedAt: new Date(updatedAt).toISOString(),
-    data: data as Document,
+  constructor(options: ObjectStoreOptions) {
+    const { db, publish } = options
+    this.#db = db
+    this.#fieldIndexes = options.fieldIndexes
+    this.#publish = publish
+    this.#answerMaxBytes = options.answerMaxBytes
+    // Fetches that arrive together share one statement (as session lookups do): on the embedded
+    // database a statement's fixed cost was most of a fetch.
+    this.#fetch = createCoalescer(
+      (keys: FetchKey[]) => fetchObjects(db, keys),
+      200,
+      batchConcurrency(db),
+    )
+    // Creates are committed in groups (writer.ts).
+    this.#create = createCoalescer(
+      (requests: CreateRequest[]) => writeGroup(db, publish, requests),
+      100,
+      batchConcurrency(db),
+    )
   }
-}
 
-/** The refusal for an object the caller cannot read: its existence is not revealed. */
-export const unreadable = () => notFound('No such object, or it is not yours to read.')
+  /** One object, if `viewerId` may read it. */
+  get(className: string, objectId: string, viewerId: string | undefined) {
+    return this.#fetch({ className, objectId, viewerId })
+  }
 
-const changeableBy = (className: string, objectId: string, userId: Changer) =>
-  userId === ANY_OWNER
-    ? byId(className, objectId)
-    : and(byId(className, objectId), eq(objects.ownerId, userId))!
-
-/**
- * Why a change was refused: 404 when the caller cannot even read the object, 403 when they can
- * read it but do not own it.
- */
-async function refusal(db: Database, className: string, objectId: string, userId: Changer) {
-  if (userId === ANY_OWNER) return notFound('No such object.')
-  const readable = await getObject(db, className, objectId, userId)
-  return readable ? forbidden('Only the owner can change or delete this object.') : unreadable()
-}
-
-/**
- * Changes the owner's object in one transaction: the row is locked, `modify` computes the new
- * document and/or `publicRead` from the current object, and the result is written and told to
- * live listeners. Refused (404 or 403, see `refusal`) unless `userId` owns it.
- */
-export async function modifyObject(
-  db: Database,
-  input: { className: string; objectId: string; userId: Changer },
-  modify: (current: WireObject) => { data?: Document; publicRead?: boolean; ownerId?: string },
-): Promise<{ before: WireObject; after: WireObject }> {
-  const changed = await db.transaction(async (tx) => {
-    const [row] = await tx
+  /** The objects among `keys` (any classes) that `viewerId` may read, by `className/objectId`. */
+  async readable(
+    keys: { className: string; objectId: string }[],
+    viewerId: string | undefined,
+  ): Promise<Map<string, WireObject>> {
+    const found = new Map<string, WireObject>()
+    if (keys.length === 0) return found
+    const rows = await this.#db
       .select()
       .from(objects)
-      .where(changeableBy(input.className, input.objectId, input.userId))
-      .for('update')
-    if (!row) return null
-    const before = toWire(row)
-    const next = modify(before)
-    const [updated] = await tx
-      .update(objects)
-      .set({
-        ...(next.data ? { data: next.data } : {}),
-        ...(next.publicRead === undefined ? {} : { publicRead: next.publicRead }),
-        ...(next.ownerId === undefined ? {} : { ownerId: next.ownerId }),
-        updatedAt: new Date(),
-      })
-      .where(byId(input.className, input.objectId))
-      .returning()
-    return { before, after: toWire(updated!) }
-  })
-  if (!changed) throw await refusal(db, input.className, input.objectId, input.userId)
-  await publishChanges(db, [
-    { kind: 'update', className: input.className, objectId: input.objectId, ...changed },
-  ])
-  return changed
-}
+      .where(
+        or(...keys.map((k) => and(readableBy(k.className, viewerId), eq(objects.id, k.objectId)))),
+      )
+    for (const row of rows) found.set(`${row.className}/${row.id}`, toWire(row))
+    return found
+  }
 
-/** Merges `data` into the owner's object (top-level fields) and/or sets `publicRead`. */
-export function updateObject(
-  db: Database,
-  input: {
+  /** An object whatever its access rule, for the server's own use (never answered as such). */
+  async readAsServer(keys: { className: string; objectId: string }): Promise<WireObject | null> {
+    const [row] = await this.#db
+      .select()
+      .from(objects)
+      .where(byId(keys.className, keys.objectId))
+      .limit(1)
+    return row ? toWire(row) : null
+  }
+
+  /**
+   * A page of the objects of `className` that `viewer` may read and `query` selects (with their
+   * count when asked), bounded by the answer's byte budget. The same for `/api`, the
+   * compatibility mount and the console, each of which keeps its own wire format.
+   */
+  query(
+    viewer: Changer | undefined,
+    className: string,
+    query: ObjectQuery,
+  ): Promise<{ results: WireObject[]; count?: number }> {
+    const { where, order } = query
+    return queryObjects(
+      this.#db,
+      {
+        className,
+        viewerId: viewer,
+        where: translateWhere(where),
+        orderBy: translateOrder(order),
+        ...this.#fieldIndexes.planQuery(className, where, order),
+        limit: query.limit,
+        skip: query.skip,
+        count: query.count ?? false,
+        maxBytes: answerBudget(this.#answerMaxBytes),
+        source: { where: query.whereText ?? (where ? JSON.stringify(where) : undefined), order },
+      },
+      this.#compiledPages,
+    )
+  }
+
+  /**
+   * The objects of `className` that `viewer` may read and `where` selects, for an export. The
+   * `where` is checked here, before anything is read.
+   */
+  scan(viewer: Changer, className: string, where: Condition | undefined): ObjectScan {
+    const db = this.#db
+    const condition = translateWhere(where)
+    return {
+      async fieldNames() {
+        const keys = await db.execute(
+          sql`select distinct jsonb_object_keys(${objects.data}) as key from ${objects}
+              where ${and(readableBy(className, viewer), condition)} order by 1`,
+        )
+        return (keys as unknown as { rows: { key: string }[] }).rows.map((row) => row.key)
+      },
+      async *pages() {
+        let after = ''
+        for (;;) {
+          const rows = await db
+            .select()
+            .from(objects)
+            .where(and(readableBy(className, viewer), gt(objects.id, after), condition))
+            .orderBy(asc(objects.id))
+            .limit(SCAN_PAGE)
+          if (rows.length === 0) return
+          yield rows.map(toWire)
+          after = rows.at(-1)!.id
+        }
+      },
+    }
+  }
+
+  /** How many objects each class holds, by class name. */
+  countByClass(): Promise<{ className: string; count: number }[]> {
+    return this.#db
+      .select({ className: objects.className, count: count() })
+      .from(objects)
+      .groupBy(objects.className)
+      .orderBy(objects.className)
+  }
+
+  /**
+   * Whether each filter's viewer may read `object` and its condition holds for it, decided by
+   * the database itself: the object is put in a one-row stand-in for the table and the very
+   * conditions that queries use (the query translation and the access rule) are evaluated on
+   * it. So a live query matches exactly what a query would find, `$regex` included.
+   */
+  async matches(object: WireObject, filters: readonly ObjectFilter[]): Promise<boolean[]> {
+    const columns = filters.map(
+      (s, i) =>
+        sql`coalesce(${and(readableBy(s.className, s.viewerId), s.condition)}, false) as ${sql.identifier(`m${i}`)}`,
+    )
+    const result = await this.#db.execute(sql`
+      with ${objects} (class_name, id, owner_id, public_read, data, created_at, updated_at) as (
+        values (${object.className}::text, ${object.objectId}::text, ${object.owner}::text,
+          ${object.publicRead}::boolean, ${JSON.stringify(object.data)}::jsonb,
+          ${object.createdAt}::timestamptz, ${object.updatedAt}::timestamptz))
+      select ${sql.join(columns, sql`, `)} from ${objects}`)
+    const [row] = (result as unknown as { rows: Record<string, boolean>[] }).rows
+    return filters.map((_s, i) => row?.[`m${i}`] === true)
+  }
+
+  /** Creates an object through the group-commit writer (writer.ts). */
+  create(request: CreateRequest): Promise<CreateOutcome> {
+    return this.#create(request)
+  }
+
+  /**
+   * Changes the owner's object in one transaction: the row is locked, `modify` computes the new
+   * document and/or `publicRead` (or owner) from the current object, and the result is written
+   * and told to live listeners. Refused (404 or 403, see `refusal`) unless `userId` owns it.
+   */
+  async modify(
+    input: { className: string; objectId: string; userId: Changer },
+    modify: (current: WireObject) => { data?: Document; publicRead?: boolean; ownerId?: string },
+  ): Promise<{ before: WireObject; after: WireObject }> {
+    const changed = await this.#db.transaction(async (tx) => {
+      const [row] = await tx
+        .select()
+        .from(objects)
+        .where(changeableBy(input.className, input.objectId, input.userId))
+        .for('update')
+      if (!row) return null
+      const before = toWire(row)
+      const next = modify(before)
+      const [updated] = await tx
+        .update(objects)
+        .set({
+          ...(next.data ? { data: next.data } : {}),
+          ...(next.publicRead === undefined ? {} : { publicRead: next.publicRead }),
+          ...(next.ownerId === undefined ? {} : { ownerId: next.ownerId }),
+          updatedAt: new Date(),
+        })
+        .where(byId(input.className, input.objectId))
+        .returning()
+      return { before, after: toWire(updated!) }
+    })
+    if (!changed) throw await this.#refusal(input.className, input.objectId, input.userId)
+    await this.#publish([
+      { kind: 'update', className: input.className, objectId: input.objectId, ...changed },
+    ])
+    return changed
+  }
+
+  /** Merges `data` into the owner's object (top-level fields) and/or sets `publicRead`. */
+  update(input: {
     className: string
     objectId: string
     userId: string
     data?: Document
     publicRead?: boolean
-  },
-): Promise<WireObject> {
-  return modifyObject(db, input, (current) => ({
-    ...(input.data ? { data: { ...current.data, ...input.data } } : {}),
-    ...(input.publicRead === undefined ? {} : { publicRead: input.publicRead }),
-  })).then((changed) => changed.after)
+  }): Promise<WireObject> {
+    return this.modify(input, (current) => ({
+      ...(input.data ? { data: { ...current.data, ...input.data } } : {}),
+      ...(input.publicRead === undefined ? {} : { publicRead: input.publicRead }),
+    })).then((changed) => changed.after)
+  }
+
+  /** Deletes an object; returns it as it was. */
+  async delete(input: { className: string; objectId: string; userId: Changer }) {
+    const rows = await this.#db
+      .delete(objects)
+      .where(changeableBy(input.className, input.objectId, input.userId))
+      .returning()
+    if (!rows.length) throw await this.#refusal(input.className, input.objectId, input.userId)
+    const before = toWire(rows[0]!)
+    await this.#publish([
+      { kind: 'delete', className: input.className, objectId: input.objectId, before, after: null },
+    ])
+    return before
+  }
+
+  /**
+   * Writes the rows whose id is free in their class, in one statement, and tells live listeners
+   * about them; returns the objects written.
+   */
+  async insertAbsent(rows: NewObject[]): Promise<WireObject[]> {
+    const made = (
+      await this.#db.insert(objects).values(rows).onConflictDoNothing().returning()
+    ).map(toWire)
+    await this.#publish(made.map(created))
+    return made
+  }
+
+  /**
+   * Writes imported rows where their id is free in their class (a second import of the same rows
+   * changes nothing); returns how many were written. Nothing is told to live listeners.
+   */
+  async importRows(rows: NewObject[]): Promise<number> {
+    if (rows.length === 0) return 0
+    const inserted = await this.#db
+      .insert(objects)
+      .values(rows)
+      .onConflictDoNothing()
+      .returning({ id: objects.id })
+    return inserted.length
+  }
+
+  /** The owner of each object of `className` among `ids` that exists, by id. */
+  async owners(className: string, ids: string[]): Promise<Map<string, string>> {
+    const rows = await this.#db
+      .select({ id: objects.id, ownerId: objects.ownerId })
+      .from(objects)
+      .where(and(eq(objects.className, className), inArray(objects.id, ids)))
+    return new Map(rows.map((row) => [row.id, row.ownerId]))
+  }
+
+  /**
+   * Runs `work` in one transaction: the caller writes its own tables through `tx` and objects
+   * through `writes`, bound to the same transaction. What the writes changed is told to live
+   * listeners once it committed.
+   */
+  async transaction<T>(work: (tx: Database, writes: ObjectWrites) => Promise<T>): Promise<T> {
+    const changes: ObjectChange[] = []
+    const result = await this.#db.transaction((tx) => work(tx, new ObjectWrites(tx, changes)))
+    await this.#publish(changes)
+    return result
+  }
+
+  /**
+   * Why a change was refused: 404 when the caller cannot even read the object, 403 when they can
+   * read it but do not own it.
+   */
+  async #refusal(className: string, objectId: string, userId: Changer) {
+    if (userId === ANY_OWNER) return notFound('No such object.')
+    const readable = await this.get(className, objectId, userId)
+    return readable ? forbidden('Only the owner can change or delete this object.') : unreadable()
+  }
 }
 
-/** Deletes an object; returns it as it was. */
-export async function deleteObject(
-  db: Database,
-  input: { className: string; objectId: string; userId: Changer },
-): Promise<WireObject> {
-  const rows = await db
-    .delete(objects)
-    .where(changeableBy(input.className, input.objectId, input.userId))
-    .returning()
-  if (!rows.length) throw await refusal(db, input.className, input.objectId, input.userId)
-  await publishChanges(db, [
-    {
-      kind: 'delete',
-      className: input.className,
-      objectId: input.objectId,
-      before: toWire(rows[0]!),
-      after: null,
-    },
-  ])
-  return toWire(rows[0]!)
+/** Writes of the server's own in a caller's transaction (`ObjectStore.transaction`). */
+export class ObjectWrites {
+  constructor(
+    private readonly tx: Database,
+    /** What was changed, told to live listeners after the commit. */
+    private readonly changes: ObjectChange[],
+  ) {}
+
+  /**
+   * Writes objects of one class and owner whose id is free (others are left alone), all as ONE
+   * parameter (a JSON array) unpacked by the database: thousands of bound parameters per
+   * statement cost far more than the rows themselves. Returns the objects written.
+   */
+  async insertNew(
+    className: string,
+    access: { ownerId: string; publicRead: boolean },
+    rows: readonly { id: string; data: Document }[],
+    at: Date,
+  ): Promise<WireObject[]> {
+    if (rows.length === 0) return []
+    const input = JSON.stringify(rows.map((row) => ({ id: row.id, data: row.data })))
+    const made = await this.tx.execute(sql`
+      insert into ${objects} (class_name, id, owner_id, public_read, data, created_at, updated_at)
+      select ${className}::text, r.id, ${access.ownerId}::text, ${access.publicRead}::boolean,
+        r.data, ${at.toISOString()}::timestamptz, ${at.toISOString()}::timestamptz
+      from jsonb_to_recordset(${input}::jsonb) as r(id text, data jsonb)
+      on conflict do nothing
+      returning id`)
+    const byKey = new Map(rows.map((row) => [row.id, row]))
+    const written = (made as unknown as { rows: { id: string }[] }).rows.map(({ id }) => ({
+      objectId: id,
+      className,
+      owner: access.ownerId,
+      publicRead: access.publicRead,
+      createdAt: at.toISOString(),
+      updatedAt: at.toISOString(),
+      data: byKey.get(id)!.data,
+    }))
+    this.changes.push(...written.map(created))
+    return written
+  }
+
+  /** Deletes the objects of `className` among `ids`; returns them as they were. */
+  async remove(className: string, ids: string[]): Promise<WireObject[]> {
+    const rows = await this.tx
+      .delete(objects)
+      .where(and(eq(objects.className, className), inArray(objects.id, ids)))
+      .returning()
+    const removed = rows.map(toWire)
+    for (const before of removed)
+      this.changes.push({
+        kind: 'delete',
+        className: before.className,
+        objectId: before.objectId,
+        before,
+        after: null,
+      })
+    return removed
+  }
+
+  /**
+   * Sets top-level `fields` in the objects of `className` among `ids`, whose values were
+   * `fieldsBefore` (the same in each); returns them as they are now.
+   */
+  async merge(
+    className: string,
+    ids: string[],
+    fields: Document,
+    fieldsBefore: Document,
+  ): Promise<WireObject[]> {
+    const rows = await this.tx
+      .update(objects)
+      .set({
+        data: sql`${objects.data} || ${JSON.stringify(fields)}::jsonb`,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(objects.className, className), inArray(objects.id, ids)))
+      .returning()
+    const merged = rows.map(toWire)
+    for (const after of merged) {
+      const before = { ...after, data: { ...after.data, ...fieldsBefore } }
+      this.changes.push({
+        kind: 'update',
+        className: after.className,
+        objectId: after.objectId,
+        before,
+        after,
+      })
+    }
+    return merged
+  }
 }
 
-/** An object whatever its access rule, for the server's own use (never answered as such). */
-export async function readObjectAsServer(
-  db: Database,
-  keys: { className: string; objectId: string },
-): Promise<WireObject | null> {
-  const [row] = await db.select().from(objects).where(byId(keys.className, keys.objectId)).limit(1)
-  return row ? toWire(row) : null
-}
+const created = (after: WireObject): ObjectChange => ({
+  kind: 'create',
+  className: after.className,
+  objectId: after.objectId,
+  before: null,
+  after,
+})
 
-/** The objects among `ids` (any classes) that `viewerId` may read, by class and id. */
-export async function getReadableObjects(
-  db: Database,
-  keys: { className: string; objectId: string }[],
-  viewerId: string | undefined,
-): Promise<Map<string, WireObject>> {
-  const found = new Map<string, WireObject>()
-  if (keys.length === 0) return found
-  const rows = await db
-    .select()
-    .from(objects)
-    .where(
-      or(...keys.map((k) => and(readableBy(k.className, viewerId), eq(objects.id, k.objectId)))),
-    )
-  for (const row of rows) found.set(`${row.className}/${row.id}`, toWire(row))
+async function fetchObjects(db: Database, keys: FetchKey[]): Promise<(WireObject | null)[]> {
+  // Each fetch is matched with its own viewer, by its position in the batch.
+  const input = JSON.stringify(
+    keys.map((key, n) => ({ n, c: key.className, i: key.objectId, v: key.viewerId ?? null })),
+  )
+  const result = await db.execute(sql`
+    select json_agg(json_build_array(k.n, ${objects.id}, ${objects.ownerId}, ${objects.publicRead},
+      ${objects.createdAt}, ${objects.updatedAt}, ${objects.data})) as rows
+    from jsonb_to_recordset(${input}::jsonb) as k(n int, c text, i text, v text)
+    join ${objects} on ${objects.className} = k.c and ${objects.id} = k.i
+      and ${visibleTo(sql`k.v`)}`)
+  const found: (WireObject | null)[] = keys.map(() => null)
+  for (const [n, ...row] of packedRows<[number, ...PackedRow]>(result))
+    found[n] = unpack(keys[n]!.className, row)
   return found
 }

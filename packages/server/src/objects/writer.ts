@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import { batchConcurrency, type Database } from '../db/client.ts'
-import { createCoalescer } from '../db/coalesce.ts'
+import type { Database } from '../db/client.ts'
 import { objects } from '../db/schema.ts'
 import { claimStatement, type IdempotencyClaim } from '../idempotency/store.ts'
-import { publishChanges } from './changes.ts'
-import { toWire, type WireObject } from './store.ts'
+import type { ObjectChange } from './changes.ts'
+import { toWire, type WireObject } from './rows.ts'
 import type { Document } from './wire.ts'
 
 // Group commit of object creates (docs/decisions.md, "Group commit"). Creates that arrive while a group is
@@ -13,7 +12,8 @@ import type { Document } from './wire.ts'
 // idempotency records (with the final answer, known before the insert because ids and times
 // are made here) and one of the objects. A create is answered only after its transaction
 // committed, so every acknowledged object is durable, and the record and the object commit
-// together: a retry can never see one without the other.
+// together: a retry can never see one without the other. The store (store.ts) runs the groups
+// through its coalescer.
 
 export interface CreateRequest {
   className: string
@@ -26,7 +26,12 @@ export interface CreateRequest {
 /** `created`, or `taken` when the key already has a record (answer from that record instead). */
 export type CreateOutcome = { created: WireObject } | { taken: true }
 
-async function writeGroup(db: Database, requests: CreateRequest[]): Promise<CreateOutcome[]> {
+/** Writes one group of creates; `publish` tells live listeners about the objects made. */
+export async function writeGroup(
+  db: Database,
+  publish: (changes: ObjectChange[]) => Promise<void>,
+  requests: CreateRequest[],
+): Promise<CreateOutcome[]> {
   const now = new Date()
   const rows = requests.map((r) => ({
     className: r.className,
@@ -73,8 +78,7 @@ async function writeGroup(db: Database, requests: CreateRequest[]): Promise<Crea
   )
   // Not awaited: the objects are committed, and the notification (a round trip on PostgreSQL)
   // must not hold up the answers nor this group's place in the writer. It never throws.
-  void publishChanges(
-    db,
+  void publish(
     answers
       .filter((answer) => created.has(answer.objectId))
       .map((answer) => ({
@@ -88,20 +92,4 @@ async function writeGroup(db: Database, requests: CreateRequest[]): Promise<Crea
   return rows.map((row, i) =>
     created.has(row.id) ? { created: answers[i]! } : { taken: true as const },
   )
-}
-
-const writers = new WeakMap<Database, (request: CreateRequest) => Promise<CreateOutcome>>()
-
-/** Creates an object through its database's group-commit writer. */
-export function createObjectGrouped(db: Database, request: CreateRequest): Promise<CreateOutcome> {
-  let writer = writers.get(db)
-  if (!writer) {
-    writer = createCoalescer(
-      (requests: CreateRequest[]) => writeGroup(db, requests),
-      100,
-      batchConcurrency(db),
-    )
-    writers.set(db, writer)
-  }
-  return writer(request)
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { createPublicClient, fallback, http, type PublicClient } from 'viem'
 import type { Database } from '../db/client.ts'
 import type { Cluster } from '../db/cluster/cluster.ts'
+import type { ObjectStore } from '../objects/store.ts'
 import type { Sync } from './definition.ts'
 import { Syncer, type SyncStatus } from './syncer.ts'
 
@@ -18,6 +19,7 @@ export interface SyncRunner {
 
 export function startSyncs(options: {
   db: Database
+  objects: ObjectStore
   syncs: Sync[]
   upstreams: ReadonlyMap<number, readonly string[]>
   log: FastifyBaseLogger
@@ -43,7 +45,7 @@ export function startSyncs(options: {
     return client
   }
   const syncers = options.syncs.map(
-    (sync) => new Syncer(options.db, sync, clientFor(sync.chainId), options.log),
+    (sync) => new Syncer(options.db, options.objects, sync, clientFor(sync.chainId), options.log),
   )
   const leaderships = syncers.map((syncer) => {
     const leadership = options.cluster.lead(`sync:${syncer.sync.name}`, async (signal) => {

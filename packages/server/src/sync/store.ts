@@ -1,8 +1,7 @@
-import { and, eq, inArray, lt, lte, gt, desc, sql } from 'drizzle-orm'
+import { and, eq, lt, lte, gt, desc, sql } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
-import { eventSyncs, objects, syncBlocks, syncedEvents, users } from '../db/schema.ts'
-import { publishChanges, type ObjectChange } from '../objects/changes.ts'
-import { toWire } from '../objects/store.ts'
+import { eventSyncs, syncBlocks, syncedEvents, users } from '../db/schema.ts'
+import type { ObjectStore } from '../objects/store.ts'
 import type { Document } from '../objects/wire.ts'
 import type { Sync } from './definition.ts'
 
@@ -65,9 +64,12 @@ export interface RangeCommit {
   head: bigint
 }
 
-export async function commitRange(db: Database, sync: Sync, commit: RangeCommit): Promise<number> {
-  const changes: ObjectChange[] = []
-  const inserted = await db.transaction(async (tx) => {
+export function commitRange(
+  objects: ObjectStore,
+  sync: Sync,
+  commit: RangeCommit,
+): Promise<number> {
+  return objects.transaction(async (tx, writes) => {
     if (commit.dropAfter !== undefined) {
       const dropped = await tx
         .delete(syncedEvents)
@@ -75,75 +77,33 @@ export async function commitRange(db: Database, sync: Sync, commit: RangeCommit)
           and(eq(syncedEvents.name, sync.name), gt(syncedEvents.blockNumber, commit.dropAfter)),
         )
         .returning({ id: syncedEvents.objectId })
-      if (dropped.length) {
-        const rows = await tx
-          .delete(objects)
-          .where(
-            and(
-              eq(objects.className, sync.className),
-              inArray(
-                objects.id,
-                dropped.map((d) => d.id),
-              ),
-            ),
-          )
-          .returning()
-        for (const row of rows) {
-          const before = toWire(row)
-          changes.push({
-            kind: 'delete',
-            className: row.className,
-            objectId: row.id,
-            before,
-            after: null,
-          })
-        }
-      }
+      if (dropped.length)
+        await writes.remove(
+          sync.className,
+          dropped.map((d) => d.id),
+        )
       await tx
         .delete(syncBlocks)
         .where(and(eq(syncBlocks.name, sync.name), gt(syncBlocks.number, commit.dropAfter)))
     }
     let count = 0
-    // All rows as ONE parameter (a JSON array) unpacked by PostgreSQL: thousands of bound
-    // parameters per statement cost far more than the rows themselves.
     if (commit.rows.length) {
-      const now = new Date()
+      const made = await writes.insertNew(
+        sync.className,
+        { ownerId: SYNC_OWNER.id, publicRead: sync.publicRead },
+        commit.rows,
+        new Date(),
+      )
+      count = made.length
+      // All rows as ONE parameter (a JSON array) unpacked by PostgreSQL: thousands of bound
+      // parameters per statement cost far more than the rows themselves.
       const input = JSON.stringify(
         commit.rows.map((row) => ({
           id: row.id,
-          data: row.data,
           block: row.blockNumber.toString(),
           confirmed: row.confirmed,
         })),
       )
-      const made = await tx.execute(sql`
-        insert into ${objects} (class_name, id, owner_id, public_read, data, created_at, updated_at)
-        select ${sync.className}::text, r.id, ${SYNC_OWNER.id}::text, ${sync.publicRead}::boolean,
-          r.data, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
-        from jsonb_to_recordset(${input}::jsonb) as r(id text, data jsonb)
-        on conflict do nothing
-        returning id`)
-      const ids = (made as unknown as { rows: { id: string }[] }).rows
-      count = ids.length
-      const byId = new Map(commit.rows.map((row) => [row.id, row]))
-      for (const { id } of ids) {
-        const after = {
-          objectId: id,
-          className: sync.className,
-          owner: SYNC_OWNER.id,
-          publicRead: sync.publicRead,
-          createdAt: now.toISOString(),
-          updatedAt: now.toISOString(),
-          data: byId.get(id)!.data,
-        }
-        changes.push({
-          kind: 'create',
-          className: sync.className,
-          objectId: id,
-          before: null,
-          after,
-        })
-      }
       await tx.execute(sql`
         insert into ${syncedEvents} (name, object_id, block_number, confirmed)
         select ${sync.name}::text, r.id, r.block::bigint, r.confirmed
@@ -161,26 +121,13 @@ export async function commitRange(db: Database, sync: Sync, commit: RangeCommit)
         ),
       )
       .returning({ id: syncedEvents.objectId })
-    if (confirming.length) {
-      const rows = await tx
-        .update(objects)
-        .set({ data: sql`${objects.data} || '{"confirmed":true}'::jsonb`, updatedAt: new Date() })
-        .where(
-          and(
-            eq(objects.className, sync.className),
-            inArray(
-              objects.id,
-              confirming.map((c) => c.id),
-            ),
-          ),
-        )
-        .returning()
-      for (const row of rows) {
-        const after = toWire(row)
-        const before = { ...after, data: { ...after.data, confirmed: false } }
-        changes.push({ kind: 'update', className: row.className, objectId: row.id, before, after })
-      }
-    }
+    if (confirming.length)
+      await writes.merge(
+        sync.className,
+        confirming.map((c) => c.id),
+        { confirmed: true },
+        { confirmed: false },
+      )
     if (commit.blocks.length) {
       await tx
         .insert(syncBlocks)
@@ -209,6 +156,4 @@ export async function commitRange(db: Database, sync: Sync, commit: RangeCommit)
       .where(eq(eventSyncs.name, sync.name))
     return count
   })
-  await publishChanges(db, changes)
-  return inserted
 }

@@ -151,13 +151,15 @@ describe.each(databaseKinds())('contract event sync on %s', (kind) => {
       .poll(async () => (await rows(app)).map((row) => row.value), { timeout: 15_000 })
       .toEqual(['1', '3'])
     // On PostgreSQL changes reach the hub through LISTEN, a moment after they are stored.
-    await expect.poll(() => events).toEqual([
-      'create:1:false',
-      'update:1:true',
-      'create:2:false',
-      'delete:2:false',
-      'create:3:false',
-    ])
+    await expect
+      .poll(() => events)
+      .toEqual([
+        'create:1:false',
+        'update:1:true',
+        'create:2:false',
+        'delete:2:false',
+        'create:3:false',
+      ])
   })
 
   it('resumes after a stop in the middle of a backfill with nothing missing or doubled', async () => {

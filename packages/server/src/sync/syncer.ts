@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Block, PublicClient } from 'viem'
 import type { Database } from '../db/client.ts'
+import type { ObjectStore } from '../objects/store.ts'
 import { rowOf } from './decode.ts'
 import type { Sync } from './definition.ts'
 import { AdaptiveRange } from './range.ts'
@@ -41,6 +42,8 @@ export class Syncer {
 
   constructor(
     private readonly db: Database,
+    /** Each range's rows are written through it, in one transaction with the sync's progress. */
+    private readonly objects: ObjectStore,
     readonly sync: Sync,
     private readonly client: PublicClient,
     private readonly log: FastifyBaseLogger,
@@ -129,7 +132,7 @@ export class Syncer {
     if (from > head) {
       // Nothing new since the last commit: no rows, no confirmations, no reorg.
       if (dropAfter === undefined && head === this.committedHead) return false
-      await commitRange(this.db, this.sync, {
+      await commitRange(this.objects, this.sync, {
         dropAfter,
         rows: [],
         blocks: [],
@@ -188,7 +191,7 @@ export class Syncer {
     const kept = [...blocks.values()]
       .filter((block) => block.number! >= keepFrom)
       .map((block) => ({ number: block.number!, hash: block.hash! }))
-    const written = await commitRange(this.db, this.sync, {
+    const written = await commitRange(this.objects, this.sync, {
       dropAfter,
       rows,
       blocks: kept,
