@@ -66,6 +66,25 @@ const post = (url, headers, payload = body) =>
   send(url, { agent, method: 'POST', headers, body: payload })
 
 /**
+ * The `index`th eth_call of a phase: the identity precompile asked to echo a different word each
+ * time, so no two calls in flight are identical (the gateway would send those upstream once).
+ * @param {number} index
+ */
+const ethCall = (index) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: index,
+    method: 'eth_call',
+    params: [
+      {
+        to: '0x0000000000000000000000000000000000000004',
+        data: `0x${index.toString(16).padStart(64, '0')}`,
+      },
+      'latest',
+    ],
+  })
+
+/**
  * One JSON-RPC call's result (for the set-up), straight to a node.
  * @param {string} url
  * @param {string} method
@@ -100,8 +119,9 @@ async function waitForRpc(url, headers) {
  * @param {Record<string, string>} headers
  * @param {number} n
  * @param {number} parallel
+ * @param {(index: number) => string} [payload] the body of each request (eth_blockNumber)
  */
-async function measure(url, headers, n, parallel) {
+async function measure(url, headers, n, parallel, payload) {
   const latencies = new Float64Array(n)
   let next = 0
   let failures = 0
@@ -112,7 +132,7 @@ async function measure(url, headers, n, parallel) {
       while (next < n && performance.now() < deadline) {
         const index = next++
         const t0 = performance.now()
-        if ((await post(url, headers)) !== 200) failures++
+        if ((await post(url, headers, payload?.(index))) !== 200) failures++
         latencies[index] = performance.now() - t0
       }
     }),
@@ -249,6 +269,8 @@ async function main() {
   await measure(gatewayUrl, keyHeader, 2_000, concurrency)
   await measure(bareUrl, {}, 2_000, concurrency)
   if (nginxUrl) await measure(nginxUrl, {}, 2_000, concurrency)
+  await measure(anvilUrl, {}, 2_000, concurrency, ethCall)
+  await measure(gatewayUrl, keyHeader, 2_000, concurrency, ethCall)
 
   /** The server's counters that explain the figures: cache lookups and upstream exchanges. */
   const counters = async () => {
@@ -270,12 +292,14 @@ async function main() {
     }
   }
 
-  /** @type {{ direct: number[], gateway: number[], bare: number[], nginx: number[], directMedian: number[], gatewayMedian: number[] }} */
+  /** @type {Record<'direct' | 'gateway' | 'bare' | 'nginx' | 'directCall' | 'gatewayCall' | 'directMedian' | 'gatewayMedian', number[]>} */
   const results = {
     direct: [],
     gateway: [],
     bare: [],
     nginx: [],
+    directCall: [],
+    gatewayCall: [],
     directMedian: [],
     gatewayMedian: [],
   }
@@ -321,6 +345,10 @@ async function main() {
     exchanges += (await counters()).exchanges - exchangesBefore
     results.bare.push((await measure(bareUrl, {}, count, concurrency)).perSecond)
     if (nginxUrl) results.nginx.push((await measure(nginxUrl, {}, count, concurrency)).perSecond)
+    results.directCall.push((await measure(anvilUrl, {}, count, concurrency, ethCall)).perSecond)
+    results.gatewayCall.push(
+      (await measure(gatewayUrl, keyHeader, count, concurrency, ethCall)).perSecond,
+    )
     results.directMedian.push((await measure(anvilUrl, {}, latencyCount, 1)).median)
     results.gatewayMedian.push((await measure(gatewayUrl, keyHeader, latencyCount, 1)).median)
   }
@@ -412,6 +440,12 @@ async function main() {
       `                      nginx's proxy_pass to the same node: ${nginxRatio.toFixed(2)} of direct (a proxy outside Node)`,
     )
   }
+  /** @param {number[]} over @param {number[]} under */
+  const ratioOf = (over, under) => median(over.map((o, i) => o / (under[i] ?? Number.NaN)))
+  const callRatio = ratioOf(results.gatewayCall, results.directCall)
+  console.log(
+    `  eth_call            direct ${median(results.directCall).toFixed(0)} req/s, through the gateway ${median(results.gatewayCall).toFixed(0)} req/s: ratio ${callRatio.toFixed(2)} (each call different, ${concurrency} in flight)`,
+  )
   /** @param {{ bench: number, anvil: number, server: number }} c */
   const perRequest = (c) =>
     `bench ${((c.bench * 1000) / (count * rounds)).toFixed(0)} µs, anvil ${((c.anvil * 1000) / (count * rounds)).toFixed(0)} µs, server ${((c.server * 1000) / (count * rounds)).toFixed(0)} µs`
