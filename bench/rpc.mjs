@@ -1,10 +1,12 @@
-// RPC gateway benchmark: eth_blockNumber straight to an anvil node versus
-// through Portico's gateway (POST /api/rpc/:chainId) to the same node, in the same run.
-// Prints requests/s and median latency of both, the throughput ratio (target ≥ 0.7) and the
-// added median latency (target < 1 ms). For scale it also measures, in the same rounds, a bare
+// RPC gateway benchmark: eth_blockNumber, and eth_call with each call different, straight to an
+// anvil node versus through Portico's gateway (POST /api/rpc/:chainId) to the same node, in the
+// same run. Prints requests/s and median latency of both, the throughput ratios (target ≥ 0.7) and
+// the added median latency (target < 1 ms). For scale it also measures, in the same rounds, a bare
 // Node HTTP server that answers at once (bench/bare-node.mjs): what no Node gateway can beat here,
 // and, when Debian's nginx is installed, nginx's proxy_pass to the same node: what a proxy
-// outside Node does on the same machine. Only 127.0.0.1; bounded in count and time; stops itself.
+// outside Node does on the same machine. Then it compares the gateway's upstream client with
+// undici's Pool (bench/rpc-undici-client.mjs) in a second gateway, back to back in each round,
+// with each server's CPU per call. Only 127.0.0.1; bounded in count and time; stops itself.
 import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
@@ -37,9 +39,9 @@ process.on('exit', cleanup)
 process.on('SIGINT', () => process.exit(130))
 // Never run forever, whatever happens.
 setTimeout(() => {
-  console.error('bench:rpc took longer than 5 minutes, stopping')
+  console.error('bench:rpc took longer than 10 minutes, stopping')
   process.exit(1)
-}, 300_000).unref()
+}, 600_000).unref()
 
 /** @returns {Promise<number>} */
 function freePort() {
@@ -64,6 +66,25 @@ const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', 
  */
 const post = (url, headers, payload = body) =>
   send(url, { agent, method: 'POST', headers, body: payload })
+
+/**
+ * The `index`th eth_call of a phase: the identity precompile asked to echo a different word each
+ * time, so no two calls in flight are identical (the gateway would send those upstream once).
+ * @param {number} index
+ */
+const ethCall = (index) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: index,
+    method: 'eth_call',
+    params: [
+      {
+        to: '0x0000000000000000000000000000000000000004',
+        data: `0x${index.toString(16).padStart(64, '0')}`,
+      },
+      'latest',
+    ],
+  })
 
 /**
  * One JSON-RPC call's result (for the set-up), straight to a node.
@@ -100,8 +121,9 @@ async function waitForRpc(url, headers) {
  * @param {Record<string, string>} headers
  * @param {number} n
  * @param {number} parallel
+ * @param {(index: number) => string} [payload] the body of each request (eth_blockNumber)
  */
-async function measure(url, headers, n, parallel) {
+async function measure(url, headers, n, parallel, payload) {
   const latencies = new Float64Array(n)
   let next = 0
   let failures = 0
@@ -112,7 +134,7 @@ async function measure(url, headers, n, parallel) {
       while (next < n && performance.now() < deadline) {
         const index = next++
         const t0 = performance.now()
-        if ((await post(url, headers)) !== 200) failures++
+        if ((await post(url, headers, payload?.(index))) !== 200) failures++
         latencies[index] = performance.now() - t0
       }
     }),
@@ -185,6 +207,55 @@ http {
 const median = (values) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
 
+/**
+ * A Portico server of its own data directory (`name`) serving the chain from `anvilUrl`, with an
+ * API key made by the real CLI before the server takes the directory.
+ * @param {string} anvilUrl
+ * @param {string} name
+ * @param {string[]} [imports] modules the server process loads first, after tsx
+ */
+async function startGateway(anvilUrl, name, imports = []) {
+  const port = await freePort()
+  const env = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: path.join(dataDir, name),
+    DATABASE_URL: '',
+    LOG_LEVEL: 'warn',
+    [`RPC_URL_${chainId}`]: anvilUrl,
+    RPC_RATE_LIMIT_PER_KEY: '1000000000',
+    RPC_RATE_LIMIT_PER_IP: '1000000000',
+    METRICS_TOKEN: metricsToken,
+  }
+  const created = execFileSync(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', cli, 'api-key', 'create', '--label', 'bench'],
+    { cwd: root, env, encoding: 'utf8' },
+  )
+  const key = created.trim().split('\n').at(-1) ?? ''
+  const serverArgs = [
+    ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []),
+    '--conditions=source',
+    '--import',
+    'tsx',
+    ...imports.flatMap((module) => ['--import', module]),
+    cli,
+  ]
+  const child = spawn(process.execPath, [...serverArgs, 'serve'], {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  })
+  children.push(child)
+  return {
+    port,
+    child,
+    url: `http://127.0.0.1:${port}/api/rpc/${chainId}`,
+    headers: { 'x-api-key': key },
+  }
+}
+
 async function main() {
   const anvilPort = await freePort()
   const anvilUrl = `http://127.0.0.1:${anvilPort}`
@@ -193,43 +264,13 @@ async function main() {
   })
   children.push(anvil)
 
-  const serverPort = await freePort()
-  const env = {
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: String(serverPort),
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    LOG_LEVEL: 'warn',
-    [`RPC_URL_${chainId}`]: anvilUrl,
-    RPC_RATE_LIMIT_PER_KEY: '1000000000',
-    RPC_RATE_LIMIT_PER_IP: '1000000000',
-    METRICS_TOKEN: metricsToken,
-  }
-  // The key is created with the real CLI before the server takes the data directory.
-  const created = execFileSync(
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', cli, 'api-key', 'create', '--label', 'bench'],
-    {
-      cwd: root,
-      env,
-      encoding: 'utf8',
-    },
-  )
-  const key = created.trim().split('\n').at(-1) ?? ''
-  const serverArgs = [
-    ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []),
-    '--conditions=source',
-    '--import',
-    'tsx',
-    cli,
-  ]
-  const server = spawn(process.execPath, [...serverArgs, 'serve'], {
-    cwd: root,
-    env,
-    stdio: 'inherit',
-  })
-  children.push(server)
+  const gatewayServer = await startGateway(anvilUrl, 'gateway')
+  const { port: serverPort, child: server } = gatewayServer
+  // The same gateway with undici's Pool as its upstream client, measured against it.
+  const undiciServer = await startGateway(anvilUrl, 'undici', [
+    path.join(root, 'bench/rpc-undici-hook.mjs'),
+  ])
+
   const barePort = await freePort()
   const bare = spawn(process.execPath, [path.join(root, 'bench/bare-node.mjs'), String(barePort)], {
     stdio: 'ignore',
@@ -237,11 +278,14 @@ async function main() {
   children.push(bare)
   const bareUrl = `http://127.0.0.1:${barePort}/`
   const nginxUrl = fs.existsSync('/usr/sbin/nginx') ? await startNginx(anvilPort) : undefined
-  const gatewayUrl = `http://127.0.0.1:${serverPort}/api/rpc/${chainId}`
-  const keyHeader = { 'x-api-key': key }
+  const gatewayUrl = gatewayServer.url
+  const keyHeader = gatewayServer.headers
+  const undiciUrl = undiciServer.url
+  const undiciHeader = undiciServer.headers
 
   await waitForRpc(anvilUrl, {})
   await waitForRpc(gatewayUrl, keyHeader)
+  await waitForRpc(undiciUrl, undiciHeader)
   await waitForRpc(bareUrl, {})
   if (nginxUrl) await waitForRpc(nginxUrl, {})
   // Warm up every path (JIT, keep-alive sockets) before measuring.
@@ -249,6 +293,8 @@ async function main() {
   await measure(gatewayUrl, keyHeader, 2_000, concurrency)
   await measure(bareUrl, {}, 2_000, concurrency)
   if (nginxUrl) await measure(nginxUrl, {}, 2_000, concurrency)
+  await measure(anvilUrl, {}, 2_000, concurrency, ethCall)
+  await measure(gatewayUrl, keyHeader, 2_000, concurrency, ethCall)
 
   /** The server's counters that explain the figures: cache lookups and upstream exchanges. */
   const counters = async () => {
@@ -270,12 +316,14 @@ async function main() {
     }
   }
 
-  /** @type {{ direct: number[], gateway: number[], bare: number[], nginx: number[], directMedian: number[], gatewayMedian: number[] }} */
+  /** @type {Record<'direct' | 'gateway' | 'bare' | 'nginx' | 'directCall' | 'gatewayCall' | 'directMedian' | 'gatewayMedian', number[]>} */
   const results = {
     direct: [],
     gateway: [],
     bare: [],
     nginx: [],
+    directCall: [],
+    gatewayCall: [],
     directMedian: [],
     gatewayMedian: [],
   }
@@ -321,8 +369,44 @@ async function main() {
     exchanges += (await counters()).exchanges - exchangesBefore
     results.bare.push((await measure(bareUrl, {}, count, concurrency)).perSecond)
     if (nginxUrl) results.nginx.push((await measure(nginxUrl, {}, count, concurrency)).perSecond)
+    results.directCall.push((await measure(anvilUrl, {}, count, concurrency, ethCall)).perSecond)
+    results.gatewayCall.push(
+      (await measure(gatewayUrl, keyHeader, count, concurrency, ethCall)).perSecond,
+    )
     results.directMedian.push((await measure(anvilUrl, {}, latencyCount, 1)).median)
     results.gatewayMedian.push((await measure(gatewayUrl, keyHeader, latencyCount, 1)).median)
+  }
+
+  // The gateway's upstream client: the hand-written one against undici's Pool, in two gateways
+  // otherwise the same, back to back in each round (in turns first), with each server's CPU.
+  /** @type {Record<'call' | 'blockNumber', Record<'own' | 'undici', { perSecond: number[], cpuMs: number }>>} */
+  const clients = {
+    call: { own: { perSecond: [], cpuMs: 0 }, undici: { perSecond: [], cpuMs: 0 } },
+    blockNumber: { own: { perSecond: [], cpuMs: 0 }, undici: { perSecond: [], cpuMs: 0 } },
+  }
+  const gateways = {
+    own: { url: gatewayUrl, headers: keyHeader, pid: server.pid },
+    undici: { url: undiciUrl, headers: undiciHeader, pid: undiciServer.child.pid },
+  }
+  for (let round = -1; round < rounds; round++) {
+    for (const method of /** @type {const} */ (['call', 'blockNumber'])) {
+      /** @type {('own' | 'undici')[]} */
+      const order = round % 2 === 0 ? ['own', 'undici'] : ['undici', 'own']
+      for (const name of order) {
+        const { url, headers, pid } = gateways[name]
+        const cpuBefore = cpuMs(pid)
+        const result = await measure(
+          url,
+          headers,
+          count,
+          concurrency,
+          method === 'call' ? ethCall : undefined,
+        )
+        if (round < 0) continue // warm-up
+        clients[method][name].perSecond.push(result.perSecond)
+        clients[method][name].cpuMs += cpuMs(pid) - cpuBefore
+      }
+    }
   }
 
   // A dapp's page load, call by call as a site without batching sends them: the chain id, the
@@ -410,6 +494,24 @@ async function main() {
     const nginxRatio = median(results.nginx.map((n, i) => n / (results.direct[i] ?? Number.NaN)))
     console.log(
       `                      nginx's proxy_pass to the same node: ${nginxRatio.toFixed(2)} of direct (a proxy outside Node)`,
+    )
+  }
+  /** @param {number[]} over @param {number[]} under */
+  const ratioOf = (over, under) => median(over.map((o, i) => o / (under[i] ?? Number.NaN)))
+  const callRatio = ratioOf(results.gatewayCall, results.directCall)
+  console.log(
+    `  eth_call            direct ${median(results.directCall).toFixed(0)} req/s, through the gateway ${median(results.gatewayCall).toFixed(0)} req/s: ratio ${callRatio.toFixed(2)} (each call different, ${concurrency} in flight); per round: ${results.gatewayCall.map((g, i) => (g / (results.directCall[i] ?? Number.NaN)).toFixed(2)).join(' ')}`,
+  )
+  for (const [method, label] of /** @type {const} */ ([
+    ['call', 'eth_call'],
+    ['blockNumber', 'eth_blockNumber'],
+  ])) {
+    const { own, undici } = clients[method]
+    const perRound = own.perSecond.map((o, i) =>
+      (o / (undici.perSecond[i] ?? Number.NaN)).toFixed(2),
+    )
+    console.log(
+      `  upstream client     ${label}: hand-written ${median(own.perSecond).toFixed(0)} req/s, undici's Pool ${median(undici.perSecond).toFixed(0)} req/s: hand-written / undici ${ratioOf(own.perSecond, undici.perSecond).toFixed(2)} (per round: ${perRound.join(' ')}); server CPU per call ${((own.cpuMs * 1000) / (count * rounds)).toFixed(0)} µs and ${((undici.cpuMs * 1000) / (count * rounds)).toFixed(0)} µs`,
     )
   }
   /** @param {{ bench: number, anvil: number, server: number }} c */

@@ -1,17 +1,12 @@
-import { promisify } from 'node:util'
-import zlib from 'node:zlib'
 import secureJson from 'secure-json-parse'
 import { badRequest, HttpError } from '../errors.ts'
 import { nestingTooDeep } from '../http/json-body.ts'
 import type { WindowCounter } from '../db/cluster/cluster.ts'
 import type { ApiKeyVerifier } from './api-keys.ts'
 
-// What the gateway's two ways in (the Fastify route and the lean path, rpc/lean-path.ts) share,
-// so they cannot drift apart: the limits, the body rule, and how answers are encoded.
-
-const gzip = promisify(zlib.gzip)
-/** Most JSON-RPC answers are a few hundred bytes; only large ones (logs, full blocks) are worth gzip. */
-const gzipAbove = 16 * 1024
+// What the gateway's two ways in (the Fastify route and the lean path, rpc/lean-path.ts) share
+// before the gateway, so they cannot drift apart: the limits and the body rule. (What they share
+// after it, the answer's bytes and headers, is `httpReply` in rpc/reply.ts.)
 
 /** Calls in a request body: each call of a batch counts against the limits. */
 export const callsIn = (body: unknown) => (Array.isArray(body) ? Math.max(body.length, 1) : 1)
@@ -82,19 +77,4 @@ export function parseRpcBody(text: string): unknown {
     throw badRequest('body must be a JSON-RPC request object or an array of them')
   }
   return body
-}
-
-/** The answer's bytes, gzipped when large and the client accepts it, with the headers that says. */
-export async function encodeAnswer(
-  body: unknown,
-  acceptEncoding: string | undefined,
-): Promise<{ payload: string | Buffer; headers: Record<string, string> }> {
-  const payload = JSON.stringify(body)
-  if (payload.length < gzipAbove || !/\bgzip\b/.test(acceptEncoding ?? '')) {
-    return { payload, headers: {} }
-  }
-  return {
-    payload: await gzip(payload),
-    headers: { 'content-encoding': 'gzip', vary: 'accept-encoding' },
-  }
 }

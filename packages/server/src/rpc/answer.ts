@@ -4,6 +4,18 @@
 
 export type JsonRpcId = string | number | null
 
+/** JSON-RPC error codes the gateway answers with (JSON-RPC 2.0, EIP-1474, EIP-1193). */
+export const rpcCodes = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  internal: -32603,
+  resourceUnavailable: -32002,
+  limitExceeded: -32005,
+  unauthorized: 4100,
+  chainNotServed: 4901,
+} as const
+
 export interface JsonRpcError {
   code: number
   message: string
@@ -48,6 +60,7 @@ export function readUpstreamAnswer(
   try {
     parsed = JSON.parse(text)
   } catch {
+    // Not JSON: a wrong shape, which the pool reports (`onFailure`) before trying the next node.
     return undefined
   }
   const items = batch ? parsed : [parsed]

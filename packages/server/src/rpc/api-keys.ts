@@ -86,6 +86,8 @@ export class ApiKeyVerifier {
     if (this.#valid.size > 10_000) this.#valid.clear()
     this.#valid.set(key, { id: row.id, until: now + this.ttlMs })
     // Last use, for the console; as often as the key is checked again, never on the hot path.
+    // A stamp that fails (the database closing, a busy moment) leaves only the console's "last
+    // used" older, and the next check stamps it again: not worth failing or logging the call for.
     this.db
       .update(apiKeys)
       .set({ lastUsedAt: new Date() })

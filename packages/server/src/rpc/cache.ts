@@ -1,3 +1,77 @@
+import type { JsonRpcAnswer } from './answer.ts'
+import type { Call } from './calls.ts'
+import { blockNumberOf, isCacheable, isCacheableWhenFinal } from './methods.ts'
+
+// Step 2 of the gateway (gateway.ts): calls whose answer never changes are answered from a
+// bounded cache; step 3 hands back what the upstreams answered, to keep what may be kept.
+
+/** One chain's answers that never change, and the newest head its upstreams reported. */
+export class ChainCache {
+  readonly #answers = new AnswerCache()
+  /** The highest block number the upstreams answered `eth_blockNumber` with. */
+  #head: bigint | undefined
+
+  constructor(
+    private readonly options: {
+      /** Blocks on top of a transaction's block before its receipt is kept. */
+      finalityBlocks: number
+      /** Told of every call that could be answered from the cache, and whether it was. */
+      onLookup?: ((hit: boolean) => void) | undefined
+    },
+  ) {}
+
+  /** Answers the calls it holds answers for; returns the calls still unanswered. */
+  answer(calls: Call[]): Call[] {
+    const left: Call[] = []
+    for (const call of calls) {
+      if (call.answer) continue
+      const whenFinal = isCacheableWhenFinal(call.method, call.params)
+      if (whenFinal || isCacheable(call.method, call.params)) {
+        const key = `${call.method}:${JSON.stringify(call.params ?? [])}`
+        call.cacheable = { key, whenFinal }
+        const hit = this.#answers.get(key)
+        this.options.onLookup?.(hit !== undefined)
+        if (hit !== undefined) {
+          call.answer = { jsonrpc: '2.0', id: call.id, result: hit }
+          continue
+        }
+      }
+      left.push(call)
+    }
+    return left
+  }
+
+  /** Takes note of an upstream's answer to `call`: keeps it when it never changes. */
+  keep(call: Call, answer: JsonRpcAnswer): void {
+    if (!('result' in answer)) return
+    if (call.method === 'eth_blockNumber') this.#noteHead(answer.result)
+    const cacheable = call.cacheable
+    if (
+      cacheable !== undefined &&
+      answer.result !== null &&
+      (!cacheable.whenFinal || this.#isFinal(answer.result))
+    ) {
+      this.#answers.set(cacheable.key, answer.result)
+    }
+  }
+
+  #noteHead(result: unknown) {
+    if (typeof result !== 'string' || !/^0x[0-9a-fA-F]{1,16}$/.test(result)) return
+    const head = BigInt(result)
+    if (this.#head === undefined || head > this.#head) this.#head = head
+  }
+
+  /** Whether an answer's block is at least `finalityBlocks` below the head seen so far. */
+  #isFinal(result: unknown): boolean {
+    const block = blockNumberOf(result)
+    return (
+      block !== undefined &&
+      this.#head !== undefined &&
+      this.#head - block >= BigInt(this.options.finalityBlocks)
+    )
+  }
+}
+
 /**
  * A least-recently-used map of answers that never change (see `isCacheable`), so entries need no
  * expiry. Bounded in bytes, not only in entries: a few large answers (blocks with their

@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { rpcError, type JsonRpcAnswer } from './answer.ts'
-import { rpcCodes } from './gateway.ts'
+import { rpcCodes, rpcError, type JsonRpcAnswer } from './answer.ts'
 
 /**
  * The JSON-RPC error a failed gateway request answers with: whatever goes wrong before or around

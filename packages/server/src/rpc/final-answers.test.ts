@@ -16,12 +16,10 @@ const call = (method: string, params: unknown[] = []) => ({ jsonrpc: '2.0', id: 
 describe('answers cached once final', () => {
   it('serves a receipt from the cache only once its block is finalityBlocks deep', async () => {
     const lookups: boolean[] = []
-    const gateway = new RpcGateway(
-      rpcTestConfig({ [anvilChainId]: [anvil.url] }, { finalityBlocks: 5 }),
-      undefined,
-      undefined,
-      (_chain, hit) => lookups.push(hit),
-    )
+    const gateway = new RpcGateway({
+      config: rpcTestConfig({ [anvilChainId]: [anvil.url] }, { finalityBlocks: 5 }),
+      onCacheLookup: (_chain, hit) => lookups.push(hit),
+    })
     const ask = async (method: string, params: unknown[] = []) =>
       ((await gateway.handle(anvilChainId, call(method, params))).body as { result: unknown })
         .result

@@ -2,7 +2,8 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import { unauthorized, type HttpError } from '../errors.ts'
 import { rpcErrorAnswer } from './error-handler.ts'
 import type { RpcGateway } from './gateway.ts'
-import { encodeAnswer, parseRpcBody, type RpcAccess } from './access.ts'
+import { parseRpcBody, type RpcAccess } from './access.ts'
+import { httpReply } from './reply.ts'
 
 // The gateway's hot path. A JSON-RPC call through a proxy is worth little if the proxy costs
 // more than the node: through Fastify's route (its hooks, schema validation, the app's strict
@@ -77,15 +78,14 @@ async function serve(
     if (!keyId) throw unauthorized('The API key is not valid.', 'invalid_api_key')
     const body = parseRpcBody(await readBody(request))
     await access.chargeCalls(address, `key:${keyId}`, body, extra)
-    const result = await gateway.handle(chainId, body)
-    if (result.retryAfter) extra['retry-after'] = result.retryAfter
-    status = result.body === undefined ? 204 : result.status
-    if (result.body !== undefined) {
-      const encoded = await encodeAnswer(result.body, request.headers['accept-encoding'])
-      payload = encoded.payload
-      Object.assign(extra, encoded.headers)
-    }
+    const answer = await gateway.handle(chainId, body)
+    const sent = await httpReply(answer, request.headers['accept-encoding'])
+    status = sent.status
+    payload = sent.payload
+    Object.assign(extra, sent.headers)
   } catch (error) {
+    // A refusal (limits, key, body) is answered as the route answers it; only the server's own
+    // failures (500) are logged, as the route's error handler does.
     const answer = rpcErrorAnswer(error as HttpError)
     if (answer.status === 500) options.onError(error, id)
     status = answer.status

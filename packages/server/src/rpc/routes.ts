@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { unauthorized } from '../errors.ts'
-import { encodeAnswer, RpcAccess } from '../rpc/access.ts'
-import { rpcErrorHandler } from '../rpc/error-handler.ts'
-import { RpcGateway } from '../rpc/gateway.ts'
+import { RpcAccess } from './access.ts'
+import { rpcErrorHandler } from './error-handler.ts'
+import { RpcGateway } from './gateway.ts'
+import { httpReply } from './reply.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,12 +25,14 @@ const jsonRpcObject = {
  */
 export async function rpcRoutes(app: FastifyInstance): Promise<void> {
   const config = app.config.rpc
-  const gateway = new RpcGateway(
+  const gateway = new RpcGateway({
     config,
-    (chainId, failure) => app.log.warn({ chainId, ...failure }, 'rpc upstream attempt failed'),
-    (chainId, outcome, seconds) => app.upstreamAttempt(chainId, outcome, seconds),
-    (chainId, hit) => app.rpcCacheLookup(chainId, hit),
-  )
+    onUpstreamFailure: (chainId, failure) =>
+      app.log.warn({ chainId, ...failure }, 'rpc upstream attempt failed'),
+    onUpstreamAttempt: (chainId, outcome, seconds) =>
+      app.upstreamAttempt(chainId, outcome, seconds),
+    onCacheLookup: (chainId, hit) => app.rpcCacheLookup(chainId, hit),
+  })
   const keys = app.apiKeys
   app.addHook('onClose', async () => gateway.close())
   app.setErrorHandler(rpcErrorHandler)
@@ -94,12 +97,11 @@ export async function rpcRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const result = await gateway.handle(Number(request.params.chainId), request.body)
-      if (result.retryAfter) reply.header('retry-after', result.retryAfter)
-      if (result.body === undefined) return reply.status(204).send()
-      reply.status(result.status).type('application/json; charset=utf-8')
-      const encoded = await encodeAnswer(result.body, request.headers['accept-encoding'])
-      return reply.headers(encoded.headers).send(encoded.payload)
+      const answer = await gateway.handle(Number(request.params.chainId), request.body)
+      const sent = await httpReply(answer, request.headers['accept-encoding'])
+      reply.status(sent.status).headers(sent.headers)
+      if (sent.payload === undefined) return reply.send()
+      return reply.type('application/json; charset=utf-8').send(sent.payload)
     },
   )
 }

@@ -9,6 +9,10 @@ import { ResponseReader, type ReadResult } from './http1-response.ts'
 // agents, events and streams, this under 30 µs. On `https:` Node's client stays, as TLS costs
 // more than either.
 
+/**
+ * An exchange's outcome. Transport errors become `no-response` here and reach the logs as the
+ * pool's failure reason only: their messages may name the host, and upstream URLs may embed keys.
+ */
 export type PostResult = ReadResult | { ok: false; reason: 'no-response' }
 
 export interface UpstreamHttp {

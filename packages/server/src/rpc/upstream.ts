@@ -44,12 +44,13 @@ type Attempt =
 
 const maxAnswerBytes = 32 * 1024 * 1024
 
-/** Reports a failed attempt by position and reason only: upstream URLs may embed provider keys. */
-export type UpstreamFailureLog = (failure: {
+/** A failed attempt by position and reason only: upstream URLs may embed provider keys. */
+export interface UpstreamFailure {
+  /** The upstream's position in the chain's list, from 1. */
   upstream: number
   reason: string
   status?: number
-}) => void
+}
 
 export interface UpstreamPoolOptions {
   /** The deadline of one attempt, whole exchange included. */
@@ -75,7 +76,7 @@ export interface UpstreamPoolOptions {
    * so calls whose cost grows with the data (logs of a block range) must not hold up the rest.
    */
   alone?: (method: string) => boolean
-  onFailure?: UpstreamFailureLog
+  onFailure?: (failure: UpstreamFailure) => void
   /** Told the outcome (`ok` or the failure reason) and duration of every attempt. */
   onAttempt?: (outcome: string, seconds: number) => void
 }
