@@ -91,7 +91,7 @@ app.post('/bench/fill', async (request) => {
   return { ok: true }
 })
 app.get('/bench/indexes', async () => {
-  await app.fieldIndexes.idle()
+  await app.services.fieldIndexes.idle()
   return { ok: true }
 })
 // A signed-in user, through the real sign-in statement.

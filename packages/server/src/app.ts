@@ -1,7 +1,6 @@
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify'
 import type { ServerConfig } from './config.ts'
 import type { Database, DatabaseHandle, DatabaseKind } from './db/client.ts'
-import type { WindowCounter } from './db/cluster/cluster.ts'
 import { requestIdGenerator } from './http/request-id.ts'
 import { webRoutes } from './http/web.ts'
 import { authRoutes } from './auth/routes.ts'
@@ -11,60 +10,25 @@ import { metaRoutes } from './meta/routes.ts'
 import { apiAnswerHeaders } from './http/security-headers.ts'
 import { httpBasics } from './http/basics.ts'
 import { BODY_LIMIT, proxyTrust, serverOptions } from './http/server-options.ts'
-import type { RpcAccess } from './rpc/access.ts'
-import type { RpcGateway } from './rpc/gateway.ts'
-import { httpServer, leanRpcPath } from './rpc/lean-path.ts'
+import { httpServer, leanRpcPath, type LeanRpcParts } from './rpc/lean-path.ts'
 import { objectRoutes } from './objects/routes.ts'
 import { batchRoutes } from './objects/batch-route.ts'
 import { fileRoutes } from './files/routes.ts'
-import type { ApiKeyVerifier } from './rpc/api-keys.ts'
 import { rpcRoutes } from './rpc/routes.ts'
 import { consoleDataRoutes } from './admin/data-routes.ts'
 import { consoleImportRoute } from './admin/import-route.ts'
 import { consolePeopleRoutes } from './admin/people-routes.ts'
 import { compatMount } from './compat/mount.ts'
 import { openServices, type Services } from './services.ts'
-import type { SyncStatus } from './sync/syncer.ts'
-import type { Sync } from './sync/definition.ts'
-import type { FileStore } from './files/store.ts'
 import { parseLiveQuerySocket } from './compat/live-query.ts'
-import type { LiveHub } from './live/hub.ts'
 import { nativeLiveSocket } from './live/native-socket.ts'
 import { attachSockets, type SocketHandler } from './live/sockets.ts'
-import type { FieldIndexes } from './objects/field-indexes.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    db: Database
-    dbKind: DatabaseKind
-    /** This process's id among the processes on the database (`server_processes`). */
-    processId: string
-    /** What the RPC gateway's lean path answers with (set by the gateway's routes). */
-    rpcLeanPath: LeanRpcParts
-    /** Indexes on the document fields each class is queried on (objects/field-indexes.ts). */
-    fieldIndexes: FieldIndexes
-    config: ServerConfig
-    /** The counters behind every rate limit (shared through the database on PostgreSQL). */
-    windowCounter: WindowCounter
-    /** Live-query subscriptions of this process's sockets. */
-    liveHub: LiveHub
-    /** Checks gateway API keys (remembering valid ones for 30 s). */
-    apiKeys: ApiKeyVerifier
-    /** Uploaded files, wherever their bytes are kept. */
-    files: FileStore
-    /** Every long-lived service of this server (services.ts). */
+    /** Every long-lived service of this server (services.ts), for tests and tools. */
     services: Services
-    /** The contract-event syncs the site declared. */
-    syncs: Sync[]
-    /** Their progress, as this process sees it (`writer`: this process runs it). */
-    syncStatus(): (SyncStatus & { writer: boolean })[]
   }
-}
-
-/** The RPC gateway's parts its lean path needs, known once its routes are registered. */
-export interface LeanRpcParts {
-  gateway?: RpcGateway
-  access?: RpcAccess
 }
 
 export interface BuildServerOptions {
@@ -120,18 +84,6 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   // Contract-event syncs declared by the site, run once the server is ready.
   app.addHook('onReady', async () => services.start())
   app.decorate('services', services)
-  app.decorate('processId', services.processId)
-  app.decorate('db', database.db)
-  app.decorate('dbKind', database.kind)
-  app.decorate('config', config)
-  app.decorate('windowCounter', services.windowCounter)
-  app.decorate('files', services.files)
-  app.decorate('apiKeys', services.apiKeys)
-  app.decorate('rpcLeanPath', leanRpc)
-  app.decorate('fieldIndexes', services.fieldIndexes)
-  app.decorate('liveHub', services.liveHub)
-  app.decorate('syncs', services.syncs)
-  app.decorate('syncStatus', services.syncStatus)
 
   await app.register(httpBasics, { services })
   observeRequest = app.observeRequest
@@ -139,24 +91,23 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     healthRoutes,
     authRoutes,
     eventRoutes,
+    objectRoutes,
+    batchRoutes,
     fileRoutes,
     consolePeopleRoutes,
+    consoleDataRoutes,
     consoleImportRoute,
   ])
     await app.register(routes, { services })
-  await app.register(objectRoutes)
-  await app.register(batchRoutes)
-  await app.register(rpcRoutes)
-  await app.register(consoleDataRoutes)
-  if (config.compat.mount)
-    await app.register(compatMount, {
-      clientFor: services.chainClients,
-      functions: services.functions,
-    })
+  await app.register(rpcRoutes, { services, leanPath: leanRpc })
+  if (config.compat.mount) await app.register(compatMount, { services })
   const sockets = new Map<string, SocketHandler>([['/api/live', nativeLiveSocket(services)]])
   if (config.compat.mount) sockets.set(config.compat.mount, parseLiveQuerySocket(services))
   attachSockets(app, sockets, { slots: services.socketSlots, clientAddress })
   await app.register(metaRoutes, { services })
-  await app.register(webRoutes, { webDir: config.webDir })
+  await app.register(webRoutes, {
+    webDir: config.webDir,
+    publicOrigin: config.app.publicOrigins[0]!,
+  })
   return app
 }

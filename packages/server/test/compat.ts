@@ -25,7 +25,7 @@ export async function listeningApp(
   })
   await app.listen({ host: '127.0.0.1', port })
   const origin = `http://127.0.0.1:${port}`
-  return { app, origin, serverUrl: `${origin}${app.config.compat.mount}`, close }
+  return { app, origin, serverUrl: `${origin}${app.services.config.compat.mount}`, close }
 }
 
 const require = createRequire(import.meta.url)

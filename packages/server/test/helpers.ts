@@ -184,6 +184,6 @@ export async function signedIn(
   token: string
   headers: { authorization: string }
 }> {
-  const { user, token } = await startSession(app.db, { address })
+  const { user, token } = await startSession(app.services.db, { address })
   return { user, token, headers: { authorization: `Bearer ${token}` } }
 }

@@ -13,6 +13,7 @@ import { recordAudit } from './audit.ts'
 import { consoleErrors, digits, paging, pagingQuery, tags } from './schemas.ts'
 import { STORED_FILE_NAME } from '../files/store.ts'
 import { exportCsv, exportJson } from './export.ts'
+import { routePlugin } from '../http/route-plugin.ts'
 
 // The console's routes over data: objects through the same query language as the SDK (as the
 // console, which reads every object), record edits and deletes recorded in the audit log,
@@ -56,241 +57,247 @@ const consoleQueryAnswer = {
   },
 } as const
 
-export async function consoleDataRoutes(app: FastifyInstance): Promise<void> {
-  const requireConsole = consoleAccess(app.config.app)
-  const db = app.db
-  const objects = app.services.objects
+export const consoleDataRoutes = routePlugin(
+  'portico-console-data',
+  ['portico-current-user'],
+  async function consoleDataRoutes(app, services) {
+    const requireConsole = consoleAccess(services.config.app)
+    const db = services.db
+    const objects = services.objects
 
-  app.get<{
-    Params: { className: string }
-    Querystring: { where?: string; order?: string; limit?: string; skip?: string; count?: string }
-  }>(
-    '/api/admin/classes/:className',
-    {
-      schema: {
-        tags,
-        summary:
-          'Every object of a class (the console reads all), filtered and sorted as the SDK queries',
-        params: classParams,
-        querystring: queryString,
-        response: { 200: consoleQueryAnswer, ...errors },
-      },
-    },
-    async (request) => {
-      await requireConsole(request, 'read')
-      const { where, order, limit, skip, count } = request.query
-      const className = assertStoredClassName(request.params.className)
-      const found = await objects.query(ANY_OWNER, className, {
-        where: parseWhereText(where),
-        whereText: where,
-        order,
-        ...translatePage(limit, skip),
-        count: count === '1' || count === 'true',
-      })
-      // The console shows owners by their wallet address, which is how a team knows its users.
-      const ids = [...new Set(found.results.map((object) => object.owner))]
-      const owners = ids.length
-        ? await db
-            .select({ id: users.id, address: users.address })
-            .from(users)
-            .where(inArray(users.id, ids))
-        : []
-      return { ...found, owners: Object.fromEntries(owners.map((o) => [o.id, o.address])) }
-    },
-  )
-
-  app.put<{
-    Params: { className: string; objectId: string }
-    Body: { data: Record<string, unknown>; publicRead?: boolean; owner?: string }
-  }>(
-    '/api/admin/classes/:className/:objectId',
-    {
-      schema: {
-        tags,
-        summary: "Replace an object's document, and/or set its owner and public read",
-        params: objectParams,
-        body: {
-          type: 'object',
-          properties: {
-            data: { type: 'object' },
-            publicRead: { type: 'boolean' },
-            owner: {
-              type: 'string',
-              pattern: '^[A-Za-z0-9_-]{1,80}$',
-              description: "The new owner's user id, or wallet address (0x…)",
-            },
-          },
-          required: ['data'],
-          additionalProperties: false,
+    app.get<{
+      Params: { className: string }
+      Querystring: { where?: string; order?: string; limit?: string; skip?: string; count?: string }
+    }>(
+      '/api/admin/classes/:className',
+      {
+        schema: {
+          tags,
+          summary:
+            'Every object of a class (the console reads all), filtered and sorted as the SDK queries',
+          params: classParams,
+          querystring: queryString,
+          response: { 200: consoleQueryAnswer, ...errors },
         },
-        response: { 200: objectSchema, ...errors },
       },
-    },
-    async (request) => {
-      const { user } = await requireConsole(request, 'write')
-      const className = assertStoredClassName(request.params.className)
-      const data = normaliseDocument(request.body.data)
-      const { owner, publicRead } = request.body
-      let ownerId: string | undefined
-      if (owner !== undefined) {
-        const byAddress = /^0x[0-9a-fA-F]{40}$/.test(owner)
-        const [found] = await db
-          .select({ id: users.id })
-          .from(users)
-          .where(
-            byAddress ? sql`lower(${users.address}) = ${owner.toLowerCase()}` : eq(users.id, owner),
-          )
-        if (!found) {
-          throw badRequest(
-            byAddress
-              ? `No user has signed in with ${owner}: a wallet must sign in once before it can own objects.`
-              : `No user has the id "${owner}".`,
-            'invalid_value',
-          )
-        }
-        ownerId = found.id
-      }
-      const { before, after } = await objects.modify(
-        { className, objectId: request.params.objectId, userId: ANY_OWNER },
-        () => ({ data, publicRead, ownerId }),
-      )
-      await recordAudit(db, {
-        actor: user.address,
-        action: 'object.update',
-        target: `${className}/${after.objectId}`,
-        before,
-        after,
-      })
-      return after
-    },
-  )
-
-  app.delete<{ Params: { className: string; objectId: string } }>(
-    '/api/admin/classes/:className/:objectId',
-    {
-      schema: {
-        tags,
-        summary: 'Delete an object (needs a sign-in from the last 15 minutes)',
-        params: objectParams,
-        response: { 204: { type: 'null' }, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const { user } = await requireConsole(request, 'destructive')
-      const className = assertStoredClassName(request.params.className)
-      const before = await objects.delete({
-        className,
-        objectId: request.params.objectId,
-        userId: ANY_OWNER,
-      })
-      await recordAudit(db, {
-        actor: user.address,
-        action: 'object.delete',
-        target: `${className}/${before.objectId}`,
-        before,
-      })
-      return reply.status(204).send()
-    },
-  )
-
-  app.get<{ Params: { className: string }; Querystring: { format?: string; where?: string } }>(
-    '/api/admin/classes/:className/export',
-    {
-      schema: {
-        tags,
-        summary: 'Export a class, or the objects a filter selects, as JSON or CSV (streamed)',
-        params: classParams,
-        querystring: {
-          type: 'object',
-          properties: {
-            format: { type: 'string', enum: ['json', 'csv'] },
-            where: queryString.properties.where,
-          },
-          additionalProperties: false,
-        },
-        response: errors,
-      },
-    },
-    async (request, reply) => {
-      await requireConsole(request, 'read')
-      const className = assertStoredClassName(request.params.className)
-      const scan = objects.scan(ANY_OWNER, className, parseWhereText(request.query.where))
-      const csv = request.query.format === 'csv'
-      return reply
-        .type(csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
-        .header(
-          'content-disposition',
-          `attachment; filename="${className}.${csv ? 'csv' : 'json'}"`,
-        )
-        .send(csv ? await exportCsv(scan) : exportJson(scan))
-    },
-  )
-
-  app.get<{ Querystring: { limit?: string; skip?: string } }>(
-    '/api/admin/files',
-    {
-      schema: {
-        tags,
-        summary: 'Files with owner, type, size and where they are kept, newest first',
-        querystring: pagingQuery,
-        response: errors,
-      },
-    },
-    async (request) => {
-      await requireConsole(request, 'read')
-      const rows = await db
-        .select({
-          name: files.name,
-          owner: users.address,
-          ownerId: files.ownerId,
-          contentType: files.contentType,
-          size: files.size,
-          storage: files.storage,
-          createdAt: files.createdAt,
+      async (request) => {
+        await requireConsole(request, 'read')
+        const { where, order, limit, skip, count } = request.query
+        const className = assertStoredClassName(request.params.className)
+        const found = await objects.query(ANY_OWNER, className, {
+          where: parseWhereText(where),
+          whereText: where,
+          order,
+          ...translatePage(limit, skip),
+          count: count === '1' || count === 'true',
         })
-        .from(files)
-        .innerJoin(users, eq(users.id, files.ownerId))
-        .orderBy(desc(files.createdAt), files.name)
-        .limit(paging(request.query).limit)
-        .offset(paging(request.query).offset)
-      return { results: rows }
-    },
-  )
-
-  app.delete<{ Params: { name: string } }>(
-    '/api/admin/files/:name',
-    {
-      schema: {
-        tags,
-        summary: 'Delete a file and its bytes (needs a sign-in from the last 15 minutes)',
-        params: {
-          type: 'object',
-          properties: {
-            name: {
-              type: 'string',
-              pattern: STORED_FILE_NAME,
-            },
-          },
-          required: ['name'],
-        },
-        response: { 204: { type: 'null' }, ...errors, 503: errorBodySchema },
+        // The console shows owners by their wallet address, which is how a team knows its users.
+        const ids = [...new Set(found.results.map((object) => object.owner))]
+        const owners = ids.length
+          ? await db
+              .select({ id: users.id, address: users.address })
+              .from(users)
+              .where(inArray(users.id, ids))
+          : []
+        return { ...found, owners: Object.fromEntries(owners.map((o) => [o.id, o.address])) }
       },
-    },
-    async (request, reply) => {
-      const { user } = await requireConsole(request, 'destructive')
-      const [file] = await db
-        .select({ ownerId: files.ownerId, contentType: files.contentType, size: files.size })
-        .from(files)
-        .where(eq(files.name, request.params.name))
-      if (!file || (await app.files.remove(request.params.name, file.ownerId)) === 'missing')
-        throw notFound('No such file.')
-      await recordAudit(db, {
-        actor: user.address,
-        action: 'file.delete',
-        target: `file/${request.params.name}`,
-        before: file,
-      })
-      return reply.status(204).send()
-    },
-  )
-}
+    )
+
+    app.put<{
+      Params: { className: string; objectId: string }
+      Body: { data: Record<string, unknown>; publicRead?: boolean; owner?: string }
+    }>(
+      '/api/admin/classes/:className/:objectId',
+      {
+        schema: {
+          tags,
+          summary: "Replace an object's document, and/or set its owner and public read",
+          params: objectParams,
+          body: {
+            type: 'object',
+            properties: {
+              data: { type: 'object' },
+              publicRead: { type: 'boolean' },
+              owner: {
+                type: 'string',
+                pattern: '^[A-Za-z0-9_-]{1,80}$',
+                description: "The new owner's user id, or wallet address (0x…)",
+              },
+            },
+            required: ['data'],
+            additionalProperties: false,
+          },
+          response: { 200: objectSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { user } = await requireConsole(request, 'write')
+        const className = assertStoredClassName(request.params.className)
+        const data = normaliseDocument(request.body.data)
+        const { owner, publicRead } = request.body
+        let ownerId: string | undefined
+        if (owner !== undefined) {
+          const byAddress = /^0x[0-9a-fA-F]{40}$/.test(owner)
+          const [found] = await db
+            .select({ id: users.id })
+            .from(users)
+            .where(
+              byAddress
+                ? sql`lower(${users.address}) = ${owner.toLowerCase()}`
+                : eq(users.id, owner),
+            )
+          if (!found) {
+            throw badRequest(
+              byAddress
+                ? `No user has signed in with ${owner}: a wallet must sign in once before it can own objects.`
+                : `No user has the id "${owner}".`,
+              'invalid_value',
+            )
+          }
+          ownerId = found.id
+        }
+        const { before, after } = await objects.modify(
+          { className, objectId: request.params.objectId, userId: ANY_OWNER },
+          () => ({ data, publicRead, ownerId }),
+        )
+        await recordAudit(db, {
+          actor: user.address,
+          action: 'object.update',
+          target: `${className}/${after.objectId}`,
+          before,
+          after,
+        })
+        return after
+      },
+    )
+
+    app.delete<{ Params: { className: string; objectId: string } }>(
+      '/api/admin/classes/:className/:objectId',
+      {
+        schema: {
+          tags,
+          summary: 'Delete an object (needs a sign-in from the last 15 minutes)',
+          params: objectParams,
+          response: { 204: { type: 'null' }, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { user } = await requireConsole(request, 'destructive')
+        const className = assertStoredClassName(request.params.className)
+        const before = await objects.delete({
+          className,
+          objectId: request.params.objectId,
+          userId: ANY_OWNER,
+        })
+        await recordAudit(db, {
+          actor: user.address,
+          action: 'object.delete',
+          target: `${className}/${before.objectId}`,
+          before,
+        })
+        return reply.status(204).send()
+      },
+    )
+
+    app.get<{ Params: { className: string }; Querystring: { format?: string; where?: string } }>(
+      '/api/admin/classes/:className/export',
+      {
+        schema: {
+          tags,
+          summary: 'Export a class, or the objects a filter selects, as JSON or CSV (streamed)',
+          params: classParams,
+          querystring: {
+            type: 'object',
+            properties: {
+              format: { type: 'string', enum: ['json', 'csv'] },
+              where: queryString.properties.where,
+            },
+            additionalProperties: false,
+          },
+          response: errors,
+        },
+      },
+      async (request, reply) => {
+        await requireConsole(request, 'read')
+        const className = assertStoredClassName(request.params.className)
+        const scan = objects.scan(ANY_OWNER, className, parseWhereText(request.query.where))
+        const csv = request.query.format === 'csv'
+        return reply
+          .type(csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
+          .header(
+            'content-disposition',
+            `attachment; filename="${className}.${csv ? 'csv' : 'json'}"`,
+          )
+          .send(csv ? await exportCsv(scan) : exportJson(scan))
+      },
+    )
+
+    app.get<{ Querystring: { limit?: string; skip?: string } }>(
+      '/api/admin/files',
+      {
+        schema: {
+          tags,
+          summary: 'Files with owner, type, size and where they are kept, newest first',
+          querystring: pagingQuery,
+          response: errors,
+        },
+      },
+      async (request) => {
+        await requireConsole(request, 'read')
+        const rows = await db
+          .select({
+            name: files.name,
+            owner: users.address,
+            ownerId: files.ownerId,
+            contentType: files.contentType,
+            size: files.size,
+            storage: files.storage,
+            createdAt: files.createdAt,
+          })
+          .from(files)
+          .innerJoin(users, eq(users.id, files.ownerId))
+          .orderBy(desc(files.createdAt), files.name)
+          .limit(paging(request.query).limit)
+          .offset(paging(request.query).offset)
+        return { results: rows }
+      },
+    )
+
+    app.delete<{ Params: { name: string } }>(
+      '/api/admin/files/:name',
+      {
+        schema: {
+          tags,
+          summary: 'Delete a file and its bytes (needs a sign-in from the last 15 minutes)',
+          params: {
+            type: 'object',
+            properties: {
+              name: {
+                type: 'string',
+                pattern: STORED_FILE_NAME,
+              },
+            },
+            required: ['name'],
+          },
+          response: { 204: { type: 'null' }, ...errors, 503: errorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        const { user } = await requireConsole(request, 'destructive')
+        const [file] = await db
+          .select({ ownerId: files.ownerId, contentType: files.contentType, size: files.size })
+          .from(files)
+          .where(eq(files.name, request.params.name))
+        if (!file || (await services.files.remove(request.params.name, file.ownerId)) === 'missing')
+          throw notFound('No such file.')
+        await recordAudit(db, {
+          actor: user.address,
+          action: 'file.delete',
+          target: `file/${request.params.name}`,
+          before: file,
+        })
+        return reply.status(204).send()
+      },
+    )
+  },
+)

@@ -34,7 +34,10 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
     expect(session.statusCode).toBe(200)
     expect(session.json().user.address).toBe(account.address)
     expect(session.json().session.chainId).toBe(1)
-    const [user] = await app.db.select().from(users).where(eq(users.address, account.address))
+    const [user] = await app.services.db
+      .select()
+      .from(users)
+      .where(eq(users.address, account.address))
     expect(user?.firstSignInAt).toBeInstanceOf(Date)
 
     const logout = await app.inject({
@@ -288,7 +291,7 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
     const { app } = await appWith(kind)
     const account = newAccount()
     const nonce = await getNonce(app)
-    await app.db
+    await app.services.db
       .update(nonces)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(nonces.nonce, nonce.nonce))

@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { ChainClients } from '../auth/signature.ts'
 import { parseJsonText } from '../http/json-body.ts'
 import { sessionResolver, type CompatCall } from './call.ts'
 import { checkEnvelope, readEnvelope } from './envelope.ts'
 import { serveFile } from './files.ts'
-import type { SiteFunctions } from './functions.ts'
 import { ParseCode, ParseError, parseStatus, toParseError } from './parse-error.ts'
 import { once } from './request-id.ts'
+import type { Services } from '../services.ts'
 import { compatRoutes } from './routes.ts'
 
 // The Moralis v1 / Parse compatibility mount (`/server` by default): the REST routes those
@@ -16,8 +15,7 @@ import { compatRoutes } from './routes.ts'
 // its body (`_method`), and a batch runs its sub-requests through the same table.
 
 export interface CompatOptions {
-  clientFor: ChainClients
-  functions: SiteFunctions
+  services: Services
 }
 
 const described = (summary: string) => ({
@@ -27,14 +25,20 @@ const described = (summary: string) => ({
     'Answers are Parse-shaped: `{ code, error }` with Parse error codes. See the README chapter "Coming from Moralis v1 or Parse".',
 })
 
-export async function compatMount(app: FastifyInstance, options: CompatOptions): Promise<void> {
-  const { services } = app
+export async function compatMount(
+  app: FastifyInstance,
+  { services }: CompatOptions,
+): Promise<void> {
   const { config } = services
   const mount = config.compat.mount ?? '/server'
   const appId = config.app.appId
   // Base64 makes a file a third bigger; the envelope adds a little.
   const bodyLimit = Math.max(1024 * 1024, Math.ceil((config.fileMaxBytes * 4) / 3) + 64 * 1024)
-  const routes = compatRoutes({ mount, clientFor: options.clientFor, functions: options.functions })
+  const routes = compatRoutes({
+    mount,
+    clientFor: services.chainClients,
+    functions: services.functions,
+  })
 
   // Encapsulated: these parsers and handlers apply under the mount only.
   app.removeAllContentTypeParsers()

@@ -32,7 +32,7 @@ describe.each(databaseKinds())('metrics on %s', (kind) => {
       app: { ...base.app, eventsRateLimit: 1 },
       rpc: rpcTestConfig({ 7: [node.url] }),
     })
-    const { key } = await createApiKey(app.db, 'metrics')
+    const { key } = await createApiKey(app.services.db, 'metrics')
     await app.inject('/api/health')
     const event = () =>
       app.inject({ method: 'POST', url: '/api/events', payload: { subdomain: 'a', event: 'e' } })

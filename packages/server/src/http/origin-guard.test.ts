@@ -45,7 +45,7 @@ describe.each(databaseKinds())('cross-site guard on %s', (kind) => {
   })
 
   it('accepts a Referer from the app itself, and requests with no browser headers', async () => {
-    const origin = app.config.app.publicOrigins[0]!
+    const origin = app.services.config.app.publicOrigins[0]!
     expect((await create({ referer: `${origin}/account` })).statusCode).toBe(201)
     expect((await create({})).statusCode).toBe(201)
   })

@@ -19,7 +19,7 @@ interface Route {
  */
 export async function webRoutes(
   app: FastifyInstance,
-  opts: { webDir: string | undefined },
+  opts: { webDir: string | undefined; publicOrigin: string },
 ): Promise<void> {
   const webDir =
     opts.webDir && fs.existsSync(path.join(opts.webDir, 'index.html')) ? opts.webDir : undefined
@@ -43,7 +43,7 @@ export async function webRoutes(
   )
   if (!webDir) return
   const routes = readRoutes(webDir)
-  const origin = app.config.app.publicOrigins[0]!.replace(/\/+$/, '')
+  const origin = opts.publicOrigin.replace(/\/+$/, '')
 
   if (routes && !fs.existsSync(path.join(webDir, 'robots.txt'))) {
     app.get('/robots.txt', { schema: { hide: true } }, async (_request, reply) => {

@@ -35,20 +35,20 @@ describe.each(databaseKinds())('importing a Parse export on %s', (kind) => {
   })
   const object = async (className: string, id: string) =>
     (
-      await app.db
+      await app.services.db
         .select()
         .from(objects)
         .where(and(eq(objects.className, className), eq(objects.id, id)))
     )[0]
 
   it('brings users, objects, ACLs, pointers and dates over, and refuses a role ACL by row', async () => {
-    const userReport = await importClass(app.db, app.services.objects, {
+    const userReport = await importClass(app.services.db, app.services.objects, {
       className: '_User',
       rows: exportRows(read('_User.json')),
     })
     expect(userReport).toMatchObject({ imported: 2, unchanged: 0, refused: [] })
     const progress: number[] = []
-    const report = await importClass(app.db, app.services.objects, {
+    const report = await importClass(app.services.db, app.services.objects, {
       className: 'Note',
       rows: exportRows(read('Note.json')),
       onProgress: (p) => progress.push(p.done),
@@ -70,7 +70,10 @@ describe.each(databaseKinds())('importing a Parse export on %s', (kind) => {
     ])
 
     // Users keyed by address, with the ids Parse gave them.
-    const [alice] = await app.db.select().from(users).where(eq(users.id, userRows[0]!.objectId))
+    const [alice] = await app.services.db
+      .select()
+      .from(users)
+      .where(eq(users.id, userRows[0]!.objectId))
     expect(alice!.address.toLowerCase()).toBe(userRows[0]!.ethAddress)
     const userObject = await object('_User', alice!.id)
     expect(userObject).toMatchObject({ ownerId: alice!.id, publicRead: true })
@@ -98,20 +101,23 @@ describe.each(databaseKinds())('importing a Parse export on %s', (kind) => {
   })
 
   it('changes nothing when run again', async () => {
-    const before = await app.db.select().from(objects).orderBy(objects.className, objects.id)
+    const before = await app.services.db
+      .select()
+      .from(objects)
+      .orderBy(objects.className, objects.id)
     for (const [className, file] of [
       ['_User', '_User.json'],
       ['Note', 'Note.json'],
     ] as const) {
-      const again = await importClass(app.db, app.services.objects, {
+      const again = await importClass(app.services.db, app.services.objects, {
         className,
         rows: exportRows(read(file)),
       })
       expect(again.imported).toBe(0)
     }
-    expect(await app.db.select().from(objects).orderBy(objects.className, objects.id)).toEqual(
-      before,
-    )
+    expect(
+      await app.services.db.select().from(objects).orderBy(objects.className, objects.id),
+    ).toEqual(before)
   })
 
   it('serves imported objects unchanged through the Moralis v1 / Parse mount', async () => {
@@ -130,7 +136,7 @@ describe.each(databaseKinds())('importing a Parse export on %s', (kind) => {
     expect(served).toMatchObject({ createdAt: shared.createdAt, updatedAt: shared.updatedAt })
 
     // Alice, signing in with her wallet, is the imported user and reads her private note.
-    const { token } = await startSession(app.db, { address: userRows[0]!.ethAddress! })
+    const { token } = await startSession(app.services.db, { address: userRows[0]!.ethAddress! })
     const hers = await app.inject({
       method: 'POST',
       url: '/server/classes/Note',
@@ -151,7 +157,10 @@ describe.each(databaseKinds())('importing a Parse export on %s', (kind) => {
       '"title": "No ACL at all", "broken": ,',
     )
     const rows = exportRows(text)
-    const report = await importClass(app.db, app.services.objects, { className: 'Fresh', rows })
+    const report = await importClass(app.services.db, app.services.objects, {
+      className: 'Fresh',
+      rows,
+    })
     const brokenLine = text.split('\n').findIndex((l) => l.includes('"broken"')) + 1
     expect(report.refused.map((r) => r.reason)).toEqual([
       expect.stringMatching(/not valid JSON/),

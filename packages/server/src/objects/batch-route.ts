@@ -5,6 +5,7 @@ import { errorBodySchema } from '../errors.ts'
 import { answerBudget, withSharedAnswerBudget } from '../http/answer-budget.ts'
 import { subRequestKey } from '../idempotency/store.ts'
 import { answerTooLarge } from './pages.ts'
+import { routePlugin } from '../http/route-plugin.ts'
 
 // `POST /api/batch`: up to `batchMaxRequests` object sub-requests, run
 // in order. Each one goes through the same route, validation and access check as if it had
@@ -24,81 +25,85 @@ const FORWARDED = [
   'x-portico-client',
 ] as const
 
-export async function batchRoutes(fastify: FastifyInstance): Promise<void> {
-  const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
-  const max = app.config.batchMaxRequests
-  app.post(
-    '/api/batch',
-    {
-      config: { idempotent: 'claim' },
-      schema: {
-        tags: ['objects'],
-        summary: `Run up to ${max} object requests, each authorized on its own`,
-        body: {
-          type: 'object',
-          properties: {
-            requests: {
-              type: 'array',
-              minItems: 1,
-              maxItems: max,
-              items: {
-                type: 'object',
-                properties: {
-                  method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'DELETE'] },
-                  path: { type: 'string', pattern: SUB_PATH, maxLength: 20_000 },
-                  body: { type: 'object' },
+export const batchRoutes = routePlugin(
+  'portico-batch',
+  ['portico-current-user', 'portico-idempotency'],
+  async function batchRoutes(fastify, services) {
+    const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
+    const max = services.config.batchMaxRequests
+    app.post(
+      '/api/batch',
+      {
+        config: { idempotent: 'claim' },
+        schema: {
+          tags: ['objects'],
+          summary: `Run up to ${max} object requests, each authorized on its own`,
+          body: {
+            type: 'object',
+            properties: {
+              requests: {
+                type: 'array',
+                minItems: 1,
+                maxItems: max,
+                items: {
+                  type: 'object',
+                  properties: {
+                    method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'DELETE'] },
+                    path: { type: 'string', pattern: SUB_PATH, maxLength: 20_000 },
+                    body: { type: 'object' },
+                  },
+                  required: ['method', 'path'],
+                  additionalProperties: false,
                 },
-                required: ['method', 'path'],
-                additionalProperties: false,
               },
             },
+            required: ['requests'],
+            additionalProperties: false,
           },
-          required: ['requests'],
-          additionalProperties: false,
-        },
-        response: {
-          200: batchAnswerSchema,
-          400: errorBodySchema,
+          response: {
+            200: batchAnswerSchema,
+            400: errorBodySchema,
+          },
         },
       },
-    },
-    async (request) => {
-      const headers: Record<string, string> = {}
-      for (const name of FORWARDED) {
-        const value = request.headers[name]
-        if (typeof value === 'string') headers[name] = value
-      }
-      const key = request.headers['idempotency-key']
-      const results: { status: number; body: unknown }[] = []
-      // The results share one answer budget: a query refuses itself before reading past it.
-      await withSharedAnswerBudget(app.config.answerMaxBytes, async (take) => {
-        for (const [index, sub] of request.body.requests.entries()) {
-          const answer = await app.inject({
-            method: sub.method,
-            url: sub.path,
-            headers: {
-              ...headers,
-              ...(typeof key === 'string' && sub.method !== 'GET'
-                ? { 'idempotency-key': subRequestKey(key, index) }
-                : {}),
-              ...(sub.body === undefined ? {} : { 'content-type': 'application/json' }),
-            },
-            ...(sub.body === undefined ? {} : { payload: JSON.stringify(sub.body) }),
-            remoteAddress: request.ip,
-          })
-          // A read past the budget is dropped (it was bounded on its own); writes are always reported.
-          if (!take(answer.body.length, sub.method !== 'GET')) {
-            const refused = answerTooLarge(answer.body.length, answerBudget(Infinity))
-            results.push({
-              status: refused.statusCode,
-              body: { error: { code: refused.code, message: refused.message } },
-            })
-          } else {
-            results.push({ status: answer.statusCode, body: answer.body ? answer.json() : null })
-          }
+      async (request) => {
+        const headers: Record<string, string> = {}
+        for (const name of FORWARDED) {
+          const value = request.headers[name]
+          if (typeof value === 'string') headers[name] = value
         }
-      })
-      return { results }
-    },
-  )
-}
+        const key = request.headers['idempotency-key']
+        const results: { status: number; body: unknown }[] = []
+        // The results share one answer budget: a query refuses itself before reading past it.
+        await withSharedAnswerBudget(services.config.answerMaxBytes, async (take) => {
+          for (const [index, sub] of request.body.requests.entries()) {
+            const answer = await app.inject({
+              method: sub.method,
+              url: sub.path,
+              headers: {
+                ...headers,
+                ...(typeof key === 'string' && sub.method !== 'GET'
+                  ? { 'idempotency-key': subRequestKey(key, index) }
+                  : {}),
+                ...(sub.body === undefined ? {} : { 'content-type': 'application/json' }),
+              },
+              ...(sub.body === undefined ? {} : { payload: JSON.stringify(sub.body) }),
+              remoteAddress: request.ip,
+            })
+            // A read past the budget is dropped (it was bounded on its own); writes are always reported.
+            if (!take(answer.body.length, sub.method !== 'GET')) {
+              const refused = answerTooLarge(answer.body.length, answerBudget(Infinity))
+              results.push({
+                status: refused.statusCode,
+                body: { error: { code: refused.code, message: refused.message } },
+              })
+            } else {
+              results.push({ status: answer.statusCode, body: answer.body ? answer.json() : null })
+            }
+          }
+        })
+        return { results }
+      },
+    )
+  },
+)

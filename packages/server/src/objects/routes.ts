@@ -7,82 +7,87 @@ import { assertClassName } from './names.ts'
 import { translatePage } from './query.ts'
 import { normaliseDocument } from './wire.ts'
 import { objectSchemas as s } from './schemas.ts'
+import { routePlugin } from '../http/route-plugin.ts'
 
 // Objects: JSON documents in named classes with owner-based access (private by default, or
 // public-read). Someone who cannot read an object gets 404, so its existence is not revealed.
 
-export async function objectRoutes(fastify: FastifyInstance): Promise<void> {
-  const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
-  const objects = app.services.objects
-  app.post(
-    '/api/classes/:className',
-    // The key's record is written in the object's own group-commit transaction (objects/writer.ts).
-    { schema: s.create, config: { idempotent: 'within' } },
-    async (request, reply) => {
-      const className = assertClassName(request.params.className)
-      const { user } = await request.requireUser()
-      const outcome = await objects.create({
-        className,
-        ownerId: user.id,
-        data: normaliseDocument(request.body.data),
-        publicRead: request.body.publicRead ?? false,
-        idempotency: request.idempotency,
-      })
-      if ('created' in outcome) return reply.status(201).send(outcome.created)
-      return replay(app.db, request.idempotency!, reply)
-    },
-  )
+export const objectRoutes = routePlugin(
+  'portico-objects',
+  ['portico-current-user', 'portico-idempotency'],
+  async function objectRoutes(fastify, services) {
+    const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
+    const objects = services.objects
+    app.post(
+      '/api/classes/:className',
+      // The key's record is written in the object's own group-commit transaction (objects/writer.ts).
+      { schema: s.create, config: { idempotent: 'within' } },
+      async (request, reply) => {
+        const className = assertClassName(request.params.className)
+        const { user } = await request.requireUser()
+        const outcome = await objects.create({
+          className,
+          ownerId: user.id,
+          data: normaliseDocument(request.body.data),
+          publicRead: request.body.publicRead ?? false,
+          idempotency: request.idempotency,
+        })
+        if ('created' in outcome) return reply.status(201).send(outcome.created)
+        return replay(services.db, request.idempotency!, reply)
+      },
+    )
 
-  app.get('/api/classes/:className', { schema: s.query }, async (request) => {
-    const className = assertClassName(request.params.className)
-    const { where, order, limit, skip, count } = request.query
-    const current = await request.currentUser()
-    return objects.query(current?.user.id, className, {
-      where: parseWhereText(where),
-      whereText: where,
-      order,
-      ...translatePage(limit, skip),
-      count: count === '1' || count === 'true',
+    app.get('/api/classes/:className', { schema: s.query }, async (request) => {
+      const className = assertClassName(request.params.className)
+      const { where, order, limit, skip, count } = request.query
+      const current = await request.currentUser()
+      return objects.query(current?.user.id, className, {
+        where: parseWhereText(where),
+        whereText: where,
+        order,
+        ...translatePage(limit, skip),
+        count: count === '1' || count === 'true',
+      })
     })
-  })
 
-  app.get('/api/classes/:className/:objectId', { schema: s.get }, async (request) => {
-    const className = assertClassName(request.params.className)
-    const current = await request.currentUser()
-    const found = await objects.get(className, request.params.objectId, current?.user.id)
-    if (!found) throw unreadable()
-    return found
-  })
-
-  app.put(
-    '/api/classes/:className/:objectId',
-    { schema: s.update, config: { idempotent: 'claim' } },
-    async (request) => {
+    app.get('/api/classes/:className/:objectId', { schema: s.get }, async (request) => {
       const className = assertClassName(request.params.className)
-      const { user } = await request.requireUser()
-      const { data, publicRead } = request.body
-      return objects.update({
-        className,
-        objectId: request.params.objectId,
-        userId: user.id,
-        ...(data === undefined ? {} : { data: normaliseDocument(data) }),
-        ...(publicRead === undefined ? {} : { publicRead }),
-      })
-    },
-  )
+      const current = await request.currentUser()
+      const found = await objects.get(className, request.params.objectId, current?.user.id)
+      if (!found) throw unreadable()
+      return found
+    })
 
-  app.delete(
-    '/api/classes/:className/:objectId',
-    { schema: s.delete, config: { idempotent: 'claim' } },
-    async (request, reply) => {
-      const className = assertClassName(request.params.className)
-      const { user } = await request.requireUser()
-      await objects.delete({
-        className,
-        objectId: request.params.objectId,
-        userId: user.id,
-      })
-      return reply.status(204).send(null)
-    },
-  )
-}
+    app.put(
+      '/api/classes/:className/:objectId',
+      { schema: s.update, config: { idempotent: 'claim' } },
+      async (request) => {
+        const className = assertClassName(request.params.className)
+        const { user } = await request.requireUser()
+        const { data, publicRead } = request.body
+        return objects.update({
+          className,
+          objectId: request.params.objectId,
+          userId: user.id,
+          ...(data === undefined ? {} : { data: normaliseDocument(data) }),
+          ...(publicRead === undefined ? {} : { publicRead }),
+        })
+      },
+    )
+
+    app.delete(
+      '/api/classes/:className/:objectId',
+      { schema: s.delete, config: { idempotent: 'claim' } },
+      async (request, reply) => {
+        const className = assertClassName(request.params.className)
+        const { user } = await request.requireUser()
+        await objects.delete({
+          className,
+          objectId: request.params.objectId,
+          userId: user.id,
+        })
+        return reply.status(204).send(null)
+      },
+    )
+  },
+)

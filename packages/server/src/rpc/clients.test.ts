@@ -32,7 +32,7 @@ beforeAll(async () => {
   const address = app.server.address()
   if (!address || typeof address === 'string') throw new Error('not listening')
   gateway = `http://127.0.0.1:${address.port}/api/rpc/${anvilChainId}`
-  ;({ key: apiKey } = await createApiKey(app.db, 'clients'))
+  ;({ key: apiKey } = await createApiKey(app.services.db, 'clients'))
 })
 afterAll(async () => {
   await anvil?.stop()

@@ -20,6 +20,12 @@ const PREFIX = '/api/rpc/'
 const CHAIN = /^[0-9]{1,15}$/
 const JSON_TYPE = /^application\/json\s*(?:;|$)/i
 
+/** The RPC gateway's parts its lean path needs, known once its routes are registered. */
+export interface LeanRpcParts {
+  gateway?: RpcGateway
+  access?: RpcAccess
+}
+
 export interface LeanPathOptions {
   gateway: () => RpcGateway | undefined
   access: () => RpcAccess | undefined

@@ -95,7 +95,7 @@ describe.each(databaseKinds())('RPC gateway on %s', (kind) => {
         { maxBatch: 5 },
       ),
     }))
-    ;({ key } = await createApiKey(app.db, 'tests'))
+    ;({ key } = await createApiKey(app.services.db, 'tests'))
   })
 
   it('reads block number and balance, the same as anvil directly', async () => {
@@ -180,8 +180,8 @@ describe.each(databaseKinds())('RPC gateway on %s', (kind) => {
   })
 
   it('a revoked key is refused', async () => {
-    const revoked = await createApiKey(app.db, 'revoked')
-    await revokeApiKey(app.db, revoked.id)
+    const revoked = await createApiKey(app.services.db, 'revoked')
+    await revokeApiKey(app.services.db, revoked.id)
     expect(
       (await rpc(anvilChainId, call('eth_chainId'), { 'x-api-key': revoked.key })).status,
     ).toBe(401)
@@ -277,7 +277,7 @@ describe.each(databaseKinds())('RPC gateway batches and call limits on %s', (kin
     ;({ app } = await testApp(kind, {
       rpc: rpcTestConfig({ 7: [counting.url] }, { upstreamBatch: 20, rateLimitPerKey: 150 }),
     }))
-    ;({ key } = await createApiKey(app.db, 'batches'))
+    ;({ key } = await createApiKey(app.services.db, 'batches'))
   })
   const send = (body: unknown) =>
     app.inject({

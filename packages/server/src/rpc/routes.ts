@@ -1,5 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
 import { unauthorized } from '../errors.ts'
+import type { Services } from '../services.ts'
+import type { LeanRpcParts } from './lean-path.ts'
 import { RpcAccess } from './access.ts'
 import { rpcErrorHandler } from './error-handler.ts'
 import { RpcGateway } from './gateway.ts'
@@ -23,85 +26,88 @@ const jsonRpcObject = {
  * on the server; callers authenticate with an API key (`x-api-key`) or a session; each caller IP
  * and each key or user is rate-limited.
  */
-export async function rpcRoutes(app: FastifyInstance): Promise<void> {
-  const config = app.config.rpc
-  const gateway = new RpcGateway({
-    config,
-    onUpstreamFailure: (chainId, failure) =>
-      app.log.warn({ chainId, ...failure }, 'rpc upstream attempt failed'),
-    onUpstreamAttempt: (chainId, outcome, seconds) =>
-      app.upstreamAttempt(chainId, outcome, seconds),
-    onCacheLookup: (chainId, hit) => app.rpcCacheLookup(chainId, hit),
-  })
-  const keys = app.apiKeys
-  app.addHook('onClose', async () => gateway.close())
-  app.setErrorHandler(rpcErrorHandler)
-  app.decorateRequest('rpcCaller', '')
-  const access = new RpcAccess(keys, app.windowCounter, config)
-  // The lean path (rpc/lean-path.ts) answers most key-authenticated calls with the same parts.
-  app.rpcLeanPath.gateway = gateway
-  app.rpcLeanPath.access = access
-  /** Runs a charge; a refusal's `retry-after` goes on the reply. */
-  const charged = async (
-    reply: FastifyReply,
-    charge: (headers: Record<string, string>) => Promise<void>,
-  ) => {
-    const headers: Record<string, string> = {}
-    try {
-      await charge(headers)
-    } finally {
-      reply.headers(headers)
+export const rpcRoutes = fp<{ services: Services; leanPath: LeanRpcParts }>(
+  async function rpcRoutes(app: FastifyInstance, { services, leanPath }) {
+    const config = services.config.rpc
+    const gateway = new RpcGateway({
+      config,
+      onUpstreamFailure: (chainId, failure) =>
+        app.log.warn({ chainId, ...failure }, 'rpc upstream attempt failed'),
+      onUpstreamAttempt: (chainId, outcome, seconds) =>
+        app.upstreamAttempt(chainId, outcome, seconds),
+      onCacheLookup: (chainId, hit) => app.rpcCacheLookup(chainId, hit),
+    })
+    const keys = services.apiKeys
+    app.addHook('onClose', async () => gateway.close())
+    app.setErrorHandler(rpcErrorHandler)
+    app.decorateRequest('rpcCaller', '')
+    const access = new RpcAccess(keys, services.windowCounter, config)
+    // The lean path (rpc/lean-path.ts) answers most key-authenticated calls with the same parts.
+    leanPath.gateway = gateway
+    leanPath.access = access
+    /** Runs a charge; a refusal's `retry-after` goes on the reply. */
+    const charged = async (
+      reply: FastifyReply,
+      charge: (headers: Record<string, string>) => Promise<void>,
+    ) => {
+      const headers: Record<string, string> = {}
+      try {
+        await charge(headers)
+      } finally {
+        reply.headers(headers)
+      }
     }
-  }
 
-  async function authenticate(request: FastifyRequest): Promise<void> {
-    const key = request.headers['x-api-key']
-    if (typeof key === 'string' && key !== '') {
-      const id = await keys.verify(key)
-      if (!id) throw unauthorized('The API key is not valid.', 'invalid_api_key')
-      request.rpcCaller = `key:${id}`
-      return
+    async function authenticate(request: FastifyRequest): Promise<void> {
+      const key = request.headers['x-api-key']
+      if (typeof key === 'string' && key !== '') {
+        const id = await keys.verify(key)
+        if (!id) throw unauthorized('The API key is not valid.', 'invalid_api_key')
+        request.rpcCaller = `key:${id}`
+        return
+      }
+      // A signed-in browser needs no key; the app-wide origin guard keeps other sites from riding
+      // on its session cookie.
+      const signedIn = await request.currentUser()
+      if (signedIn) {
+        request.rpcCaller = `user:${signedIn.user.id}`
+        return
+      }
+      throw unauthorized('Send an API key in the x-api-key header, or sign in.', 'api_key_required')
     }
-    // A signed-in browser needs no key; the app-wide origin guard keeps other sites from riding
-    // on its session cookie.
-    const signedIn = await request.currentUser()
-    if (signedIn) {
-      request.rpcCaller = `user:${signedIn.user.id}`
-      return
-    }
-    throw unauthorized('Send an API key in the x-api-key header, or sign in.', 'api_key_required')
-  }
 
-  app.post<{ Params: { chainId: string } }>(
-    '/api/rpc/:chainId',
-    {
-      onRequest: [
-        (request, reply) => charged(reply, (h) => access.chargeAddress(request.ip, 1, h)),
-        authenticate,
-      ],
-      preHandler: (request, reply) =>
-        charged(reply, (h) => access.chargeCalls(request.ip, request.rpcCaller, request.body, h)),
-      // The global compression hook costs ~15% of the gateway's CPU per call, and most JSON-RPC
-      // answers are a few hundred bytes: the handler gzips only large answers itself.
-      compress: false,
-      decompress: false,
-      schema: {
-        tags: ['rpc'],
-        summary: 'JSON-RPC 2.0 gateway to the blockchain nodes of a chain (single call or batch)',
-        params: {
-          type: 'object',
-          properties: { chainId: { type: 'string', pattern: '^[0-9]{1,15}$' } },
-          required: ['chainId'],
+    app.post<{ Params: { chainId: string } }>(
+      '/api/rpc/:chainId',
+      {
+        onRequest: [
+          (request, reply) => charged(reply, (h) => access.chargeAddress(request.ip, 1, h)),
+          authenticate,
+        ],
+        preHandler: (request, reply) =>
+          charged(reply, (h) => access.chargeCalls(request.ip, request.rpcCaller, request.body, h)),
+        // The global compression hook costs ~15% of the gateway's CPU per call, and most JSON-RPC
+        // answers are a few hundred bytes: the handler gzips only large answers itself.
+        compress: false,
+        decompress: false,
+        schema: {
+          tags: ['rpc'],
+          summary: 'JSON-RPC 2.0 gateway to the blockchain nodes of a chain (single call or batch)',
+          params: {
+            type: 'object',
+            properties: { chainId: { type: 'string', pattern: '^[0-9]{1,15}$' } },
+            required: ['chainId'],
+          },
+          body: { anyOf: [jsonRpcObject, { type: 'array', items: {} }] },
         },
-        body: { anyOf: [jsonRpcObject, { type: 'array', items: {} }] },
       },
-    },
-    async (request, reply) => {
-      const answer = await gateway.handle(Number(request.params.chainId), request.body)
-      const sent = await httpReply(answer, request.headers['accept-encoding'])
-      reply.status(sent.status).headers(sent.headers)
-      if (sent.payload === undefined) return reply.send()
-      return reply.type('application/json; charset=utf-8').send(sent.payload)
-    },
-  )
-}
+      async (request, reply) => {
+        const answer = await gateway.handle(Number(request.params.chainId), request.body)
+        const sent = await httpReply(answer, request.headers['accept-encoding'])
+        reply.status(sent.status).headers(sent.headers)
+        if (sent.payload === undefined) return reply.send()
+        return reply.type('application/json; charset=utf-8').send(sent.payload)
+      },
+    )
+  },
+  { name: 'portico-rpc', dependencies: ['portico-current-user'], encapsulate: true },
+)

@@ -37,7 +37,7 @@ describe.each(databaseKinds())('the SDK through the gateway on %s', (kind) => {
   })
 
   it('reads and sends a mined raw transaction with speedyNodeApiKey', async () => {
-    const { key } = await createApiKey(app.db, 'sdk')
+    const { key } = await createApiKey(app.services.db, 'sdk')
     const client = connectNode({
       chainId: anvilChainId,
       speedyNodeApiKey: key,
@@ -123,7 +123,10 @@ describe('gateway rate limits and logs', () => {
     const { app } = await testApp('pglite', {
       rpc: rpcTestConfig({ [anvilChainId]: [anvil.url] }, { rateLimitPerKey: 3 }),
     })
-    const [a, b] = [await createApiKey(app.db, 'a'), await createApiKey(app.db, 'b')]
+    const [a, b] = [
+      await createApiKey(app.services.db, 'a'),
+      await createApiKey(app.services.db, 'b'),
+    ]
     const send = (key: string) =>
       app.inject({
         method: 'POST',
@@ -168,7 +171,7 @@ describe('gateway rate limits and logs', () => {
       logger: { level: 'trace', stream },
     })
     try {
-      const { key } = await createApiKey(app.db, 'logs')
+      const { key } = await createApiKey(app.services.db, 'logs')
       const answer = await app.inject({
         method: 'POST',
         url: '/api/rpc/1',

@@ -106,7 +106,7 @@ describe.each(databaseKinds())('contract event sync on %s', (kind) => {
     expect(
       limited.ranges.filter((range) => !range.refused).every((range) => range.blocks <= 40),
     ).toBe(true)
-    expect(app.syncStatus()[0]).toMatchObject({
+    expect(app.services.syncStatus()[0]).toMatchObject({
       mode: 'following',
       writer: true,
       lastError: undefined,
@@ -126,7 +126,7 @@ describe.each(databaseKinds())('contract event sync on %s', (kind) => {
       start,
     })
     const events: string[] = []
-    const hub: LiveHub = app.liveHub
+    const hub: LiveHub = app.services.liveHub
     hub.add({
       className: 'Activity',
       viewerId: undefined,
