@@ -1,5 +1,4 @@
 import { desc, eq, inArray, sql } from 'drizzle-orm'
-import type { FastifyInstance } from 'fastify'
 import { objectSchema, queryAnswerSchema } from '@portico/sdk/wire'
 import { files, users } from '../db/schema.ts'
 import { badRequest, errorBodySchema, notFound } from '../errors.ts'

@@ -1,5 +1,4 @@
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
-import type { FastifyInstance } from 'fastify'
 import { batchAnswerSchema } from '@portico/sdk/wire'
 import { errorBodySchema } from '../errors.ts'
 import { answerBudget, withSharedAnswerBudget } from '../http/answer-budget.ts'

@@ -1,5 +1,4 @@
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
-import type { FastifyInstance } from 'fastify'
 import { replay } from '../idempotency/store.ts'
 import { unreadable } from './access.ts'
 import { parseWhereText } from './condition.ts'
