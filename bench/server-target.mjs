@@ -7,7 +7,7 @@
 import { buildServer } from '../packages/server/src/app.ts'
 import { issueNonce } from '../packages/server/src/auth/nonces.ts'
 import { SignIns } from '../packages/server/src/auth/sign-in.ts'
-import { loadConfig } from '../packages/server/src/config.ts'
+import { loadConfig } from '../packages/server/src/config/server.ts'
 import { openDatabase } from '../packages/server/src/db/client.ts'
 import { sql } from 'drizzle-orm'
 

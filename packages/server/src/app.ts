@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify'
-import type { ServerConfig } from './config.ts'
+import type { ServerConfig } from './config/server.ts'
 import type { Database, DatabaseHandle, DatabaseKind } from './db/client.ts'
 import { requestIdGenerator } from './http/request-id.ts'
 import { webRoutes } from './http/web.ts'

@@ -5,7 +5,7 @@ import { UsageError } from './commands/database.ts'
 import { importCommand } from './commands/import.ts'
 import { filesCommand } from './commands/files.ts'
 import { syncCommand } from './commands/sync-status.ts'
-import { ConfigError, loadConfig } from './config.ts'
+import { ConfigError, loadConfig } from './config/server.ts'
 import { openDatabase } from './db/client.ts'
 import { DataDirLockedError, lockDataDir } from './db/lock.ts'
 

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { createChainClients } from './auth/signature.ts'
 import { Sessions } from './auth/sessions.ts'
 import { SignIns } from './auth/sign-in.ts'
-import { ConfigError, type ServerConfig } from './config.ts'
+import { ConfigError, type ServerConfig } from './config/server.ts'
 import type { Database, DatabaseHandle, DatabaseKind } from './db/client.ts'
 import {
   DifferentSettingsError,

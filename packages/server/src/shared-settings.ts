@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { ServerConfig } from './config.ts'
+import type { ServerConfig } from './config/server.ts'
 
 /**
  * The settings every process on one database must share, by the variable that sets them: limits,

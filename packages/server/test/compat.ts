@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import type { FastifyInstance } from 'fastify'
 import { freePort } from '@portico/test-kit/ports'
-import { loadConfig, type ServerConfig } from '../src/config.ts'
+import { loadConfig, type ServerConfig } from '../src/config/server.ts'
 import type { DatabaseKind } from '../src/db/client.ts'
 import { testApp } from './helpers.ts'
 

@@ -7,7 +7,7 @@ import { getAddress } from 'viem'
 import { buildServer } from '../src/app.ts'
 import { issueNonce } from '../src/auth/nonces.ts'
 import { SignIns, type CompleteSignInResult } from '../src/auth/sign-in.ts'
-import { loadConfig, type ServerConfig } from '../src/config.ts'
+import { loadConfig, type ServerConfig } from '../src/config/server.ts'
 import {
   openDatabase,
   type Database,

@@ -1,4 +1,4 @@
-import { loadRpcConfig, type RpcGatewayConfig } from '../src/rpc/config.ts'
+import { loadRpcConfig, type RpcGatewayConfig } from '../src/config/rpc.ts'
 
 /** Gateway settings for tests: the defaults, the given upstreams, then any overrides. */
 export function rpcTestConfig(

@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import S3rver from 's3rver'
 import { afterAll } from 'vitest'
-import type { FilesConfig, S3Settings } from '../src/files/config.ts'
+import type { FilesConfig, S3Settings } from '../src/config/files.ts'
 
 export interface TestS3 {
   settings: S3Settings

@@ -1,4 +1,4 @@
-import type { ServerConfig } from '../config.ts'
+import type { ServerConfig } from '../config/server.ts'
 
 // The effective configuration as the console shows it: each variable's value (secrets masked)
 // and whether it came from the environment or is the default.

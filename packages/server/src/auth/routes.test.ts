@@ -3,7 +3,7 @@ import { SiweMessage } from 'siwe'
 import { describe, expect, it } from 'vitest'
 import { databaseKinds, testApp, testConfig } from '../../test/helpers.ts'
 import { getNonce, messageFor, newAccount, signIn, verify } from '../../test/siwe.ts'
-import type { AppConfig } from '../app-config.ts'
+import type { AppConfig } from '../config/app.ts'
 import { nonces, users } from '../db/schema.ts'
 
 const appWith = (kind: Parameters<typeof testApp>[0], app: Partial<AppConfig> = {}) =>

@@ -1,6 +1,6 @@
 import { getAddress, type Address } from 'viem'
 import { ParsedMessage } from '@spruceid/siwe-parser'
-import type { AppConfig } from '../app-config.ts'
+import type { AppConfig } from '../config/app.ts'
 import type { ErrorCode } from '@portico/sdk/wire'
 import { HttpError } from '../errors.ts'
 

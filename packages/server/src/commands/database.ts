@@ -1,4 +1,4 @@
-import { loadConfig } from '../config.ts'
+import { loadConfig } from '../config/server.ts'
 import { openDatabase, type DatabaseHandle } from '../db/client.ts'
 import { lockDataDir } from '../db/lock.ts'
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
-import { ConfigError } from '../config.ts'
-import { loadS3Settings } from '../files/config.ts'
+import { ConfigError } from '../config/server.ts'
+import { loadS3Settings } from '../config/files.ts'
 import { fileCounts, migrateFiles, type MigrationProgress } from '../files/migrate.ts'
 import { openS3Store } from '../files/s3.ts'
 import { openConfiguredDatabase, UsageError } from './database.ts'

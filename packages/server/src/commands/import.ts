@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { loadConfig } from '../config.ts'
+import { loadConfig } from '../config/server.ts'
 import { HttpError } from '../errors.ts'
 import { ImportFileError, exportRows } from '../import/export-file.ts'
 import { importClass, type ImportReport } from '../import/parse-import.ts'

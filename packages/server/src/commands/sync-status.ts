@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { loadConfig } from '../config.ts'
+import { loadConfig } from '../config/server.ts'
 import { UsageError } from './database.ts'
 
 const usage = `Usage:

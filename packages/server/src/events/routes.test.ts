@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { databaseKinds, signedIn, testApp, testConfig, testDatabase } from '../../test/helpers.ts'
 import { buildServer } from '../app.ts'
-import type { AppConfig } from '../app-config.ts'
+import type { AppConfig } from '../config/app.ts'
 import { events } from '../db/schema.ts'
 
 const admin = '0x00000000000000000000000000000000000000Ad'

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream'
-import type { S3Settings } from './config.ts'
+import type { S3Settings } from '../config/files.ts'
 
 // Bytes of files kept in an S3-compatible store, streamed both ways: an upload goes out in parts
 // as it arrives (at most PART_BYTES × PARTS_IN_FLIGHT of it in memory), a download is piped

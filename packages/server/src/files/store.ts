@@ -5,7 +5,7 @@ import type { FastifyBaseLogger, FastifyReply } from 'fastify'
 import type { Database } from '../db/client.ts'
 import { files } from '../db/schema.ts'
 import { badRequest, HttpError } from '../errors.ts'
-import type { FilesConfig } from './config.ts'
+import type { FilesConfig } from '../config/files.ts'
 import { FileStoreUnavailable, openS3Store, type ByteStore } from './s3.ts'
 
 // Files: uploads of an allow-listed type, kept in the database or an S3-compatible store, and

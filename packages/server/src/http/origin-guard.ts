@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { SESSION_COOKIE } from '../auth/sessions.ts'
 import { HttpError } from '../errors.ts'
-import type { ServerConfig } from '../config.ts'
+import type { ServerConfig } from '../config/server.ts'
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
 

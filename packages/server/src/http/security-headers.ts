@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import type { ServerConfig } from '../config.ts'
+import type { ServerConfig } from '../config/server.ts'
 
 /**
  * SHA-256 sources of the inline scripts in the built app's `index.html` (the theme script that

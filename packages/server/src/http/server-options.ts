@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import proxyAddr from '@fastify/proxy-addr'
 import type { FastifyServerOptions } from 'fastify'
-import type { ServerConfig } from '../config.ts'
+import type { ServerConfig } from '../config/server.ts'
 import { requestIdGenerator } from './request-id.ts'
 
 /** Largest JSON body any route accepts (routes may lower it; the mount raises it for files). */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { testApp } from '../../test/helpers.ts'
-import { ConfigError, loadConfig } from '../config.ts'
+import { ConfigError, loadConfig } from '../config/server.ts'
 
 // Behind a reverse proxy every connection comes from the proxy; TRUST_PROXY says which peers may
 // name the real client in X-Forwarded-For. Anyone else's X-Forwarded-For is ignored.

@@ -1,5 +1,4 @@
 import { rpcCodes, rpcError, type JsonRpcAnswer, type JsonRpcId } from './answer.ts'
-import type { GatewayReply } from './reply.ts'
 import { allowedMethods } from './methods.ts'
 
 // Step 1 of the gateway (gateway.ts): a request body read into its calls. A call that is not
@@ -18,6 +17,14 @@ export interface Call {
   /** Set by the cache step when the answer may be kept (`whenFinal`: only once final). */
   cacheable?: { key: string; whenFinal: boolean }
   answer?: JsonRpcAnswer
+}
+
+/** What the gateway answers an HTTP request with (reply.ts builds it). */
+export interface GatewayReply {
+  status: number
+  /** One answer, an array for a batch, or undefined when only notifications came (204). */
+  body: JsonRpcAnswer | JsonRpcAnswer[] | undefined
+  retryAfter?: string
 }
 
 /** A request's calls, or the reply that refuses the whole request. */

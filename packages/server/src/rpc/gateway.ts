@@ -1,7 +1,7 @@
 import { rpcCodes, rpcError } from './answer.ts'
 import { ChainCache } from './cache.ts'
 import { readCalls } from './calls.ts'
-import type { RpcGatewayConfig } from './config.ts'
+import type { RpcGatewayConfig } from '../config/rpc.ts'
 import { forward } from './forward.ts'
 import { goesAlone, isSharedRead } from './methods.ts'
 import { reply, type GatewayReply } from './reply.ts'

@@ -1,18 +1,13 @@
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
-import { rpcCodes, type JsonRpcAnswer } from './answer.ts'
-import type { Call } from './calls.ts'
+import { rpcCodes } from './answer.ts'
+import type { Call, GatewayReply } from './calls.ts'
+
+export type { GatewayReply } from './calls.ts'
 import type { Forwarded } from './forward.ts'
 
 // Step 4 of the gateway (gateway.ts): the answered calls become one reply, then the bytes and
 // headers both ways in (the Fastify route and the lean path) send.
-
-export interface GatewayReply {
-  status: number
-  /** One answer, an array for a batch, or undefined when only notifications came (204). */
-  body: JsonRpcAnswer | JsonRpcAnswer[] | undefined
-  retryAfter?: string
-}
 
 /** The reply to a request whose every call has its answer. */
 export function reply(batch: boolean, calls: Call[], forwarded: Forwarded): GatewayReply {

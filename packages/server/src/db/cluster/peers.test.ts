@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { buildServer } from '../../app.ts'
-import { ConfigError } from '../../config.ts'
+import { ConfigError } from '../../config/server.ts'
 import { openDatabase } from '../client.ts'
 import { databaseKinds, testConfig, testDatabase } from '../../../test/helpers.ts'
 import { startServer, type ServerProcess } from '../../../test/server-process.ts'

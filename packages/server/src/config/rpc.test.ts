@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from '../config.ts'
-import { loadRpcConfig, rpcConfigDefaults } from './config.ts'
+import { ConfigError, loadConfig } from './server.ts'
+import { loadRpcConfig, rpcConfigDefaults } from './rpc.ts'
 
 describe('RPC gateway configuration', () => {
   it('reads RPC_URL_<chainId> lists in order, with defaults for the limits', () => {

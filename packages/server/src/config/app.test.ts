@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from './config.ts'
-import { parseDuration } from './app-config.ts'
+import { ConfigError, loadConfig } from './server.ts'
+import { parseDuration } from './app.ts'
 
 describe('app configuration', () => {
   it('has local defaults that need no environment', () => {

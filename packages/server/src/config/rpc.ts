@@ -1,4 +1,4 @@
-import { positiveInt, type Env } from '../config-values.ts'
+import { positiveInt, type Env } from './values.ts'
 /** RPC gateway settings, read from the environment by `loadConfig`. */
 export interface RpcGatewayConfig {
   /** Upstream node URLs per chain id, tried in order. Never sent to clients or logged. */

@@ -1,6 +1,6 @@
 import { getAddress, isAddress } from 'viem'
-import sdkPackage from '../../sdk/package.json' with { type: 'json' }
-import { positiveInt, type Env } from './config-values.ts'
+import sdkPackage from '../../../sdk/package.json' with { type: 'json' }
+import { positiveInt, type Env } from './values.ts'
 
 /**
  * The application's identity and the rules of sign-in, sessions and events, read from

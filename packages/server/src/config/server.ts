@@ -1,8 +1,8 @@
 import path from 'node:path'
-import { loadAppConfig, type AppConfig } from './app-config.ts'
-import { positiveInt, type Env } from './config-values.ts'
-import { loadRpcConfig, type RpcGatewayConfig } from './rpc/config.ts'
-import { loadFilesConfig, type FilesConfig } from './files/config.ts'
+import { loadAppConfig, type AppConfig } from './app.ts'
+import { positiveInt, type Env } from './values.ts'
+import { loadRpcConfig, type RpcGatewayConfig } from './rpc.ts'
+import { loadFilesConfig, type FilesConfig } from './files.ts'
 
 /** Everything the server reads from its environment, parsed once at start. */
 export interface ServerConfig {

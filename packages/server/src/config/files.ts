@@ -1,4 +1,4 @@
-import type { Env } from '../config-values.ts'
+import type { Env } from './values.ts'
 
 /** Where uploaded files' bytes live (FILES_STORAGE). */
 export type FilesConfig =

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from './config.ts'
+import { ConfigError, loadConfig } from './server.ts'
 
 describe('loadConfig', () => {
   it('has local defaults', () => {
