@@ -35,7 +35,9 @@ export const authRoutes = routePlugin(
       const nonce = await issueNonce(services.db, config.nonceTtlMs)
       // Now and then, forget nonces that expired a day ago (they only explain late rejections).
       if (++issued % 500 === 0) {
-        pruneNonces(services.db, new Date(Date.now() - 86_400_000)).catch(() => {})
+        pruneNonces(services.db, new Date(Date.now() - 86_400_000)).catch((error: unknown) =>
+          app.log.warn({ err: error }, 'pruning old nonces failed; tried again later'),
+        )
       }
       const origin = config.publicOrigins[0]!
       return {

@@ -120,6 +120,7 @@ export async function openFileStore(
           .insert(files)
           .values({ name, ownerId, contentType, size: counted.bytes, storage: 's3' })
       } catch (error) {
+        // The refusal is what the client must hear; a leftover object is only unreferenced bytes.
         await bucket.remove(name).catch(() => {})
         throw error
       }

@@ -212,6 +212,8 @@ export class Syncer {
     const recorded = await recentBlocks(this.db, this.sync.name)
     if (recorded.length === 0) return undefined
     for (const [index, block] of recorded.entries()) {
+      // A block the node no longer has (or cannot give now) counts as not on the chain: the
+      // search goes one block further back, and a wrong guess only rewrites rows it re-reads.
       const current = await this.client
         .getBlock({ blockNumber: block.number })
         .catch(() => undefined)

@@ -84,7 +84,8 @@ export function databaseCounts(
           count: rateLimits.count,
         })
       const total = new Map(totals.map((t) => [`${t.windowStart}|${t.key}`, t.count]))
-      // Old windows are useless: clear them now and then.
+      // Old windows are useless: clear them now and then (a failed clear is tried again 1000
+      // statements later; the rows only take space).
       if (++statements % 1000 === 0) {
         db.delete(rateLimits)
           .where(lt(rateLimits.windowStart, Date.now() - 3_600_000))
@@ -154,7 +155,8 @@ export function leasedCounter(
           lease.next += by
           return { count, ttlMs }
         }
-        // Another request of this key is already reserving: wait for its block.
+        // Another request of this key is already reserving: wait for its block (its failure is
+        // that request's to report; this one tries to reserve on its own next).
         const refill = refills.get(key)
         if (refill) {
           await refill.catch(() => {})
