@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import type { Database } from '../db/client.ts'
+import { rowsOf, type Database } from '../db/client.ts'
 import type { Cluster, Leadership } from '../db/cluster/cluster.ts'
 import { objectFieldIndexes } from '../db/schema.ts'
 import { fieldTerms, type Condition } from './condition.ts'
@@ -174,7 +174,7 @@ export class FieldIndexes {
     const large = await this.db.execute(
       sql`select count(*)::int as n from (select 1 from objects where class_name = ${className} limit ${this.options.minRows}) as enough`,
     )
-    const [{ n = 0 } = {}] = (large as unknown as { rows: { n: number }[] }).rows
+    const [{ n = 0 } = {}] = rowsOf<{ n: number }>(large)
     if (n < this.options.minRows) return
     const name = fieldIndexName(className, field)
     const definition =
@@ -212,7 +212,7 @@ async function buildConcurrently(db: Database, name: string, definition: string)
   const invalid = await db.execute(
     sql`select 1 from pg_index where indexrelid = to_regclass(${name}) and not indisvalid`,
   )
-  if ((invalid as unknown as { rows: unknown[] }).rows.length) {
+  if (rowsOf(invalid).length) {
     await db.execute(sql.raw(`drop index concurrently if exists "${name}"`))
   }
   try {

@@ -1,5 +1,6 @@
 import { and, count, sql, type SQL } from 'drizzle-orm'
 import {
+  rowsOf,
   compileStatement,
   runCompiled,
   type CompiledStatement,
@@ -211,7 +212,7 @@ function pageStatement(condition: SQL | undefined, input: QueryInput, window?: n
 
 /** The page's objects from its statement's answer; refused when over the byte budget. */
 function readPage(result: unknown, input: QueryInput) {
-  const [answer] = (result as unknown as { rows: { bytes: string | null; n: string }[] }).rows
+  const [answer] = rowsOf<{ bytes: string | null; n: string }>(result)
   const bytes = Number(answer?.bytes ?? 0)
   if (bytes > input.maxBytes) throw answerTooLarge(bytes, input.maxBytes, Number(answer?.n ?? 0))
   return packedRows<PackedRow>(result).map((row) => unpack(input.className, row))

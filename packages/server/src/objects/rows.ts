@@ -1,3 +1,4 @@
+import { rowsOf } from '../db/client.ts'
 import type { objects } from '../db/schema.ts'
 import type { Document } from './wire.ts'
 
@@ -33,7 +34,7 @@ export function toWire(row: Row): WireObject {
 export type PackedRow = [string, string, boolean, string, string, unknown]
 
 export function packedRows<T>(result: unknown): T[] {
-  const [answer] = (result as { rows: { rows: unknown }[] }).rows
+  const [answer] = rowsOf<{ rows: unknown }>(result)
   const rows = typeof answer?.rows === 'string' ? JSON.parse(answer.rows) : answer?.rows
   return (rows ?? []) as T[]
 }

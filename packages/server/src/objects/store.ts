@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm'
-import { batchConcurrency, type Database } from '../db/client.ts'
+import { rowsOf, batchConcurrency, type Database } from '../db/client.ts'
 import { createCoalescer } from '../db/coalesce.ts'
 import { objects } from '../db/schema.ts'
 import { forbidden, notFound } from '../errors.ts'
@@ -193,7 +193,7 @@ export class ObjectStore {
           sql`select distinct jsonb_object_keys(${objects.data}) as key from ${objects}
               where ${and(readableBy(className, viewer), condition)} order by 1`,
         )
-        return (keys as unknown as { rows: { key: string }[] }).rows.map((row) => row.key)
+        return rowsOf<{ key: string }>(keys).map((row) => row.key)
       },
       async *pages() {
         let after = ''
@@ -238,7 +238,7 @@ export class ObjectStore {
           ${object.publicRead}::boolean, ${JSON.stringify(object.data)}::jsonb,
           ${object.createdAt}::timestamptz, ${object.updatedAt}::timestamptz))
       select ${sql.join(columns, sql`, `)} from ${objects}`)
-    const [row] = (result as unknown as { rows: Record<string, boolean>[] }).rows
+    const [row] = rowsOf<Record<string, boolean>>(result)
     return filters.map((_s, i) => row?.[`m${i}`] === true)
   }
 
@@ -399,7 +399,7 @@ export class ObjectWrites {
       on conflict do nothing
       returning id`)
     const byKey = new Map(rows.map((row) => [row.id, row]))
-    const written = (made as unknown as { rows: { id: string }[] }).rows.map(({ id }) => ({
+    const written = rowsOf<{ id: string }>(made).map(({ id }) => ({
       objectId: id,
       className,
       owner: access.ownerId,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import type { Database } from '../db/client.ts'
+import { rowsOf, type Database } from '../db/client.ts'
 import { objects } from '../db/schema.ts'
 import { claimStatement, type IdempotencyClaim } from '../idempotency/store.ts'
 import type { ObjectChange } from './changes.ts'
@@ -73,9 +73,7 @@ export async function writeGroup(
     select class_name, id, owner_id, public_read, data, at, at from input i
     where not i.keyed or exists (select 1 from claimed c where c.scope = i.scope and c.key = i.key)
     returning id`)
-  const created = new Set(
-    (result as unknown as { rows: { id: string }[] }).rows.map((row) => row.id),
-  )
+  const created = new Set(rowsOf<{ id: string }>(result).map((row) => row.id))
   // Not awaited: the objects are committed, and the notification (a round trip on PostgreSQL)
   // must not hold up the answers nor this group's place in the writer. It never throws.
   void publish(

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm'
-import type { Database } from '../client.ts'
+import { rowsOf, type Database } from '../client.ts'
 import { liveSockets } from '../schema.ts'
 import { isRunning } from './peers.ts'
 
@@ -59,7 +59,7 @@ export function databaseSocketSlots(db: Database, processId: string, max: number
       select (select count from changed) + coalesce((
         select sum(count) from live_sockets where address = ${address} and process_id <> ${processId}
       ), 0) as open`)
-    return Number((result as unknown as { rows: { open: string }[] }).rows[0]?.open ?? 0)
+    return Number(rowsOf<{ open: string }>(result)[0]?.open ?? 0)
   }
   const openAmongRunning = async (address: string) => {
     const result = await db.execute(sql`
@@ -71,7 +71,7 @@ export function databaseSocketSlots(db: Database, processId: string, max: number
       select coalesce(sum(l.count), 0) as open from ${liveSockets} l
       where l.address = ${address}
         and (l.process_id = ${processId} or ${isRunning(sql`l.process_id`)})`)
-    return Number((result as unknown as { rows: { open: string }[] }).rows[0]?.open ?? 0)
+    return Number(rowsOf<{ open: string }>(result)[0]?.open ?? 0)
   }
   const release = (address: string) => {
     total--
