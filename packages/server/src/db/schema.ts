@@ -128,7 +128,12 @@ export const eventCounts = pgTable(
   (t) => [primaryKey({ columns: [t.hour, t.subdomain, t.event] })],
 )
 
-/** Objects: JSON documents in named classes with owner-based access. */
+/**
+ * Objects: JSON documents in named classes. Access is the object's ACL, kept as Parse keeps it
+ * on PostgreSQL: who may read and who may write, each a list of `*` (everyone), user ids and
+ * `role:<name>`. The owner is the user who created it (or the server's own user for imported
+ * and synced rows): it is recorded, but grants nothing the ACL does not.
+ */
 export const objects = pgTable(
   'objects',
   {
@@ -138,6 +143,8 @@ export const objects = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     publicRead: boolean('public_read').notNull().default(false),
+    readPerm: text('read_perm').array().notNull().default(sql`'{}'`),
+    writePerm: text('write_perm').array().notNull().default(sql`'{}'`),
     data: jsonb('data').notNull(),
     /** Bytes of `data` as JSON text: a query adds these up to bound its answer before reading it. */
     size: integer('size')
@@ -152,7 +159,46 @@ export const objects = pgTable(
     index('objects_owner_created_idx').on(t.className, t.ownerId, t.createdAt, t.id),
     // Pages in the default order (and newest first) read the index instead of sorting the class.
     index('objects_class_created_idx').on(t.className, t.createdAt, t.id),
+    // Objects a user or role may read among many they may not.
+    index('objects_read_perm_idx').using('gin', t.readPerm),
+    // Role names are unique, as Parse has them.
+    uniqueIndex('objects_role_name_idx')
+      .on(sql`(${t.data}->>'name')`)
+      .where(sql`${t.className} = '_Role'`),
   ],
+)
+
+/**
+ * Members of Relation fields: object `owningId` of `className` holds `relatedId` in its relation
+ * `field`. A role's members are its `users` and `roles` relations (className `_Role`).
+ */
+export const objectRelations = pgTable(
+  'object_relations',
+  {
+    className: text('class_name').notNull(),
+    field: text('field').notNull(),
+    owningId: text('owning_id').notNull(),
+    relatedId: text('related_id').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.className, t.field, t.owningId, t.relatedId] }),
+    // The relations an object is held in: a user's roles, a role's parent roles.
+    index('object_relations_related_idx').on(t.className, t.field, t.relatedId),
+  ],
+)
+
+/** The wallet addresses that sign in as a user: the first one, and each one linked since. */
+export const userAddresses = pgTable(
+  'user_addresses',
+  {
+    /** Checksummed address; an address belongs to one user only. */
+    address: text('address').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    linkedAt: timestamp('linked_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('user_addresses_user_idx').on(t.userId)],
 )
 
 /**
