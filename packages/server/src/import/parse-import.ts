@@ -1,3 +1,4 @@
+import { ownerAcl } from '../objects/acl.ts'
 import { getAddress, isAddress } from 'viem'
 import { eq, inArray } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
@@ -107,8 +108,10 @@ export async function importClass(
           line: row.line,
           className,
           id: record.objectId,
-          ownerId: className === '_User' ? owners.get(`user:${record.objectId}`)! : access.id,
-          publicRead: access.publicRead,
+          ...ownedBy(
+            className === '_User' ? owners.get(`user:${record.objectId}`)! : access.id,
+            access.publicRead,
+          ),
           data,
           createdAt: record.createdAt,
           updatedAt: record.updatedAt,
@@ -187,6 +190,11 @@ async function resolveOwners(db: Database, objects: ObjectStore, batch: ExportRo
   return owners
 }
 
+const ownedBy = (ownerId: string, publicRead: boolean) => ({
+  ownerId,
+  acl: ownerAcl(ownerId, publicRead),
+})
+
 /** The owner and public read an ACL means; refuses what Portico cannot express. */
 function ownerOf(row: Row, owners: Map<string, string>): { id: string; publicRead: boolean } {
   if (row.ACL === undefined || row.ACL === null) return { id: IMPORT_OWNER.id, publicRead: true }
@@ -245,8 +253,7 @@ async function importUser(db: Database, objects: ObjectStore, row: Row): Promise
     {
       className: '_EthAddress',
       id: address.toLowerCase(),
-      ownerId: user!.id,
-      publicRead: false,
+      ...ownedBy(user!.id, false),
       data: { user: { __type: 'Pointer', className: '_User', objectId: row.objectId } },
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
