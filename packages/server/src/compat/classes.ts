@@ -7,7 +7,14 @@ import { viewerOf, writerOf, type CompatAnswer, type CompatCall } from './call.t
 import { ANY_OWNER, type Changer } from '../objects/access.ts'
 import { MASTER_OWNER } from './master-key.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
-import { applyParseWrite, createAcl, toParseObject, type ParseObject } from './parse-object.ts'
+import {
+  applyParseWrite,
+  createAcl,
+  relationChangesOf,
+  toParseObject,
+  type ParseObject,
+} from './parse-object.ts'
+import { checkRoleWrite, duplicateRole } from './roles.ts'
 import { syncedView } from './synced-classes.ts'
 import { checkUserWrite } from './users.ts'
 
@@ -138,12 +145,23 @@ export async function createInClass(call: CompatCall, className: string): Promis
     )
   const writer = await writerOf(call)
   const creator = writer === ANY_OWNER ? (await call.session())?.user.id : writer
-  const outcome = await call.services.objects.create({
+  const data = applyParseWrite({}, call.params)
+  const relations = relationChangesOf(call.params)
+  if (className === '_Role') checkRoleWrite(undefined, data, relations)
+  const request = {
     className,
     ownerId: creator ?? MASTER_OWNER.id,
-    data: applyParseWrite({}, call.params),
+    data,
     acl: createAcl(call.params.ACL, creator),
-  })
+  }
+  let outcome
+  try {
+    outcome = relations.length
+      ? { created: await call.services.objects.createRelated(request, relations) }
+      : await call.services.objects.create(request)
+  } catch (error) {
+    throw (className === '_Role' && duplicateRole(error, data.name)) || error
+  }
   // Without an idempotency claim a create is always applied.
   const created = (outcome as { created: WireObject }).created
   return { status: 201, body: { objectId: created.objectId, createdAt: created.createdAt } }
@@ -162,9 +180,12 @@ export async function updateInClass(
     { className, objectId, userId: writer },
     (current) => {
       const data = applyParseWrite(current.data, call.params)
+      const relations = relationChangesOf(call.params)
       if (className === '_User' && session) checkUserWrite(data, session.user.address)
+      if (className === '_Role') checkRoleWrite(current.data, data, relations)
       return {
         data,
+        relations,
         ...(call.params.ACL === undefined ? {} : { acl: parseAcl(call.params.ACL) }),
       }
     },
@@ -177,7 +198,7 @@ export async function deleteFromClass(
   className: string,
   objectId: string,
 ): Promise<CompatAnswer> {
-  if (SYSTEM_CLASSES.has(className))
+  if (className === '_User' || className === '_EthAddress')
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, `${className} rows cannot be deleted here.`)
   await call.services.objects.delete({ className, objectId, userId: await writerOf(call) })
   return { body: {} }
