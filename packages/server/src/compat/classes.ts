@@ -173,7 +173,30 @@ export async function updateInClass(
       }
     },
   )
-  return { body: { updatedAt: updated.updatedAt } }
+  return { body: { updatedAt: updated.updatedAt, ...resultsOfWrite(className, call.params, updated.data) } }
+}
+
+/** Operations whose result Parse answers: the clients take it as the field's new value. */
+const ANSWERED_OPS = new Set(['Increment', 'Add', 'AddUnique', 'Remove'])
+
+/**
+ * The fields of an update whose stored value the client cannot know: results of operations, as
+ * Parse answers them (a client sets a field it does not find in the answer to the operation
+ * applied to nothing), and `accounts` and `ethAddress`, which the server keeps for a user.
+ */
+function resultsOfWrite(
+  className: string,
+  params: Record<string, unknown>,
+  data: Record<string, unknown>,
+) {
+  const kept = className === '_User' ? ['accounts', 'ethAddress'] : []
+  const results: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(params)) {
+    const op = (value as { __op?: unknown } | null)?.__op
+    if ((typeof op === 'string' && ANSWERED_OPS.has(op)) || kept.includes(key))
+      if (key in data) results[key] = data[key]
+  }
+  return results
 }
 
 export async function deleteFromClass(
