@@ -3,6 +3,15 @@ import type { FastifyInstance } from 'fastify'
 import { SiweMessage } from 'siwe'
 import type { LocalAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
+import {
+  createSignInMessage,
+  getNonce as sdkNonce,
+  linkedWallets,
+  linkWallet,
+  unlinkWallet,
+  verifySignIn,
+} from '@portico/sdk/auth'
+import { createBackendClient } from '@portico/sdk/backend'
 import { databaseKinds, testApp } from '../../test/helpers.ts'
 import { getNonce, messageFor, newAccount, signIn } from '../../test/siwe.ts'
 import type { Database } from '../db/client.ts'
@@ -246,5 +255,40 @@ describe.each(databaseKinds())('wallet functions on %s', (kind) => {
       address: row!.address,
       primary: true,
     })
+  })
+})
+
+describe.each(databaseKinds())('the SDK links wallets against the server on %s', (kind) => {
+  it('links with a second key, signs in with it as the same user, unlinks', async () => {
+    const { app } = await testApp(kind)
+    const serverUrl = await app.listen({ host: '127.0.0.1', port: 0 })
+    const client = () => createBackendClient({ serverUrl, appId: 'portico', retryDelay: 1 })
+    const signInWith = async (account: LocalAccount, c = client()) => {
+      const nonce = await sdkNonce(c)
+      const message = createSignInMessage({ nonce, address: account.address, chainId: 31337 })
+      const signature = await account.signMessage({ message })
+      return { client: c, ...(await verifySignIn(c, { message, signature, mode: 'bearer' })) }
+    }
+    const [a, b, c] = [newAccount(), newAccount(), newAccount()]
+    const first = await signInWith(a)
+    const wallets = await linkWallet(first.client, {
+      address: b.address,
+      signMessage: (message) => b.signMessage({ message }),
+    })
+    expect(wallets.map((w) => w.address)).toEqual([a.address, b.address])
+    const second = await signInWith(b)
+    expect(second.user).toMatchObject({ id: first.user.id, addresses: [a.address, b.address] })
+    expect(await linkedWallets(second.client)).toHaveLength(2)
+
+    await signInWith(c)
+    await expect(
+      linkWallet(first.client, {
+        address: c.address,
+        signMessage: (message) => c.signMessage({ message }),
+      }),
+    ).rejects.toMatchObject({ status: 409, code: 'address_taken' })
+
+    expect(await unlinkWallet(second.client, b.address)).toMatchObject([{ address: a.address }])
+    expect((await signInWith(b)).user.id).not.toBe(first.user.id)
   })
 })
