@@ -62,7 +62,8 @@ export async function linkWallet(
         [ethAddressRow(input.userId, address)],
         new Date(),
       )
-      if (user) await mergeUser(writes, user.data, input.userId, { accounts: accountsOf(addresses) })
+      if (user)
+        await mergeUser(writes, user.data, input.userId, { accounts: accountsOf(addresses) })
     }
     return addresses
   })

@@ -173,7 +173,9 @@ export async function updateInClass(
       }
     },
   )
-  return { body: { updatedAt: updated.updatedAt, ...resultsOfWrite(className, call.params, updated.data) } }
+  return {
+    body: { updatedAt: updated.updatedAt, ...resultsOfWrite(className, call.params, updated.data) },
+  }
 }
 
 /** Operations whose result Parse answers: the clients take it as the field's new value. */

@@ -6,7 +6,6 @@ import { verifySignInSignature, type ChainClients } from '../auth/signature.ts'
 import { checkSignInMessage } from '../auth/siwe.ts'
 import { accountsOf, ethAddressRow, linkWallet, unlinkWallet } from '../auth/wallets.ts'
 import type { WireObject } from '../objects/rows.ts'
-import type { Document } from '../objects/wire.ts'
 import { TOKEN_PREFIX, type CompatAnswer, type CompatCall, type CompatServices } from './call.ts'
 import { getFromClass, updateInClass } from './classes.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
@@ -270,8 +269,7 @@ export async function updateUser(
   const { authData, ...fields } = call.params
   if (authData !== undefined) {
     const { user } = await call.requireSession()
-    if (objectId !== user.id)
-      throw new ParseError(ParseCode.OBJECT_NOT_FOUND, 'Object not found.')
+    if (objectId !== user.id) throw new ParseError(ParseCode.OBJECT_NOT_FOUND, 'Object not found.')
     if (!authData || typeof authData !== 'object' || Array.isArray(authData))
       throw new ParseError(ParseCode.INCORRECT_TYPE, 'authData must be an object.')
     for (const [provider, value] of Object.entries(authData)) {
