@@ -16,7 +16,7 @@ import {
 } from './parse-object.ts'
 import { checkRoleWrite, duplicateRole } from './roles.ts'
 import { syncedView } from './synced-classes.ts'
-import { checkUserWrite } from './users.ts'
+import { userFieldsRule } from './user-fields.ts'
 
 // `classes/:className` and `classes/:className/:objectId`: Parse's object routes on Portico's
 // object store, with its access rule (each query, include and write is the caller's own).
@@ -175,13 +175,13 @@ export async function updateInClass(
   if (className === '_EthAddress')
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, '_EthAddress rows are kept by the server.')
   const writer = await writerOf(call)
-  const session = writer === ANY_OWNER ? null : await call.requireSession()
+  // A user's own fields are checked against the wallets linked to that user, whoever writes.
+  const checkFields = await userFieldsRule(call.services.db, className, objectId)
   const { after: updated } = await call.services.objects.modify(
     { className, objectId, userId: writer },
     (current) => {
-      const data = applyParseWrite(current.data, call.params)
+      const data = checkFields(applyParseWrite(current.data, call.params))
       const relations = relationChangesOf(call.params)
-      if (className === '_User' && session) checkUserWrite(data, session.user.address)
       if (className === '_Role') checkRoleWrite(current.data, data, relations)
       return {
         data,
@@ -190,7 +190,32 @@ export async function updateInClass(
       }
     },
   )
-  return { body: { updatedAt: updated.updatedAt } }
+  return {
+    body: { updatedAt: updated.updatedAt, ...resultsOfWrite(className, call.params, updated.data) },
+  }
+}
+
+/** Operations whose result Parse answers: the clients take it as the field's new value. */
+const ANSWERED_OPS = new Set(['Increment', 'Add', 'AddUnique', 'Remove'])
+
+/**
+ * The fields of an update whose stored value the client cannot know: results of operations, as
+ * Parse answers them (a client sets a field it does not find in the answer to the operation
+ * applied to nothing), and `accounts` and `ethAddress`, which the server keeps for a user.
+ */
+function resultsOfWrite(
+  className: string,
+  params: Record<string, unknown>,
+  data: Record<string, unknown>,
+) {
+  const kept = className === '_User' ? ['accounts', 'ethAddress'] : []
+  const results: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(params)) {
+    const op = (value as { __op?: unknown } | null)?.__op
+    if ((typeof op === 'string' && ANSWERED_OPS.has(op)) || kept.includes(key))
+      if (key in data) results[key] = data[key]
+  }
+  return results
 }
 
 export async function deleteFromClass(
