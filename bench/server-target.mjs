@@ -91,6 +91,45 @@ app.post('/bench/fill', async (request) => {
   await database.db.execute(sql`analyze objects`)
   return { ok: true }
 })
+// For bench/roles.mjs: a class whose objects the owner reads through the ACL's user entry and a
+// second user through one of ten roles it holds (the role names are in each object's ACL).
+app.post('/bench/roles', async (request) => {
+  const { className, size, owner } =
+    /** @type {{ className: string, size: number, owner: string }} */ (request.body)
+  const member = await new SignIns(database.db).complete({
+    nonce: (await issueNonce(database.db, 60_000)).nonce,
+    address: '0x000000000000000000000000000000000000C0DE',
+    chainId: 1,
+    issuedAt: new Date(),
+    skewMs: 60_000,
+    ttlMs: 3_600_000,
+  })
+  const [{ id: memberId } = { id: '' }] = /** @type {{ rows: { id: string }[] }} */ (
+    /** @type {unknown} */ (
+      await database.db.execute(
+        sql`select id from users where address = '0x000000000000000000000000000000000000C0DE'`,
+      )
+    )
+  ).rows
+  await database.db.execute(sql`
+    insert into objects (class_name, id, owner_id, read_perm, write_perm, data)
+    select '_Role', 'bench-role-' || r, ${owner}, array['*'], array[${owner}]::text[],
+           jsonb_build_object('name', 'BenchRole' || r)
+    from generate_series(0, 9) as r on conflict do nothing`)
+  await database.db.execute(sql`
+    insert into object_relations (class_name, field, owning_id, related_id)
+    select '_Role', 'users', 'bench-role-' || r, ${memberId} from generate_series(0, 9) as r
+    on conflict do nothing`)
+  await database.db.execute(sql`
+    insert into objects (class_name, id, owner_id, read_perm, write_perm, data, created_at)
+    select ${className}, 'r' || g, ${owner}, array[${owner}, 'role:BenchRole' || (g % 10)],
+           array[${owner}]::text[],
+           jsonb_build_object('kind', 'k' || (g % 100), 'score', g % 1000, 'n', g),
+           timestamptz '2026-01-01' + g * interval '1 second'
+    from generate_series(0, ${size}::int - 1) as g`)
+  await database.db.execute(sql`analyze objects`)
+  return { token: member.token }
+})
 app.get('/bench/indexes', async () => {
   await app.services.fieldIndexes.idle()
   return { ok: true }

@@ -15,6 +15,7 @@ import { openFileStore, type FileStore } from './files/store.ts'
 import { LiveHub } from './live/hub.ts'
 import { openChangeFeed } from './objects/changes.ts'
 import { FieldIndexes } from './objects/field-indexes.ts'
+import { ViewerRoles } from './objects/viewer-roles.ts'
 import { ObjectStore } from './objects/store.ts'
 import { ApiKeyVerifier } from './rpc/api-keys.ts'
 import { sharedSettings } from './shared-settings.ts'
@@ -124,6 +125,7 @@ export async function openServices(
       fieldIndexes,
       publish: (changes) => feed.publish(changes),
       answerMaxBytes: config.answerMaxBytes,
+      roles: new ViewerRoles(database.db, cluster),
     })
     // Every committed object change, from this process or any other.
     const feed = openChangeFeed(database.db, cluster, (keys) => objects.readAsServer(keys))

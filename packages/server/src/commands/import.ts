@@ -6,6 +6,7 @@ import { ImportFileError, exportRows } from '../import/export-file.ts'
 import { importClass, type ImportReport } from '../import/parse-import.ts'
 import { openMemoryCluster } from '../db/cluster/memory.ts'
 import { FieldIndexes } from '../objects/field-indexes.ts'
+import { ViewerRoles } from '../objects/viewer-roles.ts'
 import { ObjectStore } from '../objects/store.ts'
 import { openConfiguredDatabase, UsageError } from './database.ts'
 
@@ -37,16 +38,14 @@ export async function importCommand(
   const database = await openConfiguredDatabase(env)
   // No server runs here: an import tells no live listeners and runs no query (so no field index
   // is ever planned or built).
+  // Nothing is led either: a cluster of this one process is enough.
+  const cluster = openMemoryCluster({ shared: {}, liveMaxSocketsPerAddress: 1 })
   const objects = new ObjectStore({
     db: database.db,
-    // Nothing is led either: a cluster of this one process is enough.
-    fieldIndexes: new FieldIndexes(
-      database.db,
-      openMemoryCluster({ shared: {}, liveMaxSocketsPerAddress: 1 }),
-      () => {},
-    ),
+    fieldIndexes: new FieldIndexes(database.db, cluster, () => {}),
     publish: async () => {},
     answerMaxBytes: loadConfig(env).answerMaxBytes,
+    roles: new ViewerRoles(database.db, cluster),
   })
   const reports: ImportReport[] = []
   try {

@@ -36,7 +36,7 @@ async function page(
   const plan = fieldIndexes.planQuery('Item', condition, order)
   const { results, count } = await queryObjects(db, {
     className: 'Item',
-    viewerId: 'u1',
+    viewer: ['*', 'u1'],
     where: translateWhere(condition),
     orderBy: translateOrder(order),
     limit: 20,
@@ -153,7 +153,7 @@ describe.each(databaseKinds())('field indexes on %s', (kind) => {
       const where = { score: { $gte: 100 } }
       const lines = rowsOf<Record<string, string>>(
         await db.execute(sql`explain select id from objects
-          where ${readableBy('Item', 'u1')} and ${translateWhere(parseWhere(where))}
+          where ${readableBy('Item', ['*', 'u1'])} and ${translateWhere(parseWhere(where))}
           order by ${sql.join(translateOrder('-createdAt'), sql`, `)} limit 20`),
       ).map((row) => Object.values(row)[0])
       const plan = lines.join('\n')

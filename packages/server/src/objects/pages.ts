@@ -8,7 +8,7 @@ import {
 } from '../db/client.ts'
 import { objects } from '../db/schema.ts'
 import { badRequest, type HttpError } from '../errors.ts'
-import { readableBy, type Changer } from './access.ts'
+import { ANY_OWNER, readableBy, type Viewer } from './access.ts'
 import { packedRows, unpack, type PackedRow, type WireObject } from './rows.ts'
 
 // Pages of objects: the query language, translated (query.ts), read in one statement whose
@@ -16,7 +16,8 @@ import { packedRows, unpack, type PackedRow, type WireObject } from './rows.ts'
 
 export interface QueryInput {
   className: string
-  viewerId: Changer | undefined
+  /** Whose access the page is read with (access.ts). */
+  viewer: Viewer
   where: SQL | undefined
   orderBy: SQL[]
   limit: number
@@ -85,7 +86,7 @@ export async function queryObjects(
   input: QueryInput,
   compiled?: CompiledPages,
 ): Promise<{ results: WireObject[]; count?: number }> {
-  const condition = () => and(readableBy(input.className, input.viewerId), input.where)
+  const condition = () => and(readableBy(input.className, input.viewer), input.where)
   const results =
     input.limit === 0
       ? []
@@ -157,9 +158,10 @@ function compiledPage(
   window?: number,
 ): CompiledStatement {
   const compile = () => compileStatement(db, pageStatement(condition(), input, window))
-  // Only for a viewer that is a user or nobody: the key must tell every viewer apart.
-  const viewer = input.viewerId
-  if (!compiled || !input.source || (viewer !== undefined && typeof viewer !== 'string')) {
+  // Only for a viewer that is a user (by their list, roles included) or nobody: the key must
+  // tell every viewer apart.
+  const viewer = input.viewer
+  if (!compiled || !input.source || viewer === ANY_OWNER) {
     return compile()
   }
   const key = JSON.stringify([

@@ -207,7 +207,7 @@ describe.each(databaseKinds())('a page read by walking the creation index on %s'
     ] as const) {
       const input = {
         className: 'Walk',
-        viewerId: viewer,
+        viewer: viewer === undefined ? undefined : ['*', viewer],
         where: translateWhere(parseWhere(where)),
         orderBy: translateOrder(order),
         limit: 20,

@@ -13,7 +13,9 @@ import {
   unwritable,
   visibleTo,
   type Changer,
+  type Viewer,
 } from './access.ts'
+import type { ViewerRoles } from './viewer-roles.ts'
 import { permsOf, withPublicRead, type Acl } from './acl.ts'
 import type { ObjectChange } from './changes.ts'
 import type { FieldIndexes } from './field-indexes.ts'
@@ -44,6 +46,8 @@ export interface ObjectStoreOptions {
   publish(changes: ObjectChange[]): Promise<void>
   /** Most bytes of documents one answer may carry (the batch route shares it among its parts). */
   answerMaxBytes: number
+  /** The roles of each viewer, for the access rule; told when a role is written. */
+  roles: ViewerRoles
 }
 
 /** A query as the routes read it from their wire format. */
@@ -94,7 +98,8 @@ export interface ObjectFilter {
 interface FetchKey {
   className: string
   objectId: string
-  viewerId: string | undefined
+  /** The viewer's list (access.ts); undefined for a visitor. */
+  viewer: readonly string[] | undefined
 }
 
 const SCAN_PAGE = 500
@@ -107,6 +112,7 @@ export class ObjectStore {
   readonly #fetch: (key: FetchKey) => Promise<WireObject | null>
   readonly #create: (request: CreateRequest) => Promise<CreateOutcome>
   readonly #compiledPages = new CompiledPages()
+  readonly #roles: ViewerRoles
 
   constructor(options: ObjectStoreOptions) {
     const { db, publish } = options
@@ -114,6 +120,7 @@ export class ObjectStore {
     this.#fieldIndexes = options.fieldIndexes
     this.#publish = publish
     this.#answerMaxBytes = options.answerMaxBytes
+    this.#roles = options.roles
     // Fetches that arrive together share one statement (as session lookups do): on the embedded
     // database a statement's fixed cost was most of a fetch.
     this.#fetch = createCoalescer(
@@ -132,7 +139,20 @@ export class ObjectStore {
   /** One object, if `viewer` may read it. */
   get(className: string, objectId: string, viewer: Changer | undefined) {
     if (viewer === ANY_OWNER) return this.readAsServer({ className, objectId })
-    return this.#fetch({ className, objectId, viewerId: viewer })
+    return this.#viewer(viewer).then((list) =>
+      this.#fetch({ className, objectId, viewer: list as readonly string[] | undefined }),
+    )
+  }
+
+  /** The list a caller's access is compared with (access.ts): their id and roles, with `*`. */
+  async #viewer(changer: Changer | undefined): Promise<Viewer> {
+    if (changer === ANY_OWNER || changer === undefined) return changer
+    return this.#roles.listOf(changer)
+  }
+
+  /** Every process forgets the roles it remembered when one of these writes touched a role. */
+  async #rolesWritten(classNames: Iterable<string>): Promise<void> {
+    for (const className of classNames) if (className === '_Role') return this.#roles.changed()
   }
 
   /** The objects among `keys` (any classes) that `viewerId` may read, by `className/objectId`. */
@@ -142,11 +162,12 @@ export class ObjectStore {
   ): Promise<Map<string, WireObject>> {
     const found = new Map<string, WireObject>()
     if (keys.length === 0) return found
+    const viewer = await this.#viewer(viewerId)
     const rows = await this.#db
       .select()
       .from(objects)
       .where(
-        or(...keys.map((k) => and(readableBy(k.className, viewerId), eq(objects.id, k.objectId)))),
+        or(...keys.map((k) => and(readableBy(k.className, viewer), eq(objects.id, k.objectId)))),
       )
     for (const row of rows) found.set(`${row.className}/${row.id}`, toWire(row))
     return found
@@ -167,17 +188,18 @@ export class ObjectStore {
    * count when asked), bounded by the answer's byte budget. The same for `/api`, the
    * compatibility mount and the console, each of which keeps its own wire format.
    */
-  query(
-    viewer: Changer | undefined,
+  async query(
+    changer: Changer | undefined,
     className: string,
     query: ObjectQuery,
   ): Promise<{ results: WireObject[]; count?: number }> {
     const { where, order } = query
+    const viewer = await this.#viewer(changer)
     return queryObjects(
       this.#db,
       {
         className,
-        viewerId: viewer,
+        viewer,
         where: translateWhere(where),
         orderBy: translateOrder(order, where),
         ...this.#fieldIndexes.planQuery(className, where, order),
@@ -195,11 +217,13 @@ export class ObjectStore {
    * The objects of `className` that `viewer` may read and `where` selects, for an export. The
    * `where` is checked here, before anything is read.
    */
-  scan(viewer: Changer, className: string, where: Condition | undefined): ObjectScan {
+  scan(changer: Changer, className: string, where: Condition | undefined): ObjectScan {
     const db = this.#db
     const condition = translateWhere(where)
+    const resolved = this.#viewer(changer)
     return {
       async fieldNames() {
+        const viewer = await resolved
         const keys = await db.execute(
           sql`select distinct jsonb_object_keys(${objects.data}) as key from ${objects}
               where ${and(readableBy(className, viewer), condition)} order by 1`,
@@ -207,6 +231,7 @@ export class ObjectStore {
         return rowsOf<{ key: string }>(keys).map((row) => row.key)
       },
       async *pages() {
+        const viewer = await resolved
         let after = ''
         for (;;) {
           const rows = await db
@@ -240,9 +265,10 @@ export class ObjectStore {
    */
   async matches(object: WireObject, filters: readonly ObjectFilter[]): Promise<boolean[]> {
     const perms = permsOf(object.acl)
+    const viewers = await Promise.all(filters.map((s) => this.#viewer(s.viewerId)))
     const columns = filters.map(
       (s, i) =>
-        sql`coalesce(${and(readableBy(s.className, s.viewerId), s.condition)}, false) as ${sql.identifier(`m${i}`)}`,
+        sql`coalesce(${and(readableBy(s.className, viewers[i]), s.condition)}, false) as ${sql.identifier(`m${i}`)}`,
     )
     const result = await this.#db.execute(sql`
       with ${objects} (class_name, id, owner_id, read_perm, write_perm, data, created_at,
@@ -276,11 +302,12 @@ export class ObjectStore {
       relations?: RelationChange[]
     },
   ): Promise<{ before: WireObject; after: WireObject }> {
+    const viewer = await this.#viewer(input.userId)
     const changed = await this.#db.transaction(async (tx) => {
       const [row] = await tx
         .select()
         .from(objects)
-        .where(changeableBy(input.className, input.objectId, input.userId))
+        .where(changeableBy(input.className, input.objectId, viewer))
         .for('update')
       if (!row) return null
       const before = toWire(row)
@@ -301,6 +328,7 @@ export class ObjectStore {
       return { before, after: toWire(updated!) }
     })
     if (!changed) throw await this.#refusal(input.className, input.objectId, input.userId)
+    await this.#rolesWritten([input.className])
     await this.#publish([
       { kind: 'update', className: input.className, objectId: input.objectId, ...changed },
     ])
@@ -342,7 +370,7 @@ export class ObjectStore {
       const [made] = await writes.insertNew(className, request, [{ id, data }], new Date())
       await writeRelations(tx, className, id, relations)
       return made!
-    })
+    }).finally(() => this.#rolesWritten([className]))
   }
 
   /** Relation members written as they are (an import's); returns how many were new. */
@@ -350,15 +378,18 @@ export class ObjectStore {
     rows: readonly { className: string; field: string; owningId: string; relatedId: string }[],
     tx: Database = this.#db,
   ): Promise<number> {
-    return insertRelations(tx, rows)
+    return insertRelations(tx, rows).finally(() =>
+      this.#rolesWritten(rows.map((row) => row.className)),
+    )
   }
 
   /** Deletes an object (and the relation members it held); returns it as it was. */
   async delete(input: { className: string; objectId: string; userId: Changer }) {
+    const viewer = await this.#viewer(input.userId)
     const rows = await this.#db.transaction(async (tx) => {
       const deleted = await tx
         .delete(objects)
-        .where(changeableBy(input.className, input.objectId, input.userId))
+        .where(changeableBy(input.className, input.objectId, viewer))
         .returning()
       await dropRelations(
         tx,
@@ -368,6 +399,7 @@ export class ObjectStore {
       return deleted
     })
     if (!rows.length) throw await this.#refusal(input.className, input.objectId, input.userId)
+    await this.#rolesWritten([input.className])
     const before = toWire(rows[0]!)
     await this.#publish([
       { kind: 'delete', className: input.className, objectId: input.objectId, before, after: null },
@@ -383,6 +415,7 @@ export class ObjectStore {
     const made = (
       await this.#db.insert(objects).values(rows.map(rowOf)).onConflictDoNothing().returning()
     ).map(toWire)
+    await this.#rolesWritten(made.map((object) => object.className))
     await this.#publish(made.map(created))
     return made
   }
@@ -544,14 +577,14 @@ const created = (after: WireObject): ObjectChange => ({
 async function fetchObjects(db: Database, keys: FetchKey[]): Promise<(WireObject | null)[]> {
   // Each fetch is matched with its own viewer, by its position in the batch.
   const input = JSON.stringify(
-    keys.map((key, n) => ({ n, c: key.className, i: key.objectId, v: key.viewerId ?? null })),
+    keys.map((key, n) => ({ n, c: key.className, i: key.objectId, p: key.viewer ?? ['*'] })),
   )
   const result = await db.execute(sql`
     select json_agg(json_build_array(k.n, ${objects.id}, ${objects.ownerId}, ${objects.readPerm},
       ${objects.writePerm}, ${objects.createdAt}, ${objects.updatedAt}, ${objects.data})) as rows
-    from jsonb_to_recordset(${input}::jsonb) as k(n int, c text, i text, v text)
+    from jsonb_to_recordset(${input}::jsonb) as k(n int, c text, i text, p text[])
     join ${objects} on ${objects.className} = k.c and ${objects.id} = k.i
-      and ${visibleTo(sql`k.v`)}`)
+      and ${visibleTo(sql`k.p`)}`)
   const found: (WireObject | null)[] = keys.map(() => null)
   for (const [n, ...row] of packedRows<[number, ...PackedRow]>(result))
     found[n] = unpack(keys[n]!.className, row)
