@@ -67,6 +67,25 @@ describe('decode', () => {
     expect(decode(encode(original))).toEqual(original)
   })
 
+  it('passes GeoPoint, Polygon and Bytes wire forms through both ways exactly', () => {
+    const values = {
+      at: { __type: 'GeoPoint', latitude: -33.8688197, longitude: 151.2092955 },
+      area: {
+        __type: 'Polygon',
+        coordinates: [
+          [0, 0],
+          [0, 1],
+          [1, 1],
+          [0, 0],
+        ],
+      },
+      raw: { __type: 'Bytes', base64: 'AAECA/7/' },
+      nested: { list: [[1, { at: { __type: 'GeoPoint', latitude: 1, longitude: 2 } }]] },
+    }
+    expect(encode(values)).toEqual(values)
+    expect(decode(values)).toEqual(values)
+  })
+
   it('refuses malformed wire values', () => {
     expect(() => decode({ __type: 'Date', iso: 'nope' })).toThrow(InvalidWireValueError)
     expect(() => decode({ __type: 'File', name: 'n' })).toThrow(InvalidWireValueError)

@@ -5,6 +5,9 @@ import { Pointer, PorticoFile } from './values.ts'
 //   Date    { __type: "Date", iso }
 //   File    { __type: "File", name, url }
 //   Pointer { __type: "Pointer", className, objectId }
+// GeoPoint `{ __type: "GeoPoint", latitude, longitude }`, Polygon `{ __type: "Polygon",
+// coordinates: [[latitude, longitude], ...] }` and Bytes `{ __type: "Bytes", base64 }` are
+// plain JSON both ways: written and read in their wire forms.
 
 export type EncodeErrorType = UnsavedFileError | InvalidDateError
 export type DecodeErrorType = InvalidWireValueError

@@ -107,6 +107,54 @@ describe('parseWhere', () => {
     ])
   })
 
+  it('reads the geo operators into typed terms, the distance of $nearSphere in radians', () => {
+    const sfo = { __type: 'GeoPoint', latitude: 37.6, longitude: -122.4 }
+    const where = {
+      at: { $nearSphere: sfo, $maxDistanceInKilometers: 6371 },
+      near: { $maxDistanceInMiles: 3959 * 2, $nearSphere: { latitude: 1, longitude: 2 } },
+      any: { $nearSphere: sfo },
+      box: { $within: { $box: [sfo, { __type: 'GeoPoint', latitude: 40, longitude: -120 }] } },
+      shape: { $geoWithin: { $polygon: [sfo, [10, 20], [30, -40]] } },
+      round: { $geoWithin: { $centerSphere: [[-122.4, 37.6], 0.25] } },
+      area: { $geoIntersects: { $point: sfo } },
+    }
+    const point = { latitude: 37.6, longitude: -122.4 }
+    expect(parseWhere(where).terms).toEqual([
+      { kind: 'field', field: 'at', test: { op: '$nearSphere', point, maxDistance: 1 } },
+      {
+        kind: 'field',
+        field: 'near',
+        test: { op: '$nearSphere', point: { latitude: 1, longitude: 2 }, maxDistance: 2 },
+      },
+      { kind: 'field', field: 'any', test: { op: '$nearSphere', point, maxDistance: undefined } },
+      {
+        kind: 'field',
+        field: 'box',
+        test: { op: '$box', southwest: point, northeast: { latitude: 40, longitude: -120 } },
+      },
+      // Bare pairs are [longitude, latitude], as Parse Server reads them.
+      {
+        kind: 'field',
+        field: 'shape',
+        test: {
+          op: '$polygon',
+          points: [point, { latitude: 20, longitude: 10 }, { latitude: -40, longitude: 30 }],
+        },
+      },
+      {
+        kind: 'field',
+        field: 'round',
+        test: { op: '$centerSphere', center: point, radians: 0.25 },
+      },
+      { kind: 'field', field: 'area', test: { op: '$geoIntersects', point } },
+    ])
+    // A distance goes with its $nearSphere and is not a condition of its own.
+    const many = Object.fromEntries(Array.from({ length: 49 }, (_, i) => [`f${i}`, i]))
+    expect(parseWhere({ ...many, at: { $nearSphere: sfo, $maxDistance: 1 } }).terms).toHaveLength(
+      50,
+    )
+  })
+
   it('reads a plain object without operators as a value to equal', () => {
     expect(parseWhere({ a: {}, b: { k: [1] } }).terms).toEqual([
       { kind: 'field', field: 'a', test: { op: '$eq', value: {} } },

@@ -1,4 +1,5 @@
 import { badRequest } from '../errors.ts'
+import { DISTANCE_UNITS, GEO_OPERATORS, geoTest, type GeoTest } from './geo-condition.ts'
 import { assertFieldName } from './names.ts'
 import { isDateValue, normaliseValue } from './wire.ts'
 
@@ -27,6 +28,8 @@ export type FieldTest =
   | { op: RangeOperator; bound: Bound }
   /** `options`: any of the letters i, m, s and x (JavaScript's meanings). */
   | { op: '$regex'; pattern: string; options: string }
+  /** Geo operators (see geo-condition.ts). */
+  | GeoTest
 
 /** One operator on a column of the object envelope. */
 export type ColumnTest<T> =
@@ -49,7 +52,10 @@ export interface Condition {
 /** A term on one field (document or envelope), as opposed to an `$or`/`$and`. */
 export type FieldTerm = Exclude<Term, { kind: 'or' | 'and' }>
 
-/** Operators (besides `$options`, which goes with `$regex`) a query counts at most this many of. */
+/**
+ * Operators (besides `$options`, which goes with `$regex`, and the distances that go with
+ * `$nearSphere`) a query counts at most this many of.
+ */
 export const MAX_CONDITIONS = 50
 /** Longest list an `$in`, `$nin`, `$all`, `$or` or `$and` takes. */
 export const MAX_IN = 1000
@@ -71,6 +77,8 @@ const OPERATORS = new Set([
   '$gte',
   '$lt',
   '$lte',
+  ...GEO_OPERATORS,
+  ...Object.keys(DISTANCE_UNITS),
 ])
 const ID_FIELDS = new Set(['objectId', 'owner'])
 const TIME_FIELDS = new Set(['createdAt', 'updatedAt'])
@@ -131,7 +139,17 @@ function parseLevel(where: unknown, depth: number, counter: { conditions: number
         if (!ops.some(([other]) => other === '$regex')) throw invalid('$options goes with $regex.')
         continue
       }
+      if (Object.hasOwn(DISTANCE_UNITS, op)) {
+        if (!ops.some(([other]) => other === '$nearSphere'))
+          throw invalid(`${op} goes with $nearSphere.`)
+        continue
+      }
       counter.conditions++
+      if (GEO_OPERATORS.has(op)) {
+        if (column) throw invalid(`${op} applies to document fields.`)
+        terms.push({ kind: 'field', field: name, test: geoTest(op, value, ops) })
+        continue
+      }
       if (op === '$regex') {
         if (column) throw invalid('$regex applies to document fields.')
         terms.push({ kind: 'field', field: name, test: regexTest(value, options) })

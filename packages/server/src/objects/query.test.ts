@@ -171,6 +171,11 @@ describe('walksCreationIndex', () => {
     expect(walksCreationIndex({ $or: [{ a: 1 }, { $and: [{ b: 2 }] }] }, 'createdAt,score')).toBe(
       true,
     )
+    // Nearest first is an order of its own; an order given, or a $nearSphere nested, is not.
+    const near = { $nearSphere: { __type: 'GeoPoint', latitude: 1, longitude: 2 } }
+    expect(walksCreationIndex({ at: near }, undefined)).toBe(false)
+    expect(walksCreationIndex({ at: near }, '-createdAt')).toBe(true)
+    expect(walksCreationIndex({ $or: [{ at: near }, { a: 1 }] }, undefined)).toBe(true)
     // Another first order term, or a condition on an indexed column: the planner decides.
     expect(walksCreationIndex({ score: 1 }, '-score')).toBe(false)
     expect(walksCreationIndex({ owner: 'u1' }, '-createdAt')).toBe(false)

@@ -24,6 +24,7 @@ import {
   type FieldTest,
   type Term,
 } from './condition.ts'
+import { geoCondition, nearestFirst } from './geo-query.ts'
 import { assertFieldName } from './names.ts'
 
 // Translates the query language of `GET /api/classes/:class` (its `where` parsed and checked in
@@ -113,6 +114,12 @@ function fieldCondition(name: string, test: FieldTest): SQL {
       return test.exists ? sql`${f} is not null` : sql`${f} is null`
     case '$regex':
       return regexCondition(name, test.pattern, test.options)
+    case '$nearSphere':
+    case '$box':
+    case '$polygon':
+    case '$centerSphere':
+    case '$geoIntersects':
+      return geoCondition(name, test)
   }
   const operator = sql.raw(RANGE[test.op])
   const { bound } = test
@@ -168,14 +175,18 @@ export function walksCreationIndex(
 ): boolean {
   const first = order?.split(',').find(Boolean)?.replace(/^-/, '')
   if (first !== undefined && first !== 'createdAt') return false
+  if (first === undefined && nearestFirst(condition).length > 0) return false
   for (const term of fieldTerms(condition)) if (term.kind !== 'field') return false
   return true
 }
 
-/** `order=-score,name` → ORDER BY terms, ending with a stable tie-break on creation and id. */
-export function translateOrder(text: string | undefined): SQL[] {
-  const terms: SQL[] = []
+/**
+ * `order=-score,name` → ORDER BY terms, ending with a stable tie-break on creation and id.
+ * Without an order, a `where` with `$nearSphere` at its top sorts nearest first.
+ */
+export function translateOrder(text: string | undefined, condition?: Condition): SQL[] {
   const keys = text ? text.split(',').filter(Boolean) : []
+  const terms: SQL[] = keys.length === 0 ? nearestFirst(condition) : []
   if (keys.length > 5) throw invalid('Order by at most 5 fields.')
   for (const key of keys) {
     const descending = key.startsWith('-')

@@ -168,7 +168,7 @@ export class ObjectStore {
         className,
         viewerId: viewer,
         where: translateWhere(where),
-        orderBy: translateOrder(order),
+        orderBy: translateOrder(order, where),
         ...this.#fieldIndexes.planQuery(className, where, order),
         limit: query.limit,
         skip: query.skip,
