@@ -40,6 +40,11 @@ export const errorCodes = [
   'signature_invalid',
   'signature_unverifiable',
   'session_not_found',
+  // Linked wallets
+  'address_taken',
+  'address_not_linked',
+  'last_address',
+  'user_id_taken',
   // Events
   'invalid_range',
   'event_options_too_large',

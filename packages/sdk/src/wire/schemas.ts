@@ -86,12 +86,19 @@ export const verifyBodySchema = {
   required: ['message', 'signature'],
 } as const
 
+/** Every address that signs in as the user (checksummed): the primary first, then linked ones. */
+const userAddresses = { type: 'array', items: { type: 'string' } } as const
+
 export const signInAnswerSchema = {
   type: 'object',
   properties: {
     user: {
       type: 'object',
-      properties: { id: { type: 'string' }, address: { type: 'string' } },
+      properties: {
+        id: { type: 'string' },
+        address: { type: 'string', description: "The user's primary (first) address." },
+        addresses: userAddresses,
+      },
       required: ['id', 'address'],
       additionalProperties: false,
     },
@@ -114,7 +121,8 @@ export const sessionAnswerSchema = {
       type: 'object',
       properties: {
         id: { type: 'string' },
-        address: { type: 'string' },
+        address: { type: 'string', description: "The user's primary (first) address." },
+        addresses: userAddresses,
         firstSignInAt: iso,
         lastSignInAt: iso,
       },
@@ -154,6 +162,39 @@ export const sessionsAnswerSchema = {
     },
   },
   required: ['sessions'],
+  additionalProperties: false,
+} as const
+
+/** `POST /api/auth/link`: a sign-in message and signature from the wallet to link. */
+export const linkWalletBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    message: { type: 'string', minLength: 1, maxLength: 4096 },
+    signature: { type: 'string', pattern: '^0x[0-9a-fA-F]*$', maxLength: 20_000 },
+  },
+  required: ['message', 'signature'],
+} as const
+
+/** The signed-in user's wallets: each signs in as them. */
+export const linkedWalletsAnswerSchema = {
+  type: 'object',
+  properties: {
+    wallets: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          address: { type: 'string', description: 'Checksummed.' },
+          linkedAt: iso,
+          primary: { type: 'boolean', description: 'The first address, shown for the user.' },
+        },
+        required: ['address', 'linkedAt', 'primary'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['wallets'],
   additionalProperties: false,
 } as const
 

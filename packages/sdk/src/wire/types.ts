@@ -14,6 +14,8 @@ import type {
   eventBodySchema,
   eventStatsQuerySchema,
   eventStatsSchema,
+  linkedWalletsAnswerSchema,
+  linkWalletBodySchema,
   nonceAnswerSchema,
   objectSchema,
   queryAnswerSchema,
@@ -37,6 +39,9 @@ export type SignInResult = FromSchema<typeof signInAnswerSchema>
 /** The signed-in user and the current session (`GET /api/auth/session`). */
 export type CurrentSession = FromSchema<typeof sessionAnswerSchema>
 export type SessionInfo = FromSchema<typeof sessionsAnswerSchema>['sessions'][number]
+export type LinkWalletBody = FromSchema<typeof linkWalletBodySchema>
+/** A wallet of the signed-in user (`GET /api/auth/wallets`): it signs in as them. */
+export type LinkedWallet = FromSchema<typeof linkedWalletsAnswerSchema>['wallets'][number]
 export type EventBody = FromSchema<typeof eventBodySchema>
 export type EventStatsQuery = FromSchema<typeof eventStatsQuerySchema>
 /** Event counts per time bucket, event and subdomain (`GET /api/events/stats`). */

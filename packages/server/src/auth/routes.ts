@@ -2,17 +2,30 @@ import { and, desc, eq, gt, isNull, lt } from 'drizzle-orm'
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import type { FastifyReply } from 'fastify'
 import type { Hex } from 'viem'
+import { addressesOf, type LinkedAddress } from '../auth/addresses.ts'
 import { issueNonce, pruneNonces } from '../auth/nonces.ts'
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE, sessionCookieName } from '../auth/sessions.ts'
 import { verifySignInSignature } from '../auth/signature.ts'
 import { checkSignInMessage } from '../auth/siwe.ts'
+import { linkWallet, unlinkWallet } from '../auth/wallets.ts'
 import { sessions } from '../db/schema.ts'
 import { notFound } from '../errors.ts'
 import { authSchemas as s } from './schemas.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 
+/** Wallets as `/api` answers them. */
+const walletsAnswer = (wallets: LinkedAddress[]) => ({
+  wallets: wallets.map((row) => ({
+    address: row.address,
+    linkedAt: row.linkedAt.toISOString(),
+    primary: row.primary,
+  })),
+})
+
+const addressList = (wallets: LinkedAddress[]) => wallets.map((row) => row.address)
+
 /**
- * Sign-in with a wallet (EIP-4361) and the session endpoints.
+ * Sign-in with a wallet (EIP-4361), the session endpoints, and the user's linked wallets.
  * `clientFor` gives the chain connection used to check contract-wallet signatures.
  */
 export const authRoutes = routePlugin(
@@ -76,8 +89,9 @@ export const authRoutes = routePlugin(
           userAgent: request.headers['user-agent'],
           ttlMs: config.sessionTtlMs,
         })
+        const addresses = addressList(await addressesOf(services.db, user.id))
         const body = {
-          user: { id: user.id, address: user.address },
+          user: { id: user.id, address: user.address, addresses },
           session: { id: session.id, expiresAt: session.expiresAt.toISOString() },
         }
         if (mode === 'bearer') return { ...body, token }
@@ -92,6 +106,7 @@ export const authRoutes = routePlugin(
 
     app.get('/api/auth/session', { schema: s.session }, async (request) => {
       const { user, session } = await request.requireUser()
+      const addresses = addressList(await addressesOf(services.db, user.id))
       // Keep "last seen" roughly current for the sessions list without a write per request.
       if (Date.now() - session.lastSeenAt.getTime() > 60_000) {
         await services.db
@@ -108,6 +123,7 @@ export const authRoutes = routePlugin(
         user: {
           id: user.id,
           address: user.address,
+          addresses,
           firstSignInAt: user.firstSignInAt.toISOString(),
           lastSignInAt: user.lastSignInAt.toISOString(),
         },
@@ -117,6 +133,43 @@ export const authRoutes = routePlugin(
           expiresAt: session.expiresAt.toISOString(),
         },
       }
+    })
+
+    app.post(
+      '/api/auth/link',
+      { schema: s.link, config: { rateLimit } },
+      async (request) => {
+        const current = await request.requireUser()
+        const { message, signature } = request.body
+        // Every check of a sign-in, on a message signed by the wallet to link.
+        const checked = checkSignInMessage(message, config)
+        await verifySignInSignature(services.chainClients, {
+          message,
+          signature: signature as Hex,
+          address: checked.address,
+          chainId: checked.chainId,
+        })
+        const wallets = await linkWallet(services.objects, {
+          userId: current.user.id,
+          address: checked.address,
+          signed: { nonce: checked.nonce, issuedAt: checked.issuedAt, skewMs: config.clockSkewMs },
+        })
+        return walletsAnswer(wallets)
+      },
+    )
+
+    app.get('/api/auth/wallets', { schema: s.wallets }, async (request) => {
+      const { user } = await request.requireUser()
+      return walletsAnswer(await addressesOf(services.db, user.id))
+    })
+
+    app.delete('/api/auth/wallets/:address', { schema: s.unlink }, async (request) => {
+      const { user } = await request.requireUser()
+      const wallets = await unlinkWallet(services.objects, user.id, request.params.address)
+      // Sessions remembered with the old primary address show the new one from now on.
+      if (wallets.find((row) => row.primary)?.address !== user.address)
+        await services.sessions.forget({ userId: user.id })
+      return walletsAnswer(wallets)
     })
 
     app.post('/api/auth/logout', { schema: s.logout }, async (request, reply) => {

@@ -1,4 +1,6 @@
 import {
+  linkedWalletsAnswerSchema,
+  linkWalletBodySchema,
   nonceAnswerSchema,
   sessionAnswerSchema,
   sessionsAnswerSchema,
@@ -53,6 +55,40 @@ export const authSchemas = {
       401: errorBodySchema,
       403: errorBodySchema,
       404: errorBodySchema,
+    },
+  },
+  link: {
+    tags,
+    summary:
+      'Link another wallet to the signed-in user, with a sign-in message signed by that wallet (nonce used once)',
+    body: linkWalletBodySchema,
+    response: {
+      200: linkedWalletsAnswerSchema,
+      ...errors,
+      409: errorBodySchema,
+      503: errorBodySchema,
+    },
+  },
+  wallets: {
+    tags,
+    summary: "The signed-in user's wallets: each signs in as them",
+    response: { 200: linkedWalletsAnswerSchema, 401: errorBodySchema },
+  },
+  unlink: {
+    tags,
+    summary: 'Unlink one of my wallets (a user keeps at least one)',
+    params: {
+      type: 'object',
+      properties: { address: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' } },
+      required: ['address'],
+    },
+    response: {
+      200: linkedWalletsAnswerSchema,
+      400: errorBodySchema,
+      401: errorBodySchema,
+      403: errorBodySchema,
+      404: errorBodySchema,
+      409: errorBodySchema,
     },
   },
 } as const

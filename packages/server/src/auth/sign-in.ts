@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import { rowsOf, type Database } from '../db/client.ts'
 import { createCoalescer } from '../db/coalesce.ts'
-import { nonces, sessions, users } from '../db/schema.ts'
+import { nonces, sessions, userAddresses, users } from '../db/schema.ts'
 import { HttpError } from '../errors.ts'
 import { hashToken } from './sessions.ts'
 
@@ -19,6 +19,7 @@ export interface CompleteSignInParameters {
 }
 
 export interface CompleteSignInResult {
+  /** The user the address signs in as, with their primary address (maybe another one). */
   user: { id: string; address: string }
   session: { id: string; expiresAt: Date }
   token: string
@@ -37,11 +38,15 @@ const refuse = (reason: keyof typeof nonceRefusals) =>
   new HttpError(401, nonceRefusals[reason][0], nonceRefusals[reason][1])
 
 /**
- * Consumes the nonce, creates or refreshes the user and starts a session, all in ONE statement,
+ * Consumes the nonce, finds or creates the user and starts a session, all in ONE statement,
  * atomic: the user and session rows exist only
  * if this request is the one that consumed the nonce (`UPDATE … WHERE consumed_at IS NULL`), so
  * of two requests racing with one message exactly one gets a session. When nothing was
  * consumed, a second read says why.
+ *
+ * The address signs in as the user it is linked to (`user_addresses`); an address linked to
+ * nobody makes a new user, whose first address it is, with its address row. Two first sign-ins
+ * of one new address at once meet on `users.address` (unique) and share the user.
  */
 async function signInStatement(
   db: Database,
@@ -57,11 +62,23 @@ async function signInStatement(
       where nonce = ${p.nonce}::text and consumed_at is null and expires_at > now()
         and issued_at <= ${latestIssue.toISOString()}::timestamptz
       returning nonce
-    ), signed_in as (
+    ), linked as (
+      update ${users} u set last_sign_in_at = now()
+      from ${userAddresses} a
+      where a.address = ${p.address}::text and u.id = a.user_id and exists (select 1 from consumed)
+      returning u.id, u.address
+    ), made as (
       insert into ${users} (id, address, first_sign_in_at, last_sign_in_at)
       select ${randomUUID()}::text, ${p.address}::text, now(), now() from consumed
+      where not exists (select 1 from ${userAddresses} where address = ${p.address}::text)
       on conflict (address) do update set last_sign_in_at = excluded.last_sign_in_at
       returning id, address
+    ), addressed as (
+      insert into ${userAddresses} (address, user_id)
+      select ${p.address}::text, id from made
+      on conflict (address) do nothing
+    ), signed_in as (
+      select id, address from linked union all select id, address from made
     ), started as (
       insert into ${sessions} (id, token_hash, user_id, chain_id, user_agent, expires_at)
       select ${sessionId}::text, ${hashToken(token)}::text, id, ${p.chainId}::int,
@@ -73,6 +90,33 @@ async function signInStatement(
     select s.id, s.address from signed_in s join started on started.user_id = s.id`)
   const [row] = rowsOf<{ id: string; address: string }>(result)
   return row ? { user: row, session: { id: sessionId, expiresAt }, token } : null
+}
+
+/** Why `nonce` could not be consumed (it was not: it is unknown, used, expired or too late). */
+async function nonceRefusal(db: Database, nonce: string): Promise<HttpError> {
+  const [existing] = await db.select().from(nonces).where(eq(nonces.nonce, nonce)).limit(1)
+  if (!existing) return refuse('unknown')
+  if (existing.consumedAt) return refuse('used')
+  if (existing.expiresAt.getTime() <= Date.now()) return refuse('expired')
+  return refuse('predates')
+}
+
+/**
+ * Uses up a nonce for a signed message that starts no session (linking a wallet), with the
+ * checks and refusals of a sign-in. `db` may be a transaction: the nonce is then used up only if
+ * it commits.
+ */
+export async function consumeNonce(
+  db: Database,
+  p: Pick<CompleteSignInParameters, 'nonce' | 'issuedAt' | 'skewMs'>,
+): Promise<void> {
+  const latestIssue = new Date(p.issuedAt.getTime() + p.skewMs)
+  const consumed = await db.execute(sql`
+    update ${nonces} set consumed_at = now()
+    where nonce = ${p.nonce}::text and consumed_at is null and expires_at > now()
+      and issued_at <= ${latestIssue.toISOString()}::timestamptz
+    returning nonce`)
+  if (rowsOf(consumed).length === 0) throw await nonceRefusal(db, p.nonce)
 }
 
 /**
@@ -101,14 +145,6 @@ export class SignIns {
   async complete(p: CompleteSignInParameters): Promise<CompleteSignInResult> {
     const done = await this.#grouped(p)
     if (done) return done
-    const [existing] = await this.#db
-      .select()
-      .from(nonces)
-      .where(eq(nonces.nonce, p.nonce))
-      .limit(1)
-    if (!existing) throw refuse('unknown')
-    if (existing.consumedAt) throw refuse('used')
-    if (existing.expiresAt.getTime() <= Date.now()) throw refuse('expired')
-    throw refuse('predates')
+    throw await nonceRefusal(this.#db, p.nonce)
   }
 }

@@ -11,7 +11,7 @@ import {
   type ParseObject,
 } from './parse-object.ts'
 import { syncedView } from './synced-classes.ts'
-import { checkUserWrite } from './users.ts'
+import { userFieldsRule } from './user-fields.ts'
 
 // `classes/:className` and `classes/:className/:objectId`: Parse's object routes on Portico's
 // object store, with its access rule (each query, include and write is the caller's own).
@@ -160,11 +160,11 @@ export async function updateInClass(
   if (className === '_EthAddress')
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, '_EthAddress rows are kept by the server.')
   const { user } = await call.requireSession()
+  const checkFields = await userFieldsRule(call.services.db, className, user.id)
   const { after: updated } = await call.services.objects.modify(
     { className, objectId, userId: user.id },
     (current) => {
-      const data = applyParseWrite(current.data, call.params)
-      if (className === '_User') checkUserWrite(data, user.address)
+      const data = checkFields(applyParseWrite(current.data, call.params))
       return {
         data,
         ...(call.params.ACL === undefined

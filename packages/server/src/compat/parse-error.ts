@@ -22,6 +22,7 @@ export const ParseCode = {
   SCRIPT_FAILED: 141,
   DUPLICATE_REQUEST: 159,
   REQUEST_LIMIT_EXCEEDED: 155,
+  ACCOUNT_ALREADY_LINKED: 208,
   INVALID_SESSION_TOKEN: 209,
   UNSUPPORTED_SERVICE: 252,
 } as const
@@ -57,6 +58,8 @@ const CODES: Partial<Record<ErrorCode, number>> = {
   unsupported_file_type: ParseCode.FILE_SAVE_ERROR,
   signature_invalid: ParseCode.OBJECT_NOT_FOUND,
   signature_unverifiable: ParseCode.CONNECTION_FAILED,
+  address_taken: ParseCode.ACCOUNT_ALREADY_LINKED,
+  address_not_linked: ParseCode.OBJECT_NOT_FOUND,
 }
 
 /** Status of an answer with this Parse code. */

@@ -13,7 +13,7 @@ import {
 import { uploadFile } from './files.ts'
 import { runFunction, type SiteFunctions } from './functions.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
-import { logout, me, signIn } from './users.ts'
+import { logout, me, signIn, unlinkEthAddress, updateUser } from './users.ts'
 
 // The route table of the compatibility mount: every route once, in Fastify's own router. Single
 // calls and batch sub-requests are dispatched through it alike; the verb it is looked up with is
@@ -118,10 +118,15 @@ export function compatRoutes(options: CompatRoutesOptions): CompatRoutes {
     '/users/:objectId',
     call((c, { objectId }) => getFromClass(c, '_User', objectId!)),
   )
+  // A user's own object may carry a wallet to link (`authData`); deleting an `_EthAddress`
+  // unlinks the wallet (what `Moralis.link` / `unlink` send).
+  const putUser = call((c, { objectId }) => updateUser(c, objectId!, options.clientFor))
+  on('PUT', '/users/:objectId', putUser)
+  on('PUT', '/classes/_User/:objectId', putUser)
   on(
-    'PUT',
-    '/users/:objectId',
-    call((c, { objectId }) => updateInClass(c, '_User', objectId!)),
+    'DELETE',
+    '/classes/_EthAddress/:objectId',
+    call((c, { objectId }) => unlinkEthAddress(c, objectId!)),
   )
   on('POST', '/logout', call(logout))
   on(

@@ -1,12 +1,14 @@
-import { getAddress, isAddress, type Hex } from 'viem'
+import { getAddress, isAddress, type Address, type Hex } from 'viem'
 import { createSiweMessage } from 'viem/siwe'
+import { addressesOf } from '../auth/addresses.ts'
 import { issueNonce } from '../auth/nonces.ts'
 import { verifySignInSignature, type ChainClients } from '../auth/signature.ts'
 import { checkSignInMessage } from '../auth/siwe.ts'
+import { accountsOf, ethAddressRow, linkWallet, unlinkWallet } from '../auth/wallets.ts'
 import type { WireObject } from '../objects/rows.ts'
-import type { ObjectStore } from '../objects/store.ts'
 import type { Document } from '../objects/wire.ts'
-import { TOKEN_PREFIX, type CompatAnswer, type CompatCall } from './call.ts'
+import { TOKEN_PREFIX, type CompatAnswer, type CompatCall, type CompatServices } from './call.ts'
+import { updateInClass } from './classes.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import { toParseObject } from './parse-object.ts'
 
@@ -23,6 +25,13 @@ import { toParseObject } from './parse-object.ts'
 //   used up.
 // Sessions are Portico sessions (stored hashed); the client sees the token with an `r:` prefix,
 // which is what makes the v1 clients call `logout`.
+//
+// A user may have several wallets, each signing in as them. `Moralis.link(account)` saves
+// `authData.moralisEth` (signed by the new wallet exactly as for a sign-in) on the user: that
+// signature, checked the same way and with its nonce used up, is what links the wallet; the
+// `accounts` and `ethAddress` the client writes afterwards are only accepted when they name
+// linked wallets. `Moralis.unlink(account)` deletes the wallet's `_EthAddress` object, which
+// unlinks it.
 
 const ID_SUFFIX = '\n\nId: '
 const SIWE_MARKER = ' wants you to sign in with your Ethereum account:\n'
@@ -103,18 +112,18 @@ function splitSuffix(
   return { message: data.slice(0, at), dateTime: id.slice(appId.length + 1) }
 }
 
-/** `POST users` with `authData.moralisEth`: verifies, signs in, and answers the user with its token. */
-export async function signIn(call: CompatCall, clientFor: ChainClients): Promise<CompatAnswer> {
-  const { services } = call
-  const config = services.config.app
-  const authData = call.params.authData as Record<string, unknown> | undefined
-  if (!authData || typeof authData !== 'object' || !('moralisEth' in authData)) {
-    throw new ParseError(
-      ParseCode.UNSUPPORTED_SERVICE,
-      'Portico signs users in with their wallet (authData.moralisEth); passwords and other providers are not available.',
-    )
-  }
-  const limit = await services.windowCounter.add(
+/** The wallet that signed `authData.moralisEth`, and the nonce its message carries. */
+interface SignedAuthData {
+  address: Address
+  nonce: string
+  chainId: number
+  issuedAt: Date
+}
+
+/** Refuses a client that has tried to sign in (or link) too often this minute. */
+async function limitAttempts(call: CompatCall): Promise<void> {
+  const config = call.services.config.app
+  const limit = await call.services.windowCounter.add(
     `compat-sign-in:${call.request.ip}`,
     1,
     60_000,
@@ -125,8 +134,21 @@ export async function signIn(call: CompatCall, clientFor: ChainClients): Promise
       ParseCode.CONNECTION_FAILED,
       'Too many sign-in attempts: try again in a minute.',
     )
+}
 
-  const auth = readAuthData(authData.moralisEth)
+/**
+ * Checks `authData.moralisEth` as a sign-in: the message (a Sign-In with Ethereum message with
+ * every check of `POST /api/auth/verify`, or the legacy message with the server's nonce), and the
+ * signature over it by the claimed address (or its contract). The nonce is not used up here.
+ */
+async function checkAuthData(
+  call: CompatCall,
+  clientFor: ChainClients,
+  value: unknown,
+): Promise<SignedAuthData> {
+  const { services } = call
+  const config = services.config.app
+  const auth = readAuthData(value)
   const { message, dateTime } = splitSuffix(auth.data, config.appId)
   const claimed = getAddress(auth.id)
   let nonce: string
@@ -156,30 +178,52 @@ export async function signIn(call: CompatCall, clientFor: ChainClients): Promise
       throw authFailed('"id" is not the address that signed.')
     throw error
   })
+  return { address: claimed, nonce, chainId, issuedAt }
+}
+
+/** `POST users` with `authData.moralisEth`: verifies, signs in, and answers the user with its token. */
+export async function signIn(call: CompatCall, clientFor: ChainClients): Promise<CompatAnswer> {
+  const { services } = call
+  const config = services.config.app
+  const authData = call.params.authData as Record<string, unknown> | undefined
+  if (!authData || typeof authData !== 'object' || !('moralisEth' in authData)) {
+    throw new ParseError(
+      ParseCode.UNSUPPORTED_SERVICE,
+      'Portico signs users in with their wallet (authData.moralisEth); passwords and other providers are not available.',
+    )
+  }
+  await limitAttempts(call)
+  const signed = await checkAuthData(call, clientFor, authData.moralisEth)
+  // A wallet linked to a user signs in as that user.
   const signedIn = await services.signIns.complete({
-    nonce,
-    address: claimed,
-    chainId,
-    issuedAt,
+    nonce: signed.nonce,
+    address: signed.address,
+    chainId: signed.chainId,
+    issuedAt: signed.issuedAt,
     skewMs: config.clockSkewMs,
     userAgent: call.request.headers['user-agent'],
     ttlMs: config.sessionTtlMs,
   })
-  const { user, created } = await ensureUserRows(services.objects, signedIn.user)
+  const { user, created } = await ensureUserRows(services, signedIn.user)
   return {
     status: created ? 201 : 200,
     body: { ...toParseObject(user), sessionToken: TOKEN_PREFIX + signedIn.token },
   }
 }
 
-/** The `_User` object of a user (and the `_EthAddress` row of its address), made at first sign-in. */
+/**
+ * The `_User` object of a user (and an `_EthAddress` object per wallet), made at their first
+ * sign-in here: the user may have signed in and linked wallets through `/api` before.
+ */
 async function ensureUserRows(
-  objects: ObjectStore,
+  services: Pick<CompatServices, 'db' | 'objects'>,
   user: { id: string; address: string },
 ): Promise<{ user: WireObject; created: boolean }> {
+  const { objects } = services
   const existing = await objects.get('_User', user.id, user.id)
   if (existing) return { user: existing, created: false }
-  const lower = user.address.toLowerCase()
+  const accounts = accountsOf(await addressesOf(services.db, user.id))
+  const primary = user.address.toLowerCase()
   const now = new Date()
   const made = await objects.insertAbsent([
     {
@@ -187,19 +231,22 @@ async function ensureUserRows(
       id: user.id,
       ownerId: user.id,
       publicRead: false,
-      data: { username: lower, ethAddress: lower, accounts: [lower] },
+      data: {
+        username: primary,
+        ethAddress: primary,
+        accounts: accounts.length ? accounts : [primary],
+      },
       createdAt: now,
       updatedAt: now,
     },
-    {
+    ...(accounts.length ? accounts : [primary]).map((address) => ({
       className: '_EthAddress',
-      id: lower,
+      ...ethAddressRow(user.id, address),
       ownerId: user.id,
       publicRead: false,
-      data: { user: { __type: 'Pointer', className: '_User', objectId: user.id } },
       createdAt: now,
       updatedAt: now,
-    },
+    })),
   ])
   const madeUser = made.find((object) => object.className === '_User')
   if (madeUser) return { user: madeUser, created: true }
@@ -210,34 +257,62 @@ async function ensureUserRows(
 }
 
 /**
- * A user may change their own `_User` fields, but not who they are: `ethAddress` and `accounts`
- * can only name their own address (Portico has one address per user); `authData`,
- * `sessionToken` and `password` are not theirs to set. `username` is a display name here.
+ * `PUT users/:objectId` and `PUT classes/_User/:objectId`. `authData.moralisEth` signed by
+ * another wallet links that wallet to the signed-in user (`Moralis.link`); `null` for it is what
+ * `Moralis.unlink` sends after deleting the wallet's `_EthAddress` object, and changes nothing
+ * more. The other fields are an ordinary update of the user's own object.
  */
-export function checkUserWrite(data: Document, address: string): void {
-  const lower = address.toLowerCase()
-  if (data.ethAddress !== undefined && String(data.ethAddress).toLowerCase() !== lower)
-    throw new ParseError(
-      ParseCode.OPERATION_FORBIDDEN,
-      'ethAddress is the address you signed in with.',
-    )
-  if (
-    data.accounts !== undefined &&
-    (!Array.isArray(data.accounts) || data.accounts.some((a) => String(a).toLowerCase() !== lower))
-  )
-    throw new ParseError(
-      ParseCode.OPERATION_FORBIDDEN,
-      'accounts holds only the address you signed in with (linking more wallets is not available).',
-    )
-  for (const field of ['authData', 'sessionToken', 'password'])
-    if (field in data)
-      throw new ParseError(ParseCode.OPERATION_FORBIDDEN, `${field} cannot be set on a user.`)
+export async function updateUser(
+  call: CompatCall,
+  objectId: string,
+  clientFor: ChainClients,
+): Promise<CompatAnswer> {
+  const { authData, ...fields } = call.params
+  if (authData !== undefined) {
+    const { user } = await call.requireSession()
+    if (objectId !== user.id)
+      throw new ParseError(ParseCode.OBJECT_NOT_FOUND, 'Object not found.')
+    if (!authData || typeof authData !== 'object' || Array.isArray(authData))
+      throw new ParseError(ParseCode.INCORRECT_TYPE, 'authData must be an object.')
+    for (const [provider, value] of Object.entries(authData)) {
+      if (provider !== 'moralisEth')
+        throw new ParseError(
+          ParseCode.UNSUPPORTED_SERVICE,
+          `Portico links wallets only (authData.moralisEth), not ${provider.slice(0, 40)}.`,
+        )
+      if (value === null) continue
+      await limitAttempts(call)
+      const signed = await checkAuthData(call, clientFor, value)
+      await linkWallet(call.services.objects, {
+        userId: user.id,
+        address: signed.address,
+        signed: {
+          nonce: signed.nonce,
+          issuedAt: signed.issuedAt,
+          skewMs: call.services.config.app.clockSkewMs,
+        },
+      })
+    }
+  }
+  return updateInClass({ ...call, params: fields }, '_User', objectId)
+}
+
+/** `DELETE classes/_EthAddress/:objectId` (`Moralis.unlink`): unlinks one of the caller's wallets. */
+export async function unlinkEthAddress(call: CompatCall, objectId: string): Promise<CompatAnswer> {
+  const { user } = await call.requireSession()
+  if (!isAddress(objectId, { strict: false }))
+    throw new ParseError(ParseCode.OBJECT_NOT_FOUND, 'Object not found.')
+  const wallets = await unlinkWallet(call.services.objects, user.id, objectId)
+  // Sessions remembered with the old primary address show the new one from now on.
+  if (wallets.find((row) => row.primary)?.address !== user.address)
+    await call.services.sessions.forget({ userId: user.id })
+  return { body: {} }
 }
 
 /** `GET users/me`: the caller's user with the token it sent, or 209. */
 export async function me(call: CompatCall): Promise<CompatAnswer> {
   const { user } = await call.requireSession()
-  const { user: object } = await ensureUserRows(call.services.objects, user)
+  const { user: object } = await ensureUserRows(call.services, user)
   return { body: { ...toParseObject(object), sessionToken: TOKEN_PREFIX + call.sessionToken } }
 }
 
