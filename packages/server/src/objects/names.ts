@@ -25,7 +25,7 @@ export function isValidName(name: unknown): name is string {
  * They are not reachable under `/api` (a class name there starts with a letter), but pointers may
  * name them.
  */
-export const SYSTEM_CLASSES: ReadonlySet<string> = new Set(['_User', '_EthAddress'])
+export const SYSTEM_CLASSES: ReadonlySet<string> = new Set(['_User', '_EthAddress', '_Role'])
 
 /** A class a pointer may name: an ordinary class or a system class. */
 export function isPointerClass(name: unknown): name is string {

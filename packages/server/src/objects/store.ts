@@ -1,7 +1,8 @@
 import { and, asc, count, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm'
 import { rowsOf, batchConcurrency, type Database } from '../db/client.ts'
 import { createCoalescer } from '../db/coalesce.ts'
-import { objects } from '../db/schema.ts'
+import { objectRelations, objects } from '../db/schema.ts'
+import type { Acl } from './acl.ts'
 import { forbidden, notFound } from '../errors.ts'
 import { answerBudget } from '../http/answer-budget.ts'
 import {
@@ -59,7 +60,9 @@ export interface NewObject {
   className: string
   id: string
   ownerId: string
-  publicRead: boolean
+  // Stub until the access model lands: imports give `acl`, the rest still `publicRead`.
+  publicRead?: boolean
+  acl?: Acl
   data: Document
   createdAt: Date
   updatedAt: Date
@@ -328,13 +331,36 @@ export class ObjectStore {
    * Writes imported rows where their id is free in their class (a second import of the same rows
    * changes nothing); returns how many were written. Nothing is told to live listeners.
    */
-  async importRows(rows: NewObject[]): Promise<number> {
+  async importRows(rows: NewObject[], tx: Database = this.#db): Promise<number> {
     if (rows.length === 0) return 0
-    const inserted = await this.#db
+    const grants = (acl: Acl, right: 'read' | 'write') =>
+      Object.keys(acl).filter((who) => acl[who]![right])
+    const inserted = await tx
       .insert(objects)
-      .values(rows)
+      .values(
+        rows.map(({ acl = {}, ...row }) => ({
+          ...row,
+          publicRead: acl['*']?.read === true,
+          readPerm: grants(acl, 'read'),
+          writePerm: grants(acl, 'write'),
+        })),
+      )
       .onConflictDoNothing()
       .returning({ id: objects.id })
+    return inserted.length
+  }
+
+  /** Members of Relation fields, as imported (those already there are left alone). */
+  async importRelations(
+    rows: { className: string; field: string; owningId: string; relatedId: string }[],
+    tx: Database = this.#db,
+  ): Promise<number> {
+    if (rows.length === 0) return 0
+    const inserted = await tx
+      .insert(objectRelations)
+      .values(rows)
+      .onConflictDoNothing()
+      .returning({ id: objectRelations.owningId })
     return inserted.length
   }
 
