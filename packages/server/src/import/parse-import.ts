@@ -3,7 +3,12 @@ import { users } from '../db/schema.ts'
 import type { Acl } from '../objects/acl.ts'
 import { isValidName } from '../objects/names.ts'
 import type { NewObject, ObjectStore } from '../objects/store.ts'
-import { ImportFileError, readExportFile, type ExportFormat, type ExportRow } from './export-file.ts'
+import {
+  ImportFileError,
+  readExportFile,
+  type ExportFormat,
+  type ExportRow,
+} from './export-file.ts'
 import { importJoin, joinFile } from './joins.ts'
 import { FIX_AND_RERUN, prepareRow, RowRefused, type PreparedRow } from './rows.ts'
 import { importUser } from './users.ts'
@@ -147,7 +152,12 @@ export async function importClass(
         ready.push({ line, row })
       } catch (refusal) {
         if (!(refusal instanceof RowRefused)) throw refusal
-        refuse(report, line, value ?? (error?.objectId ? { objectId: error.objectId } : undefined), refusal)
+        refuse(
+          report,
+          line,
+          value ?? (error?.objectId ? { objectId: error.objectId } : undefined),
+          refusal,
+        )
       }
     }
     const there = await objects.owners(
@@ -188,9 +198,7 @@ function ownerOf(acl: Acl, people: UserIds): string {
   const writers = Object.keys(acl).filter(
     (who) => who !== '*' && !who.startsWith('role:') && acl[who]!.write,
   )
-  return writers.length === 1 && people.has(writers[0]!)
-    ? people.map(writers[0]!)
-    : IMPORT_OWNER.id
+  return writers.length === 1 && people.has(writers[0]!) ? people.map(writers[0]!) : IMPORT_OWNER.id
 }
 
 function objectOf(className: string, row: PreparedRow, people: UserIds): NewObject {

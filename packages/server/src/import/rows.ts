@@ -55,10 +55,7 @@ export function prepareRow(value: unknown, className: string): PreparedRow {
     throw new RowRefused('the row is not a JSON object')
   const row = value as Record<string, unknown>
   if (typeof row.objectId !== 'string' || !ID.test(row.objectId))
-    throw new RowRefused(
-      '"objectId" is missing or not 1 to 64 letters, digits, _ or -',
-      'objectId',
-    )
+    throw new RowRefused('"objectId" is missing or not 1 to 64 letters, digits, _ or -', 'objectId')
   if (row.className !== undefined && row.className !== className)
     throw new RowRefused(
       `"className" is ${JSON.stringify(row.className).slice(0, 70)} but the file is ${className}'s`,
