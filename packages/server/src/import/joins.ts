@@ -47,7 +47,7 @@ export async function importJoin(
     files: [],
     notes: [],
   }
-  const people = new UserIds(objects)
+  const people = new UserIds(db, objects)
   const usersField = className === '_Role' && field === 'users'
   for (let start = 0; start < input.rows.length; start += BATCH) {
     const members: { className: string; field: string; owningId: string; relatedId: string }[] = []

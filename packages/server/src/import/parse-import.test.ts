@@ -74,7 +74,7 @@ describe.each(databaseKinds())('a Parse Dashboard export on %s', (kind) => {
         .select()
         .from(objects)
         .where(and(eq(objects.className, className), eq(objects.id, id)))
-    )[0]!
+    ).map((row) => ({ ...row, data: row.data as Record<string, unknown> }))[0]!
 
   beforeAll(async () => {
     server = await listeningApp(kind)

@@ -139,7 +139,7 @@ export async function importClass(
     notes: [],
   }
   await db.insert(users).values(IMPORT_OWNER).onConflictDoNothing()
-  const people = new UserIds(objects)
+  const people = new UserIds(db, objects)
   const relations = new Set<string>()
   for (let start = 0; start < input.rows.length; start += BATCH) {
     const batch = input.rows.slice(start, start + BATCH)

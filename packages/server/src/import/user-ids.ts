@@ -1,3 +1,6 @@
+import { inArray } from 'drizzle-orm'
+import type { Database } from '../db/client.ts'
+import { users } from '../db/schema.ts'
 import type { Acl } from '../objects/acl.ts'
 import type { ObjectStore } from '../objects/store.ts'
 
@@ -5,7 +8,10 @@ import type { ObjectStore } from '../objects/store.ts'
 export class UserIds {
   readonly #known = new Map<string, string>()
   readonly unknown = new Set<string>()
-  constructor(private readonly objects: ObjectStore) {}
+  constructor(
+    private readonly db: Database,
+    private readonly objects: ObjectStore,
+  ) {}
 
   /** Looks up the users among `keys` not looked up yet. */
   async learn(keys: string[]) {
@@ -15,6 +21,15 @@ export class UserIds {
     if (ids.length === 0) return
     // An imported user (or one the mount made) is the owner of its `_User` object.
     const found = await this.objects.owners('_User', ids)
+    // A Portico user without a `_User` object (signed in through /api, never the mount) is
+    // named by their own id, as Portico's own exports write it.
+    const rest = ids.filter((id) => !found.has(id))
+    if (rest.length)
+      for (const { id } of await this.db
+        .select({ id: users.id })
+        .from(users)
+        .where(inArray(users.id, rest)))
+        found.set(id, id)
     for (const id of ids) {
       this.#known.set(id, found.get(id) ?? id)
       if (!found.has(id)) this.unknown.add(id)
