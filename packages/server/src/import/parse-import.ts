@@ -160,10 +160,15 @@ export async function importClass(
         )
       }
     }
-    const there = await objects.owners(
-      className,
-      ready.map(({ row }) => row.id),
-    )
+    // A `_User` row already there is left whole (its wallets are not linked again); other rows
+    // already there are skipped by the insert itself.
+    const there =
+      className === '_User'
+        ? await objects.owners(
+            className,
+            ready.map(({ row }) => row.id),
+          )
+        : new Map<string, string>()
     const fresh = ready.filter(({ row }) => !there.has(row.id))
     report.unchanged += ready.length - fresh.length
     await people.learn(fresh.flatMap(({ row }) => Object.keys(row.acl)))
