@@ -85,7 +85,6 @@ for (let start = 0; start < total; start += 500) {
       className: 'Baseline',
       id: `Baseline${i}`,
       ownerId: 'bench-owner',
-      publicRead: true,
       readPerm: ['*', 'bench-owner'],
       writePerm: ['bench-owner'],
       data: { title: `row ${i}`, score: i % 1000, tags: ['a', 'b'] },

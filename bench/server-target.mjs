@@ -79,13 +79,14 @@ app.post('/bench/fill', async (request) => {
   for (let start = from; start < to; start += 100_000) {
     const end = Math.min(to, start + 100_000) - 1
     await database.db.execute(sql`
-      insert into objects (class_name, id, owner_id, public_read, data, created_at)
-      select ${className}, 'g' || g,
-             (array[${owner}, 'bench-u1', 'bench-u2', 'bench-u3'])[1 + g % 4], g % 3 = 0,
+      insert into objects (class_name, id, owner_id, read_perm, write_perm, data, created_at)
+      select ${className}, 'g' || g, o.id,
+             case when g % 3 = 0 then array['*', o.id] else array[o.id] end, array[o.id],
              jsonb_build_object('kind', 'k' || (g % 100), 'score', g % 1000, 'n', g,
                                 'name', 'item ' || g, 'tags', jsonb_build_array('a', 'b')),
              timestamptz '2026-01-01' + g * interval '1 second'
-      from generate_series(${start}::int, ${end}::int) as g`)
+      from generate_series(${start}::int, ${end}::int) as g,
+        lateral (select (array[${owner}, 'bench-u1', 'bench-u2', 'bench-u3'])[1 + g % 4] as id) as o`)
   }
   await database.db.execute(sql`analyze objects`)
   return { ok: true }

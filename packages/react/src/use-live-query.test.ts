@@ -6,6 +6,7 @@ const object = (objectId: string, text: string): SavedObject<{ text: string }> =
   className: 'Note',
   objectId,
   owner: 'u',
+  acl: { '*': { read: true }, u: { read: true, write: true } },
   publicRead: true,
   createdAt: new Date(0),
   updatedAt: new Date(0),

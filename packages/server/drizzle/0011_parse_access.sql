@@ -20,7 +20,7 @@ CREATE INDEX "object_relations_related_idx" ON "object_relations" USING btree ("
 CREATE INDEX "user_addresses_user_idx" ON "user_addresses" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "objects_read_perm_idx" ON "objects" USING gin ("read_perm");--> statement-breakpoint
 CREATE UNIQUE INDEX "objects_role_name_idx" ON "objects" USING btree (("data"->>'name')) WHERE "objects"."class_name" = '_Role';--> statement-breakpoint
-CREATE FUNCTION object_perms(uid text) RETURNS text[] LANGUAGE sql STABLE AS $$
+CREATE FUNCTION object_roles(uid text) RETURNS text[] LANGUAGE sql STABLE AS $$
   WITH RECURSIVE member(role_id) AS (
     SELECT owning_id FROM object_relations
       WHERE class_name = '_Role' AND field = 'users' AND related_id = uid
@@ -28,6 +28,6 @@ CREATE FUNCTION object_perms(uid text) RETURNS text[] LANGUAGE sql STABLE AS $$
     SELECT r.owning_id FROM object_relations r JOIN member m ON r.related_id = m.role_id
       WHERE r.class_name = '_Role' AND r.field = 'roles'
   )
-  SELECT ARRAY['*', uid] || coalesce(array_agg('role:' || (o.data->>'name')), '{}')
+  SELECT coalesce(array_agg('role:' || (o.data->>'name')), '{}')
   FROM member JOIN objects o ON o.class_name = '_Role' AND o.id = member.role_id
 $$;

@@ -17,6 +17,7 @@ export {
   queryObjects,
   saveAll,
   saveObject,
+  type Acl,
   type ObjectData,
   type ObjectRef,
   type PorticoObject,

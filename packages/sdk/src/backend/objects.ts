@@ -3,10 +3,14 @@ import type { BackendClient } from './client.ts'
 import { decode, encode } from './encode.ts'
 import type { QueryAnswer, WireObject } from '../wire/types.ts'
 
-// Objects: JSON documents in named classes, owned by the
-// signed-in user, private unless `publicRead`. Every function takes the client first.
+// Objects: JSON documents in named classes. Each has an ACL (who reads it, who writes it: "*",
+// user ids, "role:<name>"); saved without one it is the creator's, private unless `publicRead`.
+// Every function takes the client first.
 
 export type ObjectData = Record<string, unknown>
+
+/** An object's ACL: `*` (everyone), user ids and `role:<name>`, each with read and/or write. */
+export type Acl = Record<string, { read?: boolean; write?: boolean }>
 
 /** An object as the app handles it; `objectId` and the dates are set once it is saved. */
 export interface PorticoObject<T extends ObjectData = ObjectData> {
@@ -14,7 +18,12 @@ export interface PorticoObject<T extends ObjectData = ObjectData> {
   objectId?: string | undefined
   /** Id of the user who created it. */
   owner?: string | undefined
-  /** Readable by everyone when true; only the owner can set it. */
+  /**
+   * Who reads and writes it, as Parse has it: `{ "*": { read: true }, [userId]: { read: true,
+   * write: true }, "role:Editors": { write: true } }`. Only those who may write it change it.
+   */
+  acl?: Acl | undefined
+  /** Readable by everyone when true (the ACL's "*" read; the rest of the ACL is kept). */
   publicRead?: boolean | undefined
   createdAt?: Date | undefined
   updatedAt?: Date | undefined
@@ -26,6 +35,7 @@ export interface PorticoObject<T extends ObjectData = ObjectData> {
 export type SavedObject<T extends ObjectData = ObjectData> = PorticoObject<T> & {
   objectId: string
   owner: string
+  acl: Acl
   publicRead: boolean
   createdAt: Date
   updatedAt: Date
@@ -37,6 +47,7 @@ export function fromWire<T extends ObjectData>(wire: WireObject): SavedObject<T>
     className: wire.className,
     objectId: wire.objectId,
     owner: wire.owner,
+    acl: wire.acl as Acl,
     publicRead: wire.publicRead,
     createdAt: new Date(wire.createdAt),
     updatedAt: new Date(wire.updatedAt),
@@ -52,6 +63,7 @@ const objectPath = (className: string, objectId: string) =>
 function saveRequest(object: PorticoObject) {
   const body = {
     data: encode(object.data),
+    ...(object.acl === undefined ? {} : { acl: object.acl }),
     ...(object.publicRead === undefined ? {} : { publicRead: object.publicRead }),
   }
   return object.objectId

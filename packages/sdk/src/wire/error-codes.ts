@@ -54,6 +54,7 @@ export const errorCodes = [
   // Objects and files
   'invalid_class_name',
   'invalid_field_name',
+  'invalid_acl',
   'invalid_query',
   'limit_too_large',
   'answer_too_large',

@@ -5,31 +5,54 @@
 const iso = { type: 'string', format: 'date-time' } as const
 
 /** An object as answered: the envelope, then the document's fields under `data`. */
+/** A Parse ACL: `*`, user ids and `role:<name>`, each with `read` and/or `write`. */
+export const aclSchema = {
+  type: 'object',
+  description:
+    'Who reads and writes the object: "*" (everyone), user ids and "role:<name>", each { "read": true, "write": true }',
+  maxProperties: 128,
+  additionalProperties: {
+    type: 'object',
+    properties: { read: { type: 'boolean' }, write: { type: 'boolean' } },
+    additionalProperties: false,
+  },
+} as const
+
 export const objectSchema = {
   type: 'object',
   properties: {
     objectId: { type: 'string' },
     className: { type: 'string' },
     owner: { type: 'string', description: 'Id of the user who created it' },
-    publicRead: { type: 'boolean' },
+    acl: aclSchema,
+    publicRead: { type: 'boolean', description: 'Whether the ACL lets everyone read it' },
     createdAt: iso,
     updatedAt: iso,
     data: { type: 'object', additionalProperties: true },
   },
-  required: ['objectId', 'className', 'owner', 'publicRead', 'createdAt', 'updatedAt', 'data'],
+  required: [
+    'objectId',
+    'className',
+    'owner',
+    'acl',
+    'publicRead',
+    'createdAt',
+    'updatedAt',
+    'data',
+  ],
   additionalProperties: false,
 } as const
 
 export const createObjectBodySchema = {
   type: 'object',
-  properties: { data: { type: 'object' }, publicRead: { type: 'boolean' } },
+  properties: { data: { type: 'object' }, acl: aclSchema, publicRead: { type: 'boolean' } },
   required: ['data'],
   additionalProperties: false,
 } as const
 
 export const updateObjectBodySchema = {
   type: 'object',
-  properties: { data: { type: 'object' }, publicRead: { type: 'boolean' } },
+  properties: { data: { type: 'object' }, acl: aclSchema, publicRead: { type: 'boolean' } },
   additionalProperties: false,
 } as const
 

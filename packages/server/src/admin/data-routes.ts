@@ -1,5 +1,6 @@
+import { parseAcl, withPublicRead } from '../objects/acl.ts'
 import { desc, eq, inArray, sql } from 'drizzle-orm'
-import { objectSchema, queryAnswerSchema } from '@portico/sdk/wire'
+import { aclSchema, objectSchema, queryAnswerSchema } from '@portico/sdk/wire'
 import { files, users } from '../db/schema.ts'
 import { badRequest, errorBodySchema, notFound } from '../errors.ts'
 import { ANY_OWNER } from '../objects/access.ts'
@@ -104,7 +105,12 @@ export const consoleDataRoutes = routePlugin(
 
     app.put<{
       Params: { className: string; objectId: string }
-      Body: { data: Record<string, unknown>; publicRead?: boolean; owner?: string }
+      Body: {
+        data: Record<string, unknown>
+        publicRead?: boolean
+        owner?: string
+        acl?: Record<string, { read?: boolean; write?: boolean }>
+      }
     }>(
       '/api/admin/classes/:className/:objectId',
       {
@@ -117,6 +123,7 @@ export const consoleDataRoutes = routePlugin(
             properties: {
               data: { type: 'object' },
               publicRead: { type: 'boolean' },
+              acl: aclSchema,
               owner: {
                 type: 'string',
                 pattern: '^[A-Za-z0-9_-]{1,80}$',
@@ -133,7 +140,8 @@ export const consoleDataRoutes = routePlugin(
         const { user } = await requireConsole(request, 'write')
         const className = assertStoredClassName(request.params.className)
         const data = normaliseDocument(request.body.data)
-        const { owner, publicRead } = request.body
+        const { owner, publicRead, acl } = request.body
+        const newAcl = acl === undefined ? undefined : parseAcl(acl)
         let ownerId: string | undefined
         if (owner !== undefined) {
           const byAddress = /^0x[0-9a-fA-F]{40}$/.test(owner)
@@ -157,7 +165,16 @@ export const consoleDataRoutes = routePlugin(
         }
         const { before, after } = await objects.modify(
           { className, objectId: request.params.objectId, userId: ANY_OWNER },
-          () => ({ data, publicRead, ownerId }),
+          (current) => {
+            let next = newAcl ?? current.acl
+            // A new owner takes the old owner's place in the ACL.
+            if (ownerId !== undefined && newAcl === undefined && current.acl[current.owner]) {
+              const { [current.owner]: rights, ...rest } = next
+              next = { ...rest, [ownerId]: rights! }
+            }
+            if (publicRead !== undefined) next = withPublicRead(next, publicRead)
+            return { data, acl: next, ...(ownerId === undefined ? {} : { ownerId }) }
+          },
         )
         await recordAudit(db, {
           actor: user.address,

@@ -1,3 +1,4 @@
+import { ownerAcl } from '../objects/acl.ts'
 import { eq } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { users } from '../db/schema.ts'
@@ -58,11 +59,12 @@ export async function linkWallet(
     if (linked) {
       await writes.insertNew(
         '_EthAddress',
-        { ownerId: input.userId, publicRead: false },
+        { ownerId: input.userId, acl: ownerAcl(input.userId, false) },
         [ethAddressRow(input.userId, address)],
         new Date(),
       )
-      if (user) await mergeUser(writes, user.data, input.userId, { accounts: accountsOf(addresses) })
+      if (user)
+        await mergeUser(writes, user.data, input.userId, { accounts: accountsOf(addresses) })
     }
     return addresses
   })

@@ -255,7 +255,14 @@ describe.each(databaseKinds())('attacks on the mount on %s', (kind) => {
   })
 
   it('with legacy sign-in off, accepts only a Sign-In with Ethereum message, with all its checks', async () => {
-    const { app } = await testApp(kind, { compat: { mount: '/server', legacySignIn: false } })
+    const { app } = await testApp(kind, {
+      compat: {
+        mount: '/server',
+        legacySignIn: false,
+        masterKey: undefined,
+        masterKeyIps: [],
+      },
+    })
     const call = client(app)
     expect((await call('functions/getServerTime')).body).toEqual({ result: null })
     const legacy = 'Welcome!\n\nId: portico:whatever'

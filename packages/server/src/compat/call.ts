@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { CurrentUser, Sessions } from '../auth/sessions.ts'
 import type { SignIns } from '../auth/sign-in.ts'
 import type { ObjectStore } from '../objects/store.ts'
+import { ANY_OWNER, type Changer } from '../objects/access.ts'
 import type { ServerConfig } from '../config/server.ts'
 import type { Database } from '../db/client.ts'
 import type { FileStore } from '../files/store.ts'
@@ -48,6 +49,8 @@ export interface CompatCall {
   bytes: Buffer | undefined
   /** The Portico session token (the client's `r:` token without its prefix), if one was sent. */
   sessionToken: string | undefined
+  /** Whether the call carries the master key (checked): it reads and writes every object. */
+  master: boolean
   /** The signed-in user; 209 when a token was sent but is not a live session. */
   session(): Promise<CurrentUser | null>
   /** Like `session()`, but 209 when nobody is signed in. */
@@ -89,4 +92,16 @@ export function sessionResolver(sessions: Sessions, token: string | undefined) {
       return current
     },
   }
+}
+
+/** Whose access a call reads with: everyone's with the master key, else the signed-in user's (or a visitor's). */
+export async function viewerOf(call: CompatCall): Promise<Changer | undefined> {
+  if (call.master) return ANY_OWNER
+  return (await call.session())?.user.id
+}
+
+/** Whose access a call writes with: everyone's with the master key, else the signed-in user's (209 without one). */
+export async function writerOf(call: CompatCall): Promise<Changer> {
+  if (call.master) return ANY_OWNER
+  return (await call.requireSession()).user.id
 }

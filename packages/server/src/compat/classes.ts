@@ -1,15 +1,14 @@
 import { assertClassName, SYSTEM_CLASSES } from '../objects/names.ts'
+import { parseAcl } from '../objects/acl.ts'
 import { parseWhere } from '../objects/condition.ts'
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../objects/query.ts'
 import type { WireObject } from '../objects/rows.ts'
-import type { CompatAnswer, CompatCall } from './call.ts'
+import type { Document } from '../objects/wire.ts'
+import { viewerOf, writerOf, type CompatAnswer, type CompatCall } from './call.ts'
+import { ANY_OWNER, type Changer } from '../objects/access.ts'
+import { MASTER_OWNER } from './master-key.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
-import {
-  applyParseWrite,
-  publicReadOfAcl,
-  toParseObject,
-  type ParseObject,
-} from './parse-object.ts'
+import { applyParseWrite, createAcl, toParseObject, type ParseObject } from './parse-object.ts'
 import { syncedView } from './synced-classes.ts'
 import { userFieldsRule } from './user-fields.ts'
 
@@ -65,7 +64,7 @@ async function resolveIncludes(
   call: CompatCall,
   objects: ParseObject[],
   include: string[],
-  viewerId: string | undefined,
+  viewerId: Changer | undefined,
 ): Promise<void> {
   // Each path's first field, one level of pointers: what the clients' `include` asks most.
   const fields = [...new Set(include.map((path) => path.split('.')[0]!))].slice(0, 10)
@@ -88,7 +87,7 @@ async function resolveIncludes(
 }
 
 export async function queryClass(call: CompatCall, className: string): Promise<CompatAnswer> {
-  const current = await call.session()
+  const viewer = await viewerOf(call)
   const { params } = call
   const view = syncedView(call.services, className)
   const where = view ? view.where(whereOf(params.where)) : whereOf(params.where)
@@ -99,7 +98,7 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
     throw new ParseError(ParseCode.INVALID_QUERY, '"order" is a comma-separated list of fields.')
   const order = view ? view.order(params.order) : params.order
   const condition = where ? parseWhere(where) : undefined
-  const found = await call.services.objects.query(current?.user.id, className, {
+  const found = await call.services.objects.query(viewer, className, {
     where: condition,
     whereText: where ? JSON.stringify(where) : undefined,
     order,
@@ -110,7 +109,7 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
   const results = found.results.map((object) =>
     view ? view.toParse(toParseObject(object, keys)) : toParseObject(object, keys),
   )
-  if (include) await resolveIncludes(call, results, include, current?.user.id)
+  if (include) await resolveIncludes(call, results, include, viewer)
   return { body: { results, ...(found.count === undefined ? {} : { count: found.count }) } }
 }
 
@@ -119,8 +118,8 @@ export async function getFromClass(
   className: string,
   objectId: string,
 ): Promise<CompatAnswer> {
-  const current = await call.session()
-  const found = await call.services.objects.get(className, objectId, current?.user.id)
+  const viewer = await viewerOf(call)
+  const found = await call.services.objects.get(className, objectId, viewer)
   if (!found) throw notFound()
   const view = syncedView(call.services, className)
   const keys = listParam(call.params.keys, 'keys')
@@ -128,7 +127,7 @@ export async function getFromClass(
     ? view.toParse(toParseObject(found, view.keys(keys)))
     : toParseObject(found, keys)
   const include = listParam(call.params.include, 'include')
-  if (include) await resolveIncludes(call, [object], include, current?.user.id)
+  if (include) await resolveIncludes(call, [object], include, viewer)
   return { body: object }
 }
 
@@ -138,14 +137,13 @@ export async function createInClass(call: CompatCall, className: string): Promis
       ParseCode.OPERATION_FORBIDDEN,
       `${className} rows are made by signing in with a wallet.`,
     )
-  const { user } = await call.requireSession()
-  const publicRead =
-    call.params.ACL === undefined ? true : publicReadOfAcl(call.params.ACL, user.id)
+  const writer = await writerOf(call)
+  const creator = writer === ANY_OWNER ? (await call.session())?.user.id : writer
   const outcome = await call.services.objects.create({
     className,
-    ownerId: user.id,
+    ownerId: creator ?? MASTER_OWNER.id,
     data: applyParseWrite({}, call.params),
-    publicRead,
+    acl: createAcl(call.params.ACL, creator),
   })
   // Without an idempotency claim a create is always applied.
   const created = (outcome as { created: WireObject }).created
@@ -159,17 +157,19 @@ export async function updateInClass(
 ): Promise<CompatAnswer> {
   if (className === '_EthAddress')
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, '_EthAddress rows are kept by the server.')
-  const { user } = await call.requireSession()
-  const checkFields = await userFieldsRule(call.services.db, className, user.id)
+  const writer = await writerOf(call)
+  const session = writer === ANY_OWNER ? null : await call.requireSession()
+  // The master key changes any user's fields; a user only their own, within their wallets.
+  const checkFields = session
+    ? await userFieldsRule(call.services.db, className, session.user.id)
+    : (data: Document) => data
   const { after: updated } = await call.services.objects.modify(
-    { className, objectId, userId: user.id },
+    { className, objectId, userId: writer },
     (current) => {
       const data = checkFields(applyParseWrite(current.data, call.params))
       return {
         data,
-        ...(call.params.ACL === undefined
-          ? {}
-          : { publicRead: publicReadOfAcl(call.params.ACL, user.id) }),
+        ...(call.params.ACL === undefined ? {} : { acl: parseAcl(call.params.ACL) }),
       }
     },
   )
@@ -183,7 +183,6 @@ export async function deleteFromClass(
 ): Promise<CompatAnswer> {
   if (SYSTEM_CLASSES.has(className))
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, `${className} rows cannot be deleted here.`)
-  const { user } = await call.requireSession()
-  await call.services.objects.delete({ className, objectId, userId: user.id })
+  await call.services.objects.delete({ className, objectId, userId: await writerOf(call) })
   return { body: {} }
 }

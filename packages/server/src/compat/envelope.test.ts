@@ -45,7 +45,7 @@ describe('readEnvelope', () => {
     expect(envelope).toEqual({
       method: 'GET',
       applicationId: 'portico',
-      masterKey: false,
+      masterKey: undefined,
       sessionToken: 'r:abc',
       requestId: undefined,
       // `_ContentType` is a file upload's own parameter.
@@ -131,19 +131,19 @@ describe('checkEnvelope', () => {
     })
   })
 
-  it("refuses another app's id, and any master key", () => {
+  it("refuses another app's id", () => {
     expect(refusal(() => check({ body: { _ApplicationId: 'other' } }))).toEqual({
       code: ParseCode.OPERATION_FORBIDDEN,
       message: 'unauthorized: this server serves another application id.',
     })
-    expect(
-      refusal(() =>
-        check({ headers: { 'x-parse-application-id': 'portico', 'x-parse-master-key': '' } }),
-      ),
-    ).toEqual({
-      code: ParseCode.OPERATION_FORBIDDEN,
-      message:
-        'Portico has no master key: run privileged work in a server function (FUNCTIONS_MODULE).',
-    })
+  })
+
+  it('reads the master key from the header or the body, anything but text as no valid key', () => {
+    const read = (request: Partial<EnvelopeRequest>) =>
+      readEnvelope({ method: 'POST', headers: {}, query: {}, body: {}, ...request }).masterKey
+    expect(read({ headers: { 'x-parse-master-key': 'k1' } })).toBe('k1')
+    expect(read({ body: { _MasterKey: 'k2', _method: 'GET' } })).toBe('k2')
+    expect(read({ body: { _MasterKey: { $ne: null } } })).toBe('')
+    expect(read({})).toBeUndefined()
   })
 })

@@ -36,8 +36,8 @@ export interface Envelope {
   method: string
   /** `_ApplicationId` or `X-Parse-Application-Id`, as sent. */
   applicationId: unknown
-  /** Whether a master key was sent (`_MasterKey` or `X-Parse-Master-Key`). */
-  masterKey: boolean
+  /** The master key, when one was sent (`_MasterKey` or `X-Parse-Master-Key`). */
+  masterKey: string | undefined
   /** `_SessionToken` or `X-Parse-Session-Token`, in the client's form (`r:…`). */
   sessionToken: string | undefined
   /** `X-Parse-Request-Id`: the client's idempotency key. */
@@ -78,7 +78,7 @@ export function readEnvelope(request: EnvelopeRequest): Envelope {
   return {
     method,
     applicationId: body._ApplicationId ?? header('x-parse-application-id'),
-    masterKey: body._MasterKey !== undefined || header('x-parse-master-key') !== undefined,
+    masterKey: textOf(body._MasterKey ?? header('x-parse-master-key')),
     sessionToken: typeof token === 'string' ? token : undefined,
     requestId: header('x-parse-request-id'),
     params,
@@ -86,7 +86,11 @@ export function readEnvelope(request: EnvelopeRequest): Envelope {
   }
 }
 
-/** The envelope's verb once checked: a known one, for this app, without a master key. */
+/** A text value as sent; anything else sent as the master key is "" (never valid). */
+const textOf = (value: unknown) =>
+  value === undefined ? undefined : typeof value === 'string' ? value : ''
+
+/** The envelope's verb once checked: a known one, for this app. */
 export function checkEnvelope(envelope: Envelope, appId: string): Method {
   const { method } = envelope
   if (!METHODS.has(method))
@@ -95,11 +99,6 @@ export function checkEnvelope(envelope: Envelope, appId: string): Method {
     throw new ParseError(
       ParseCode.OPERATION_FORBIDDEN,
       'unauthorized: this server serves another application id.',
-    )
-  if (envelope.masterKey)
-    throw new ParseError(
-      ParseCode.OPERATION_FORBIDDEN,
-      'Portico has no master key: run privileged work in a server function (FUNCTIONS_MODULE).',
     )
   return method as Method
 }

@@ -3,6 +3,7 @@ import { parseJsonText } from '../http/json-body.ts'
 import { sessionResolver, type CompatCall } from './call.ts'
 import { checkEnvelope, readEnvelope } from './envelope.ts'
 import { serveFile } from './files.ts'
+import { ensureMasterOwner, masterKeyCheck } from './master-key.ts'
 import { ParseCode, ParseError, parseStatus, toParseError } from './parse-error.ts'
 import { once } from './request-id.ts'
 import type { Services } from '../services.ts'
@@ -32,6 +33,8 @@ export async function compatMount(
   const { config } = services
   const mount = config.compat.mount ?? '/server'
   const appId = config.app.appId
+  const masterKey = masterKeyCheck(config.compat)
+  if (config.compat.masterKey !== undefined) await ensureMasterOwner(services.db)
   // Base64 makes a file a third bigger; the envelope adds a little.
   const bodyLimit = Math.max(1024 * 1024, Math.ceil((config.fileMaxBytes * 4) / 3) + 64 * 1024)
   const routes = compatRoutes({
@@ -107,6 +110,7 @@ export async function compatMount(
       path,
       params: envelope.params,
       bytes: envelope.bytes,
+      master: masterKey(envelope.masterKey, request.ip),
       ...sessionResolver(services.sessions, envelope.sessionToken),
     }
     const found = routes.find(call.method, call.path)

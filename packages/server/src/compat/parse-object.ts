@@ -2,31 +2,19 @@ import { isDeepStrictEqual } from 'node:util'
 import { HttpError } from '../errors.ts'
 import type { WireObject } from '../objects/rows.ts'
 import { normaliseValue, type Document } from '../objects/wire.ts'
+import { ownerAcl, parseAcl, type Acl } from '../objects/acl.ts'
 import { assertFieldName } from '../objects/names.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 
 // Portico objects in Parse's shape, and Parse writes (fields, ACL, operations) applied to
-// Portico objects. Portico's access rule is an owner plus an optional public read; a Parse ACL
-// is mapped onto it when it says exactly that, and refused otherwise, never widened:
-//   no ACL sent on create      → public read, only the creator writes (Parse's default would
-//                                also let everyone write; Portico narrows it, never widens)
-//   { <creator>: read+write }  → private to the creator (also `{}`, which Parse keeps from
-//                                everyone but the master key, and Portico from all but the owner)
-//   … + "*": { read: true }    → public read
-//   anything else ("*" write, other users, roles, a creator without write) → 119, nothing stored
+// Portico objects. ACLs are Parse's own (objects/acl.ts), stored and answered as they are. An
+// object created without an ACL gets Portico's default: everyone reads it, only its creator
+// writes it (Parse's default would also let everyone write; Portico narrows it).
 
 export type ParseObject = Record<string, unknown>
 
 /** Fields of the object envelope that a write may carry but that are not document fields. */
 const ENVELOPE = new Set(['objectId', 'createdAt', 'updatedAt', 'className', 'ACL'])
-
-/** The ACL of an object in Parse's form. */
-export function aclOf(object: Pick<WireObject, 'owner' | 'publicRead'>) {
-  return {
-    ...(object.publicRead ? { '*': { read: true } } : {}),
-    [object.owner]: { read: true, write: true },
-  }
-}
 
 /** A Portico object as Parse clients read it; `keys` keeps only those fields (and the envelope). */
 export function toParseObject(object: WireObject, keys?: readonly string[]): ParseObject {
@@ -38,48 +26,14 @@ export function toParseObject(object: WireObject, keys?: readonly string[]): Par
     objectId: object.objectId,
     createdAt: object.createdAt,
     updatedAt: object.updatedAt,
-    ACL: aclOf(object),
+    ACL: object.acl,
   }
 }
 
-const forbiddenAcl = (why: string) =>
-  new ParseError(
-    ParseCode.OPERATION_FORBIDDEN,
-    `Portico stores an owner and an optional public read: ${why}. Send an ACL giving the signed-in user read and write, and "*" read if everyone may read it.`,
-  )
-
-/** The `publicRead` an ACL means for an object owned by `ownerId`; throws 119 when Portico cannot express it. */
-export function publicReadOfAcl(acl: unknown, ownerId: string): boolean {
-  if (acl === null || typeof acl !== 'object' || Array.isArray(acl))
-    throw new ParseError(ParseCode.INCORRECT_TYPE, 'ACL must be an object.')
-  const entries = Object.entries(acl as Record<string, unknown>)
-  if (entries.length === 0) return false
-  let publicRead = false
-  let ownerWrites = false
-  for (const [who, rights] of entries) {
-    if (rights === null || typeof rights !== 'object')
-      throw new ParseError(
-        ParseCode.INCORRECT_TYPE,
-        `ACL entry "${who.slice(0, 80)}" must be an object.`,
-      )
-    const { read, write, ...rest } = rights as { read?: unknown; write?: unknown }
-    if (Object.keys(rest).length)
-      throw new ParseError(ParseCode.INCORRECT_TYPE, 'ACL entries carry only "read" and "write".')
-    if (who === '*') {
-      if (write === true) throw forbiddenAcl('public write access cannot be granted')
-      publicRead = read === true
-    } else if (who === ownerId) {
-      if (read !== true || write !== true)
-        throw forbiddenAcl("the object's owner always reads and writes it")
-      ownerWrites = true
-    } else if (who.startsWith('role:')) {
-      throw forbiddenAcl('roles are not supported')
-    } else {
-      throw forbiddenAcl('only the signed-in owner can be given access')
-    }
-  }
-  if (!ownerWrites) throw forbiddenAcl("the ACL must give the object's owner read and write")
-  return publicRead
+/** The ACL an object is created with: the one sent, else everyone reads and `creator` writes. */
+export function createAcl(sent: unknown, creator: string | undefined): Acl {
+  if (sent !== undefined) return parseAcl(sent)
+  return creator === undefined ? { '*': { read: true } } : ownerAcl(creator, true)
 }
 
 const incorrect = (message: string) => new ParseError(ParseCode.INCORRECT_TYPE, message)

@@ -1,3 +1,4 @@
+import { ownerAcl } from '../objects/acl.ts'
 import { getAddress, isAddress, type Address, type Hex } from 'viem'
 import { createSiweMessage } from 'viem/siwe'
 import { addressesOf } from '../auth/addresses.ts'
@@ -6,7 +7,6 @@ import { verifySignInSignature, type ChainClients } from '../auth/signature.ts'
 import { checkSignInMessage } from '../auth/siwe.ts'
 import { accountsOf, ethAddressRow, linkWallet, unlinkWallet } from '../auth/wallets.ts'
 import type { WireObject } from '../objects/rows.ts'
-import type { Document } from '../objects/wire.ts'
 import { TOKEN_PREFIX, type CompatAnswer, type CompatCall, type CompatServices } from './call.ts'
 import { updateInClass } from './classes.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
@@ -230,7 +230,7 @@ async function ensureUserRows(
       className: '_User',
       id: user.id,
       ownerId: user.id,
-      publicRead: false,
+      acl: ownerAcl(user.id, false),
       data: {
         username: primary,
         ethAddress: primary,
@@ -243,7 +243,7 @@ async function ensureUserRows(
       className: '_EthAddress',
       ...ethAddressRow(user.id, address),
       ownerId: user.id,
-      publicRead: false,
+      acl: ownerAcl(user.id, false),
       createdAt: now,
       updatedAt: now,
     })),
@@ -270,8 +270,7 @@ export async function updateUser(
   const { authData, ...fields } = call.params
   if (authData !== undefined) {
     const { user } = await call.requireSession()
-    if (objectId !== user.id)
-      throw new ParseError(ParseCode.OBJECT_NOT_FOUND, 'Object not found.')
+    if (objectId !== user.id) throw new ParseError(ParseCode.OBJECT_NOT_FOUND, 'Object not found.')
     if (!authData || typeof authData !== 'object' || Array.isArray(authData))
       throw new ParseError(ParseCode.INCORRECT_TYPE, 'authData must be an object.')
     for (const [provider, value] of Object.entries(authData)) {

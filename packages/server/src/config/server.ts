@@ -49,6 +49,10 @@ export interface ServerConfig {
     mount: string | undefined
     /** Whether the v1 clients' own sign-in message (signed server time) is accepted (COMPAT_LEGACY_SIGN_IN). */
     legacySignIn: boolean
+    /** The master key (MASTER_KEY, at least 16 characters); undefined → no master key (the default). */
+    masterKey: string | undefined
+    /** Addresses and CIDRs the master key is accepted from (MASTER_KEY_IPS; default loopback). */
+    masterKeyIps: string[]
   }
   /** The site's server functions: a JavaScript module whose default export defines them (FUNCTIONS_MODULE). */
   functionsModule: string | undefined
@@ -126,7 +130,12 @@ export function loadConfig(
       defaults.answerMaxBytes ?? 16 * 1024 * 1024,
       problems,
     ),
-    compat: { mount: '/server', legacySignIn: true },
+    compat: {
+      mount: '/server',
+      legacySignIn: true,
+      masterKey: undefined,
+      masterKeyIps: [...LOOPBACK],
+    },
     functionsModule: undefined,
     liveSessionCheckMs: positiveInt(
       env,
@@ -166,8 +175,30 @@ function loadCompatConfig(env: Env, problems: string[]): ServerConfig['compat'] 
   const legacy = (env.COMPAT_LEGACY_SIGN_IN ?? 'true').trim()
   if (legacy !== 'true' && legacy !== 'false')
     problems.push(`COMPAT_LEGACY_SIGN_IN is true or false (got "${legacy}")`)
-  return { mount, legacySignIn: legacy !== 'false' }
+  const masterKey = env.MASTER_KEY?.trim() || undefined
+  if (masterKey !== undefined && masterKey.length < 16)
+    problems.push('MASTER_KEY must be at least 16 characters (for example `openssl rand -hex 32`)')
+  const ips = (env.MASTER_KEY_IPS ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+  const badIps = ips.filter(
+    (entry) => !CIDR_V4.test(entry) && !(entry.includes(':') && CIDR_V6.test(entry)),
+  )
+  if (badIps.length)
+    problems.push(
+      `MASTER_KEY_IPS is a comma-separated list of addresses/CIDRs (not ${badIps.map((b) => `"${b}"`).join(', ')})`,
+    )
+  return {
+    mount,
+    legacySignIn: legacy !== 'false',
+    masterKey,
+    masterKeyIps: ips.length ? ips : [...LOOPBACK],
+  }
 }
+
+/** Where the master key is accepted from unless MASTER_KEY_IPS says otherwise. */
+const LOOPBACK = ['127.0.0.1/8', '::1/128']
 
 const CIDR_V4 = /^(\d{1,3})(\.\d{1,3}){3}(\/(3[0-2]|[12]?\d))?$/
 const CIDR_V6 = /^[0-9a-fA-F:.]+(\/(12[0-8]|1[01]\d|\d{1,2}))?$/

@@ -240,3 +240,12 @@ export async function queryRows<T>(db: Pick<Database, 'execute'>, statement: SQL
 export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows
 }
+
+/**
+ * A list of strings as one bound `text[]` parameter: the SQL template would spread a JavaScript
+ * array into one parameter per element.
+ */
+export function textArray(values: readonly string[]): SQL {
+  const literal = `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`
+  return sql`${literal}::text[]`
+}

@@ -142,9 +142,8 @@ export const objects = pgTable(
     ownerId: text('owner_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    publicRead: boolean('public_read').notNull().default(false),
-    readPerm: text('read_perm').array().notNull().default(sql`'{}'`),
-    writePerm: text('write_perm').array().notNull().default(sql`'{}'`),
+    readPerm: text('read_perm').array().notNull(),
+    writePerm: text('write_perm').array().notNull(),
     data: jsonb('data').notNull(),
     /** Bytes of `data` as JSON text: a query adds these up to bound its answer before reading it. */
     size: integer('size')

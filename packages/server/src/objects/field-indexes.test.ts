@@ -16,11 +16,13 @@ async function fill(db: Database, className: string, n: number) {
   await db.execute(sql`insert into users (id, address) values ('u1', '0x01'), ('u2', '0x02')
                        on conflict do nothing`)
   await db.execute(sql`
-    insert into objects (class_name, id, owner_id, public_read, data, created_at)
-    select ${className}, 'o' || g, case when g % 2 = 0 then 'u1' else 'u2' end, g % 4 < 2,
+    insert into objects (class_name, id, owner_id, read_perm, write_perm, data, created_at)
+    select ${className}, 'o' || g, o.id,
+           case when g % 4 < 2 then array['*', o.id] else array[o.id] end, array[o.id],
            jsonb_build_object('kind', 'k' || (g % 25), 'score', g, 'label', 'item ' || g),
            timestamptz '2026-01-01' + g * interval '1 second'
-    from generate_series(1, ${n}) as g`)
+    from generate_series(1, ${n}) as g,
+      lateral (select case when g % 2 = 0 then 'u1' else 'u2' end as id) as o`)
 }
 
 async function page(

@@ -1,5 +1,5 @@
 import { badRequest } from '../errors.ts'
-import { coordinatesProblem } from './wire.ts'
+import { coordinate, coordinatesProblem } from './wire.ts'
 
 // The geo operators of the query language, in the wire forms the Parse SDK sends and Parse
 // Server reads (see geo-query.ts for their SQL):
@@ -114,7 +114,7 @@ function pointOrPair(value: unknown, where: string): LatLng {
 function checked(latitude: unknown, longitude: unknown, where: string): LatLng {
   const problem = coordinatesProblem(latitude, longitude)
   if (problem) throw invalid(`${where} takes a point on Earth: ${problem}.`)
-  return { latitude: latitude as number, longitude: longitude as number }
+  return { latitude: coordinate(latitude as number), longitude: coordinate(longitude as number) }
 }
 
 function distance(value: unknown, op: string): number {

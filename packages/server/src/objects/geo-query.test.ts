@@ -213,6 +213,18 @@ describe.each(databaseKinds())('Parse types and geo queries through /api on %s',
     expect(await containing(-1, -1)).toEqual([])
   })
 
+  it('keeps distance queries working whatever tiny coordinates are stored or asked', async () => {
+    // PostgreSQL refuses float results that underflow to 0: such coordinates are stored as 0.
+    const tiny = await create('Tiny', { at: point(1e-300, -5e-324), name: 'tiny' })
+    expect(tiny.data.at).toEqual(point(0, 0))
+    await create('Tiny', { at: point(1e-100, 1e-100), name: 'small' })
+    for (const near of [point(0, 0), point(5e-324, 1e-200), point(1e-100, 0)]) {
+      const res = await query('Tiny', { where: { at: { $nearSphere: near, $maxDistance: 1 } } })
+      expect(res.statusCode, res.body).toBe(200)
+      expect(res.json().results).toHaveLength(2)
+    }
+  })
+
   it('refuses malformed geo queries with a 400, never a 500', async () => {
     const bad: [object, string][] = [
       [

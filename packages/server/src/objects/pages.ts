@@ -196,13 +196,13 @@ function pageStatement(condition: SQL | undefined, input: QueryInput, window?: n
           order by ${order} limit ${window}) as ${objects}`
   return sql`
     select max(bytes) as bytes, count(*) as n,
-      json_agg(json_build_array(id, owner_id, public_read, created_at, updated_at, data)
+      json_agg(json_build_array(id, owner_id, read_perm, write_perm, created_at, updated_at, data)
         order by position) as rows
     from (
-      select id, owner_id, public_read, created_at, updated_at, position, ${total} as bytes,
-        case when ${total} <= ${input.maxBytes} then data end as data
+      select id, owner_id, read_perm, write_perm, created_at, updated_at, position,
+        ${total} as bytes, case when ${total} <= ${input.maxBytes} then data end as data
       from (
-        select id, owner_id, public_read, created_at, updated_at, size, data,
+        select id, owner_id, read_perm, write_perm, created_at, updated_at, size, data,
           row_number() over (order by ${order}) as position
         from ${source} where ${condition ?? sql`true`}
         order by ${order} limit ${input.limit} offset ${input.skip}

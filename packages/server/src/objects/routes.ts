@@ -1,6 +1,7 @@
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import { replay } from '../idempotency/store.ts'
 import { unreadable } from './access.ts'
+import { ownerAcl, parseAcl, withPublicRead } from './acl.ts'
 import { parseWhereText } from './condition.ts'
 import { assertClassName } from './names.ts'
 import { translatePage } from './query.ts'
@@ -8,8 +9,9 @@ import { normaliseDocument } from './wire.ts'
 import { objectSchemas as s } from './schemas.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 
-// Objects: JSON documents in named classes with owner-based access (private by default, or
-// public-read). Someone who cannot read an object gets 404, so its existence is not revealed.
+// Objects: JSON documents in named classes, each with an ACL (acl.ts). Created without one, an
+// object is its creator's, private unless `publicRead`. Someone who cannot read an object gets
+// 404, so its existence is not revealed; someone who reads it but may not write it, 403.
 
 export const objectRoutes = routePlugin(
   'portico-objects',
@@ -24,11 +26,13 @@ export const objectRoutes = routePlugin(
       async (request, reply) => {
         const className = assertClassName(request.params.className)
         const { user } = await request.requireUser()
+        const { acl, publicRead } = request.body
+        const given = acl === undefined ? ownerAcl(user.id, false) : parseAcl(acl)
         const outcome = await objects.create({
           className,
           ownerId: user.id,
           data: normaliseDocument(request.body.data),
-          publicRead: request.body.publicRead ?? false,
+          acl: publicRead === undefined ? given : withPublicRead(given, publicRead),
           idempotency: request.idempotency,
         })
         if ('created' in outcome) return reply.status(201).send(outcome.created)
@@ -63,12 +67,13 @@ export const objectRoutes = routePlugin(
       async (request) => {
         const className = assertClassName(request.params.className)
         const { user } = await request.requireUser()
-        const { data, publicRead } = request.body
+        const { data, acl, publicRead } = request.body
         return objects.update({
           className,
           objectId: request.params.objectId,
           userId: user.id,
           ...(data === undefined ? {} : { data: normaliseDocument(data) }),
+          ...(acl === undefined ? {} : { acl: parseAcl(acl) }),
           ...(publicRead === undefined ? {} : { publicRead }),
         })
       },

@@ -32,7 +32,7 @@ const digits = { type: 'string', pattern: '^[0-9]{1,9}$' } as const
 export const objectSchemas = {
   create: {
     tags,
-    summary: 'Create an object (owned by the signed-in user, private unless publicRead)',
+    summary: "Create an object (with an ACL, or its creator's and private unless publicRead)",
     params: classParams,
     body: createObjectBodySchema,
     response: { 201: objectSchema, ...errors },
@@ -59,20 +59,21 @@ export const objectSchemas = {
   },
   get: {
     tags,
-    summary: 'Read one object (own or public)',
+    summary: 'Read one object (if its ACL lets the caller read it)',
     params: objectParams,
     response: { 200: objectSchema, ...errors },
   },
   update: {
     tags,
-    summary: 'Change an object: merge top-level fields and/or set publicRead (owner only)',
+    summary:
+      'Change an object: merge top-level fields, replace its ACL or set publicRead (those its ACL lets write)',
     params: objectParams,
     body: updateObjectBodySchema,
     response: { 200: objectSchema, ...errors },
   },
   delete: {
     tags,
-    summary: 'Delete an object (owner only)',
+    summary: 'Delete an object (those its ACL lets write)',
     params: objectParams,
     response: { 204: { type: 'null' }, ...errors },
   },

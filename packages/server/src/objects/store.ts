@@ -1,9 +1,8 @@
 import { and, asc, count, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm'
-import { rowsOf, batchConcurrency, type Database } from '../db/client.ts'
+import { rowsOf, batchConcurrency, textArray, type Database } from '../db/client.ts'
 import { createCoalescer } from '../db/coalesce.ts'
 import { objectRelations, objects } from '../db/schema.ts'
-import type { Acl } from './acl.ts'
-import { forbidden, notFound } from '../errors.ts'
+import { notFound } from '../errors.ts'
 import { answerBudget } from '../http/answer-budget.ts'
 import {
   ANY_OWNER,
@@ -11,9 +10,11 @@ import {
   changeableBy,
   readableBy,
   unreadable,
+  unwritable,
   visibleTo,
   type Changer,
 } from './access.ts'
+import { permsOf, withPublicRead, type Acl } from './acl.ts'
 import type { ObjectChange } from './changes.ts'
 import type { FieldIndexes } from './field-indexes.ts'
 import { CompiledPages, queryObjects } from './pages.ts'
@@ -55,14 +56,12 @@ export interface ObjectQuery {
   count?: boolean
 }
 
-/** An object written by the server as it is (ids, owner and times given). */
+/** An object written by the server as it is (ids, owner, ACL and times given). */
 export interface NewObject {
   className: string
   id: string
   ownerId: string
-  // Stub until the access model lands: imports give `acl`, the rest still `publicRead`.
-  publicRead?: boolean
-  acl?: Acl
+  acl: Acl
   data: Document
   createdAt: Date
   updatedAt: Date
@@ -122,15 +121,16 @@ export class ObjectStore {
     )
   }
 
-  /** One object, if `viewerId` may read it. */
-  get(className: string, objectId: string, viewerId: string | undefined) {
-    return this.#fetch({ className, objectId, viewerId })
+  /** One object, if `viewer` may read it. */
+  get(className: string, objectId: string, viewer: Changer | undefined) {
+    if (viewer === ANY_OWNER) return this.readAsServer({ className, objectId })
+    return this.#fetch({ className, objectId, viewerId: viewer })
   }
 
   /** The objects among `keys` (any classes) that `viewerId` may read, by `className/objectId`. */
   async readable(
     keys: { className: string; objectId: string }[],
-    viewerId: string | undefined,
+    viewerId: Changer | undefined,
   ): Promise<Map<string, WireObject>> {
     const found = new Map<string, WireObject>()
     if (keys.length === 0) return found
@@ -231,14 +231,17 @@ export class ObjectStore {
    * it. So a live query matches exactly what a query would find, `$regex` included.
    */
   async matches(object: WireObject, filters: readonly ObjectFilter[]): Promise<boolean[]> {
+    const perms = permsOf(object.acl)
     const columns = filters.map(
       (s, i) =>
         sql`coalesce(${and(readableBy(s.className, s.viewerId), s.condition)}, false) as ${sql.identifier(`m${i}`)}`,
     )
     const result = await this.#db.execute(sql`
-      with ${objects} (class_name, id, owner_id, public_read, data, created_at, updated_at) as (
+      with ${objects} (class_name, id, owner_id, read_perm, write_perm, data, created_at,
+        updated_at) as (
         values (${object.className}::text, ${object.objectId}::text, ${object.owner}::text,
-          ${object.publicRead}::boolean, ${JSON.stringify(object.data)}::jsonb,
+          ${textArray(perms.readPerm)}, ${textArray(perms.writePerm)},
+          ${JSON.stringify(object.data)}::jsonb,
           ${object.createdAt}::timestamptz, ${object.updatedAt}::timestamptz))
       select ${sql.join(columns, sql`, `)} from ${objects}`)
     const [row] = rowsOf<Record<string, boolean>>(result)
@@ -251,13 +254,13 @@ export class ObjectStore {
   }
 
   /**
-   * Changes the owner's object in one transaction: the row is locked, `modify` computes the new
-   * document and/or `publicRead` (or owner) from the current object, and the result is written
-   * and told to live listeners. Refused (404 or 403, see `refusal`) unless `userId` owns it.
+   * Changes an object in one transaction: the row is locked, `modify` computes the new document
+   * and/or ACL (or owner) from the current object, and the result is written and told to live
+   * listeners. Refused (404 or 403, see `refusal`) unless its ACL lets `userId` write it.
    */
   async modify(
     input: { className: string; objectId: string; userId: Changer },
-    modify: (current: WireObject) => { data?: Document; publicRead?: boolean; ownerId?: string },
+    modify: (current: WireObject) => { data?: Document; acl?: Acl; ownerId?: string },
   ): Promise<{ before: WireObject; after: WireObject }> {
     const changed = await this.#db.transaction(async (tx) => {
       const [row] = await tx
@@ -272,7 +275,7 @@ export class ObjectStore {
         .update(objects)
         .set({
           ...(next.data ? { data: next.data } : {}),
-          ...(next.publicRead === undefined ? {} : { publicRead: next.publicRead }),
+          ...(next.acl === undefined ? {} : permsOf(next.acl)),
           ...(next.ownerId === undefined ? {} : { ownerId: next.ownerId }),
           updatedAt: new Date(),
         })
@@ -287,18 +290,27 @@ export class ObjectStore {
     return changed
   }
 
-  /** Merges `data` into the owner's object (top-level fields) and/or sets `publicRead`. */
+  /**
+   * Merges `data` into an object (top-level fields) and/or replaces its ACL, or turns its public
+   * read on or off (the rest of its ACL kept).
+   */
   update(input: {
     className: string
     objectId: string
-    userId: string
+    userId: Changer
     data?: Document
+    acl?: Acl
     publicRead?: boolean
   }): Promise<WireObject> {
-    return this.modify(input, (current) => ({
-      ...(input.data ? { data: { ...current.data, ...input.data } } : {}),
-      ...(input.publicRead === undefined ? {} : { publicRead: input.publicRead }),
-    })).then((changed) => changed.after)
+    return this.modify(input, (current) => {
+      const acl = input.acl ?? current.acl
+      return {
+        ...(input.data ? { data: { ...current.data, ...input.data } } : {}),
+        ...(input.acl === undefined && input.publicRead === undefined
+          ? {}
+          : { acl: input.publicRead === undefined ? acl : withPublicRead(acl, input.publicRead) }),
+      }
+    }).then((changed) => changed.after)
   }
 
   /** Deletes an object; returns it as it was. */
@@ -321,7 +333,7 @@ export class ObjectStore {
    */
   async insertAbsent(rows: NewObject[]): Promise<WireObject[]> {
     const made = (
-      await this.#db.insert(objects).values(rows).onConflictDoNothing().returning()
+      await this.#db.insert(objects).values(rows.map(rowOf)).onConflictDoNothing().returning()
     ).map(toWire)
     await this.#publish(made.map(created))
     return made
@@ -333,18 +345,9 @@ export class ObjectStore {
    */
   async importRows(rows: NewObject[], tx: Database = this.#db): Promise<number> {
     if (rows.length === 0) return 0
-    const grants = (acl: Acl, right: 'read' | 'write') =>
-      Object.keys(acl).filter((who) => acl[who]![right])
     const inserted = await tx
       .insert(objects)
-      .values(
-        rows.map(({ acl = {}, ...row }) => ({
-          ...row,
-          publicRead: acl['*']?.read === true,
-          readPerm: grants(acl, 'read'),
-          writePerm: grants(acl, 'write'),
-        })),
-      )
+      .values(rows.map(rowOf))
       .onConflictDoNothing()
       .returning({ id: objects.id })
     return inserted.length
@@ -387,12 +390,12 @@ export class ObjectStore {
 
   /**
    * Why a change was refused: 404 when the caller cannot even read the object, 403 when they can
-   * read it but do not own it.
+   * read it but its ACL does not let them write it.
    */
   async #refusal(className: string, objectId: string, userId: Changer) {
     if (userId === ANY_OWNER) return notFound('No such object.')
     const readable = await this.get(className, objectId, userId)
-    return readable ? forbidden('Only the owner can change or delete this object.') : unreadable()
+    return readable ? unwritable() : unreadable()
   }
 }
 
@@ -411,16 +414,19 @@ export class ObjectWrites {
    */
   async insertNew(
     className: string,
-    access: { ownerId: string; publicRead: boolean },
+    access: { ownerId: string; acl: Acl },
     rows: readonly { id: string; data: Document }[],
     at: Date,
   ): Promise<WireObject[]> {
     if (rows.length === 0) return []
     const input = JSON.stringify(rows.map((row) => ({ id: row.id, data: row.data })))
+    const perms = permsOf(access.acl)
     const made = await this.tx.execute(sql`
-      insert into ${objects} (class_name, id, owner_id, public_read, data, created_at, updated_at)
-      select ${className}::text, r.id, ${access.ownerId}::text, ${access.publicRead}::boolean,
-        r.data, ${at.toISOString()}::timestamptz, ${at.toISOString()}::timestamptz
+      insert into ${objects}
+        (class_name, id, owner_id, read_perm, write_perm, data, created_at, updated_at)
+      select ${className}::text, r.id, ${access.ownerId}::text, ${textArray(perms.readPerm)},
+        ${textArray(perms.writePerm)}, r.data, ${at.toISOString()}::timestamptz,
+        ${at.toISOString()}::timestamptz
       from jsonb_to_recordset(${input}::jsonb) as r(id text, data jsonb)
       on conflict do nothing
       returning id`)
@@ -429,7 +435,8 @@ export class ObjectWrites {
       objectId: id,
       className,
       owner: access.ownerId,
-      publicRead: access.publicRead,
+      acl: access.acl,
+      publicRead: access.acl['*']?.read === true,
       createdAt: at.toISOString(),
       updatedAt: at.toISOString(),
       data: byKey.get(id)!.data,
@@ -489,6 +496,8 @@ export class ObjectWrites {
   }
 }
 
+const rowOf = ({ acl, ...row }: NewObject) => ({ ...row, ...permsOf(acl) })
+
 const created = (after: WireObject): ObjectChange => ({
   kind: 'create',
   className: after.className,
@@ -503,8 +512,8 @@ async function fetchObjects(db: Database, keys: FetchKey[]): Promise<(WireObject
     keys.map((key, n) => ({ n, c: key.className, i: key.objectId, v: key.viewerId ?? null })),
   )
   const result = await db.execute(sql`
-    select json_agg(json_build_array(k.n, ${objects.id}, ${objects.ownerId}, ${objects.publicRead},
-      ${objects.createdAt}, ${objects.updatedAt}, ${objects.data})) as rows
+    select json_agg(json_build_array(k.n, ${objects.id}, ${objects.ownerId}, ${objects.readPerm},
+      ${objects.writePerm}, ${objects.createdAt}, ${objects.updatedAt}, ${objects.data})) as rows
     from jsonb_to_recordset(${input}::jsonb) as k(n int, c text, i text, v text)
     join ${objects} on ${objects.className} = k.c and ${objects.id} = k.i
       and ${visibleTo(sql`k.v`)}`)

@@ -27,6 +27,38 @@ describe('normaliseValue', () => {
     ).toEqual({ __type: 'GeoPoint', latitude: -90, longitude: 180 })
   })
 
+  it('stores coordinates below 1e-100 degrees as 0, so that no distance underflows', () => {
+    expect(
+      normaliseValue({ __type: 'GeoPoint', latitude: 5e-324, longitude: -1e-101 }, 'at'),
+    ).toEqual({ __type: 'GeoPoint', latitude: 0, longitude: 0 })
+    expect(normaliseValue({ __type: 'GeoPoint', latitude: 1e-100, longitude: 2 }, 'at')).toEqual({
+      __type: 'GeoPoint',
+      latitude: 1e-100,
+      longitude: 2,
+    })
+    expect(
+      normaliseValue(
+        {
+          __type: 'Polygon',
+          coordinates: [
+            [1e-200, 0],
+            [0, 1],
+            [1, 1],
+          ],
+        },
+        'area',
+      ),
+    ).toEqual({
+      __type: 'Polygon',
+      coordinates: [
+        [0, 0],
+        [0, 1],
+        [1, 1],
+        [0, 0],
+      ],
+    })
+  })
+
   it('refuses a GeoPoint that is not a point on Earth', () => {
     expect(
       refusal(() => normaliseValue({ __type: 'GeoPoint', latitude: 91, longitude: 0 }, 'at')),

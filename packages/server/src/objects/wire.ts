@@ -75,6 +75,13 @@ export function coordinatesProblem(latitude: unknown, longitude: unknown): strin
   return undefined
 }
 
+/**
+ * A coordinate as stored and compared: magnitudes below 1e-100 degrees (1e-95 metres) are 0.
+ * PostgreSQL refuses a float operation whose result underflows to 0, so a stored latitude of
+ * 1e-300 would make every distance query on its class fail; at 1e-100 and above none can.
+ */
+export const coordinate = (degrees: number): number => (Math.abs(degrees) < 1e-100 ? 0 : degrees)
+
 export interface GeoPoint {
   __type: 'GeoPoint'
   latitude: number
@@ -85,7 +92,11 @@ function geoPointValue(object: Record<string, unknown>, path: string): GeoPoint 
   const { latitude, longitude } = object
   const problem = coordinatesProblem(latitude, longitude)
   if (problem) invalid(`"${path}" is not a valid GeoPoint: ${problem}.`)
-  return { __type: 'GeoPoint', latitude: latitude as number, longitude: longitude as number }
+  return {
+    __type: 'GeoPoint',
+    latitude: coordinate(latitude as number),
+    longitude: coordinate(longitude as number),
+  }
 }
 
 function polygonValue(object: Record<string, unknown>, path: string) {
@@ -97,7 +108,7 @@ function polygonValue(object: Record<string, unknown>, path: string) {
       invalid(`"${path}.coordinates[${i}]" is not a [latitude, longitude] pair.`)
     const problem = coordinatesProblem(point[0], point[1])
     if (problem) invalid(`"${path}.coordinates[${i}]" is not a valid point: ${problem}.`)
-    return [point[0] as number, point[1] as number]
+    return [coordinate(point[0] as number), coordinate(point[1] as number)]
   })
   const first = points[0]!
   const last = points[points.length - 1]!

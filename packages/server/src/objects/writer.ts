@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import { rowsOf, type Database } from '../db/client.ts'
+import { rowsOf, textArray, type Database } from '../db/client.ts'
 import { objects } from '../db/schema.ts'
 import { claimStatement, type IdempotencyClaim } from '../idempotency/store.ts'
+import { permsOf, type Acl } from './acl.ts'
 import type { ObjectChange } from './changes.ts'
 import { toWire, type WireObject } from './rows.ts'
 import type { Document } from './wire.ts'
@@ -19,7 +20,7 @@ export interface CreateRequest {
   className: string
   ownerId: string
   data: Document
-  publicRead: boolean
+  acl: Acl
   idempotency?: IdempotencyClaim | undefined
 }
 
@@ -37,7 +38,7 @@ export async function writeGroup(
     className: r.className,
     id: randomBytes(12).toString('base64url'),
     ownerId: r.ownerId,
-    publicRead: r.publicRead,
+    ...permsOf(r.acl),
     data: r.data,
     createdAt: now,
     updatedAt: now,
@@ -59,18 +60,21 @@ export async function writeGroup(
     const row = rows[i]!
     return sql`(${claim?.scope ?? null}::text, ${claim?.key ?? null}::text,
       ${claim?.requestHash ?? null}::text, ${JSON.stringify(answers[i])}::jsonb,
-      ${row.className}::text, ${row.id}::text, ${row.ownerId}::text, ${row.publicRead}::boolean,
+      ${row.className}::text, ${row.id}::text, ${row.ownerId}::text,
+      ${textArray(row.readPerm)}, ${textArray(row.writePerm)},
       ${JSON.stringify(row.data)}::jsonb, ${now.toISOString()}::timestamptz,
       ${r.idempotency !== undefined}::boolean)`
   })
   const result = await db.execute(sql`
-    with input (scope, key, hash, answer, class_name, id, owner_id, public_read, data, at, keyed)
+    with input (scope, key, hash, answer, class_name, id, owner_id, read_perm, write_perm, data, at,
+      keyed)
       as (values ${sql.join(input, sql`, `)}),
     claimed as (${claimStatement(
       sql`(select scope, key, hash, 201 as status, answer, at from input where key is not null)`,
     )})
-    insert into ${objects} (class_name, id, owner_id, public_read, data, created_at, updated_at)
-    select class_name, id, owner_id, public_read, data, at, at from input i
+    insert into ${objects}
+      (class_name, id, owner_id, read_perm, write_perm, data, created_at, updated_at)
+    select class_name, id, owner_id, read_perm, write_perm, data, at, at from input i
     where not i.keyed or exists (select 1 from claimed c where c.scope = i.scope and c.key = i.key)
     returning id`)
   const created = new Set(rowsOf<{ id: string }>(result).map((row) => row.id))

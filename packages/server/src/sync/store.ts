@@ -90,7 +90,7 @@ export function commitRange(
     if (commit.rows.length) {
       const made = await writes.insertNew(
         sync.className,
-        { ownerId: SYNC_OWNER.id, publicRead: sync.publicRead },
+        { ownerId: SYNC_OWNER.id, acl: sync.publicRead ? { '*': { read: true } } : {} },
         commit.rows,
         new Date(),
       )
