@@ -25,10 +25,6 @@ const dashboard = path.join(fixtures, 'parse-dashboard')
 const legacy = path.join(fixtures, 'parse-dashboard-legacy')
 const malformed = path.join(fixtures, 'parse-dashboard-malformed')
 
-// The store enforces an object's whole ACL (several users, roles) once the access model lands;
-// until then it reads the owner and public read only. The assertions that need it wait on this.
-const ACCESS_MODEL = false
-
 type Row = Record<string, unknown> & { objectId: string; ACL?: Record<string, unknown> }
 const rowsOf = (folder: string, name: string): Row[] => {
   const parsed = JSON.parse(fs.readFileSync(path.join(folder, name), 'utf8')) as
@@ -253,19 +249,38 @@ describe.each(databaseKinds())('a Parse Dashboard export on %s', (kind) => {
     expect(await canRead('Note', note('note 4'))).toBe(true) // no ACL: everyone
   })
 
-  it.runIf(ACCESS_MODEL)(
-    'opens an object to every user of a multi-user ACL and to role members',
-    async () => {
-      await logInAs(walletOf(1)) // bob: named with read in note 0
-      expect(await canRead('Note', note('note 0'))).toBe(true)
-      // Holders (users 5 to 11) read the places; user 12 does not.
-      const place = rowsOf(dashboard, 'Place.json').find((p) => p.name === 'Area 3')!.objectId
-      await logInAs(walletOf(5))
-      expect(await canRead('Place', place)).toBe(true)
-      await logInAs(walletOf(12))
-      expect(await canRead('Place', place)).toBe(false)
-    },
-  )
+  it('opens an object to every user of a multi-user ACL', async () => {
+    await logInAs(walletOf(1)) // bob: named with read in note 0
+    expect(await canRead('Note', note('note 0'))).toBe(true)
+    await logInAs(walletOf(2)) // carol: named too
+    expect(await canRead('Note', note('note 0'))).toBe(true)
+  })
+
+  it('opens role ACLs to role members once the members are imported from _Join files', async () => {
+    const place = rowsOf(dashboard, 'Place.json').find((p) => p.name === 'Area 3')!.objectId
+    // A Dashboard export carries no role members: Holders (users 5 to 11) have none yet.
+    await logInAs(walletOf(5))
+    expect(await canRead('Place', place)).toBe(false)
+    // The same server's legacy export has them (same ids): its _Join files add them.
+    for (const name of ['_Join:users:_Role.json', '_Join:roles:_Role.json']) {
+      const report = await importFile(db, server.app.services.objects, {
+        name,
+        text: fs.readFileSync(path.join(legacy, name), 'utf8'),
+      })
+      expect(report.refused).toEqual([])
+    }
+    await logInAs(walletOf(5))
+    expect(await canRead('Place', place)).toBe(true)
+    await logInAs(walletOf(12))
+    expect(await canRead('Place', place)).toBe(false)
+    // Moderators (carol, and the Admins alice and bob through the role's roles) read note 5.
+    await logInAs(walletOf(2))
+    expect(await canRead('Note', note('note 5'))).toBe(true)
+    await logInAs(walletOf(0))
+    expect(await canRead('Note', note('note 5'))).toBe(true)
+    await logInAs(walletOf(3))
+    expect(await canRead('Note', note('note 5'))).toBe(false)
+  })
 
   it('changes nothing when run again', async () => {
     const before = await db.select().from(objects).orderBy(objects.className, objects.id)
