@@ -23,8 +23,10 @@ database \`npm start\` uses (DATABASE_URL, or the embedded one in DATA_DIR).
 export interface FileOutcome {
   file: string
   report?: ImportReport
-  /** Why the file was not imported (not an export, cut short, a class this import skips). */
+  /** Why the file could not be imported (not an export, cut short). */
   error?: { message: string; line?: number }
+  /** Why the file was left out on purpose (`_Session`, push, jobs). */
+  skipped?: string
 }
 
 /** `portico import parse FOLDER`: a Parse or Moralis export into Portico objects. */
@@ -85,6 +87,11 @@ export async function importCommand(
         printReport(report, print)
       } catch (error) {
         if (!(error instanceof ImportFileError)) throw error
+        if (error.skipped) {
+          outcomes.push({ file: name, skipped: error.message })
+          print(`${name}: skipped. ${error.message}`)
+          continue
+        }
         outcomes.push({
           file: name,
           error: { message: error.message, ...(error.line ? { line: error.line } : {}) },

@@ -29,6 +29,8 @@ export class ImportFileError extends Error {
     message: string,
     /** Line of the file where reading stopped, when known. */
     readonly line?: number,
+    /** True for a file left out on purpose (a class the import does not take), not a broken one. */
+    readonly skipped = false,
   ) {
     super(message)
   }

@@ -363,7 +363,10 @@ describe.each(databaseKinds())('a malformed export on %s', (kind) => {
   it('reports the broken file, names file, line and field of each refused row, imports the rest', async () => {
     const db = app.app.services.db
     const { failed, byFile } = await importFolder(db, app.app.services.objects, malformed)
-    expect(failed.map((f) => f.name)).toEqual(['Broken.json'])
+    expect(failed.map((f) => [f.name, f.error.skipped])).toEqual([
+      ['Broken.json', false],
+      ['_Session.json', true],
+    ])
     expect(failed[0]!.error.message).toMatch(
       /not a class export.*HTML page.*Export the class again/,
     )
@@ -465,7 +468,9 @@ describe('portico import parse', () => {
       'Broken.json',
       'Note.json',
       'Score.json',
+      '_Session.json',
     ])
+    expect(outcomes.at(-1)!.skipped).toMatch(/^Sessions are not carried over/)
     expect(lines).toContain('Score.json: 3 rows imported, 0 already there, 1 refused')
     expect(
       lines.some((l) => /^ {2}Note\.json line \d+ \(objectId \w+\), field "where": /.test(l)),

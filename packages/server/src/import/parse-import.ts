@@ -107,7 +107,8 @@ export function importOpened(
 
 function checkClassName(className: string) {
   const skipped = SKIPPED[className]
-  if (skipped) throw new ImportFileError(`Not imported: ${skipped}.`)
+  if (skipped)
+    throw new ImportFileError(`${skipped[0]!.toUpperCase()}${skipped.slice(1)}.`, undefined, true)
   if (className !== '_User' && className !== '_Role' && !isValidName(className))
     throw new ImportFileError(
       `"${String(className).slice(0, 80)}" is not a class name: the file of a class is named after it (Post.json, _User.json), and relation files _Join:<field>:<Class>.json.`,
