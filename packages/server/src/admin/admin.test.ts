@@ -287,6 +287,19 @@ describe.each(databaseKinds())('the admin console API on %s', (kind) => {
       body,
     )
     expect(viewerTry.statusCode).toBe(403)
+    // A relation file of the legacy export, named as the file is.
+    const join = await call(
+      'POST',
+      `/api/admin/import/${encodeURIComponent('_Join:users:_Role')}`,
+      { ...admin, 'content-type': 'application/json' },
+      JSON.stringify({ results: [{ owningId: 'role1', relatedId: 'user1' }] }),
+    )
+    expect(join.statusCode).toBe(200)
+    expect(JSON.parse(join.body.trim().split('\n').at(-1)!).report).toMatchObject({
+      file: '_Join:users:_Role.json',
+      className: '_Role',
+      imported: 1,
+    })
     const notExport = await call(
       'POST',
       '/api/admin/import/Imported',
