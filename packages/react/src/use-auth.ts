@@ -38,6 +38,10 @@ export function useAuth() {
       signOut: portico.signOut,
       retry: portico.retry,
       dismiss: portico.dismiss,
+      /** The user's wallets: link another (signed by it), list them, unlink one. */
+      linkWallet: portico.linkWallet,
+      linkedWallets: portico.linkedWallets,
+      unlinkWallet: portico.unlinkWallet,
     }),
     [portico, state, step],
   )

@@ -46,3 +46,22 @@ export function keepOnLoopback(controllerModule: string): void {
     return ajax(method, url, ...rest)
   }
 }
+
+/** The Parse JS SDK's `Parse` (Node build), loosely typed as its own types are. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- loose SDK types
+export type ParseSdk = any
+
+/** Signs `account` in through the Parse SDK as a Moralis v1 app does (the legacy signed server time). */
+export async function parseLogIn(
+  Parse: ParseSdk,
+  account: { address: string; signMessage(input: { message: string }): Promise<string> },
+): Promise<{ id: string; getSessionToken(): string; get(key: string): unknown }> {
+  const { dateTime } = (await Parse.Cloud.run('getServerTime')) as { dateTime: string }
+  const data = `Sign in to the shop\n\nId: portico:${dateTime}`
+  const authData = {
+    id: account.address.toLowerCase(),
+    signature: await account.signMessage({ message: data }),
+    data,
+  }
+  return Parse.User.logInWith('moralisEth', { authData })
+}

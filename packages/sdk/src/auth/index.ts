@@ -16,3 +16,10 @@ export {
   type GetSessionReturnType,
   type SessionInfo,
 } from './session.ts'
+export {
+  linkedWallets,
+  linkWallet,
+  unlinkWallet,
+  type LinkedWallet,
+  type LinkWalletParameters,
+} from './wallets.ts'

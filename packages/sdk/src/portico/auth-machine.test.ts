@@ -11,6 +11,7 @@ import {
 
 const user: AuthUser = { id: 'u1', address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' }
 const failure = new Error('boom')
+const second = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 
 const states: Record<AuthStatus, AuthState> = {
   undefined: { status: 'undefined' },
@@ -31,10 +32,11 @@ const events: Record<AuthEvent['type'], AuthEvent> = {
   SIGN_OUT: { type: 'SIGN_OUT' },
   SIGNED_OUT: { type: 'SIGNED_OUT' },
   SESSION_LOST: { type: 'SESSION_LOST', reason: 'account_changed' },
+  WALLETS_CHANGED: { type: 'WALLETS_CHANGED', address: second, addresses: [second] },
 }
 
 // Every allowed transition of the state machine (docs/architecture.md); every other (state, event) pair must leave
-// the state untouched. The table below is checked against all 6 × 9 combinations.
+// the state untouched. The table below is checked against all 6 × 10 combinations.
 const allowed: Partial<Record<AuthStatus, Partial<Record<AuthEvent['type'], AuthState>>>> = {
   undefined: {
     SESSION_RESTORED: { status: 'authenticated', user },
@@ -49,6 +51,11 @@ const allowed: Partial<Record<AuthStatus, Partial<Record<AuthEvent['type'], Auth
   authenticated: {
     SIGN_OUT: { status: 'logging_out', user },
     SESSION_LOST: { status: 'unauthenticated', reason: 'account_changed' },
+    // A wallet linked or unlinked: still signed in, with the addresses now.
+    WALLETS_CHANGED: {
+      status: 'authenticated',
+      user: { ...user, address: second, addresses: [second] },
+    },
   },
   logging_out: { SIGNED_OUT: { status: 'unauthenticated' } },
 }
@@ -70,9 +77,9 @@ describe('authReducer', () => {
     else expect(after).toBe(before)
   })
 
-  it('has exactly 10 transitions', () => {
+  it('has exactly 11 transitions', () => {
     const count = pairs.filter(([s, t]) => authReducer(states[s], events[t]) !== states[s])
-    expect(count).toHaveLength(10)
+    expect(count).toHaveLength(11)
   })
 
   it('reports a failed server sign-out but still ends unauthenticated', () => {

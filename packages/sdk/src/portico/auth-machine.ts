@@ -9,8 +9,10 @@ export type AuthStatus =
 /** The signed-in user as the server describes them. */
 export interface AuthUser {
   id: string
-  /** Checksummed address that signed in. */
+  /** The user's primary address (checksummed): the one they first signed in with. */
   address: `0x${string}`
+  /** Every address that signs in as the user (their linked wallets), the primary first. */
+  addresses?: readonly `0x${string}`[] | undefined
   /** Chain the user signed in on, when known. */
   chainId?: number | undefined
   /** Server session id. */
@@ -58,6 +60,8 @@ export type AuthEvent =
   | { type: 'SIGNED_OUT'; error?: unknown }
   /** Server said 401, or the wallet changed account or chain, or disconnected. */
   | { type: 'SESSION_LOST'; reason: SessionLostReason }
+  /** A wallet was linked or unlinked: the user's addresses now. */
+  | { type: 'WALLETS_CHANGED'; address: `0x${string}`; addresses: readonly `0x${string}`[] }
 
 export const initialAuthState: AuthState = { status: 'undefined' }
 
@@ -85,6 +89,10 @@ export function authReducer(state: AuthState, event: AuthEvent): AuthState {
     case 'authenticated':
       if (event.type === 'SIGN_OUT') return { status: 'logging_out', user: state.user }
       if (event.type === 'SESSION_LOST') return { status: 'unauthenticated', reason: event.reason }
+      if (event.type === 'WALLETS_CHANGED') {
+        const { address, addresses } = event
+        return { status: 'authenticated', user: { ...state.user, address, addresses } }
+      }
       return state
     case 'logging_out':
       if (event.type === 'SIGNED_OUT') {

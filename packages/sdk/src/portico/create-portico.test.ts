@@ -94,6 +94,36 @@ describe('createPortico', () => {
     expect(portico.auth.get()).toEqual({ status: 'unauthenticated', reason: 'session_gone' })
   })
 
+  it("linking and unlinking wallets keeps the signed-in user's addresses", async () => {
+    const second = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+    const wallet = (address: string, primary: boolean) => ({
+      address,
+      linkedAt: '2030-01-01T00:00:00.000Z',
+      primary,
+    })
+    const { portico } = setup({
+      'GET /api/auth/session': () => Response.json(session),
+      'POST /api/auth/link': () =>
+        Response.json({
+          wallets: [wallet(session.user.address, true), wallet(second, false)],
+        }),
+      [`DELETE /api/auth/wallets/${session.user.address}`]: () =>
+        Response.json({ wallets: [wallet(second, true)] }),
+    })
+    await portico.start()
+    const linked = await portico.linkWallet({ message: 'signed by the wallet', signature: '0x01' })
+    expect(linked).toHaveLength(2)
+    expect(portico.auth.get()).toMatchObject({
+      status: 'authenticated',
+      user: { address: session.user.address, addresses: [session.user.address, second] },
+    })
+    await portico.unlinkWallet(session.user.address as `0x${string}`)
+    expect(portico.auth.get()).toMatchObject({
+      status: 'authenticated',
+      user: { address: second, addresses: [second] },
+    })
+  })
+
   it('uses the server RPC gateway for chains without a configured node URL', () => {
     const { portico } = setup({})
     expect(portico.nodeUrl(31337)).toBe('http://127.0.0.1:1/api/rpc/31337')

@@ -1,3 +1,4 @@
+import type { LinkedWallet } from '../auth/wallets.ts'
 import type { BackendClient } from '../backend/client.ts'
 import { gatewayChainUrl, nodeDefaults } from '../rpc/defaults.ts'
 import { createStore } from '../store/store.ts'
@@ -149,6 +150,29 @@ export function createPortico(config: PorticoConfig): Portico {
     }
   }
 
+  /** Runs a call answering the user's wallets, and keeps the signed-in user's addresses. */
+  async function changeWallets(
+    call: (api: Api) => Promise<LinkedWallet[]>,
+  ): Promise<LinkedWallet[]> {
+    const loaded = await api()
+    let wallets: LinkedWallet[]
+    try {
+      wallets = await call(loaded)
+    } catch (error) {
+      if (loaded.isUnauthorized(error)) loseSession('session_gone')
+      throw error
+    }
+    const primary = wallets.find((wallet) => wallet.primary)
+    if (primary) {
+      dispatch({
+        type: 'WALLETS_CHANGED',
+        address: primary.address as `0x${string}`,
+        addresses: wallets.map((wallet) => wallet.address as `0x${string}`),
+      })
+    }
+    return wallets
+  }
+
   return {
     backend: async () => (await api()).client,
     auth,
@@ -222,6 +246,10 @@ export function createPortico(config: PorticoConfig): Portico {
         throw error
       }
     },
+
+    linkWallet: (parameters) => changeWallets((api) => api.linkWallet(api.client, parameters)),
+    linkedWallets: () => changeWallets((api) => api.linkedWallets(api.client)),
+    unlinkWallet: (address) => changeWallets((api) => api.unlinkWallet(api.client, address)),
 
     async revokeSession(id) {
       const { client, deleteSession, isUnauthorized } = await api()

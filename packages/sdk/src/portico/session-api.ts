@@ -17,7 +17,7 @@ export function isUnauthorized(error: unknown): boolean {
 /** The state machine's user from a session or sign-in answer. */
 export function toAuthUser(
   answer: {
-    user: { id: string; address: string }
+    user: { id: string; address: string; addresses?: readonly string[] | undefined }
     session: { id: string; chainId?: number; expiresAt: string }
   },
   chainId?: number,
@@ -25,6 +25,9 @@ export function toAuthUser(
   return {
     id: answer.user.id,
     address: answer.user.address as `0x${string}`,
+    ...(answer.user.addresses
+      ? { addresses: answer.user.addresses as readonly `0x${string}`[] }
+      : {}),
     chainId: answer.session.chainId ?? chainId,
     sessionId: answer.session.id,
     expiresAt: answer.session.expiresAt,
@@ -38,3 +41,4 @@ export async function fetchSession(client: BackendClient): Promise<AuthUser | nu
 }
 
 export { listSessions as fetchSessions, revokeSession as deleteSession, signOut as logout }
+export { linkedWallets, linkWallet, unlinkWallet } from '../auth/wallets.ts'

@@ -23,7 +23,10 @@ export function rememberSignedIn(
   })
 }
 
-/** An account or chain change, or a disconnect, ends an authenticated session. */
+/**
+ * An account or chain change, or a disconnect, ends an authenticated session; a change to
+ * another wallet linked to the user does not (it signs in as them too).
+ */
 export function endSessionOnWalletChange(
   wallet: Pick<Store<WalletState>, 'subscribe'>,
   auth: Pick<Store<AuthState>, 'get'>,
@@ -37,7 +40,8 @@ export function endSessionOnWalletChange(
       return loseSession('wallet_disconnected')
     }
     if (next.status !== 'connected' || !next.address) return
-    if (next.address.toLowerCase() !== user.address.toLowerCase()) {
+    const own = [user.address, ...(user.addresses ?? [])].map((a) => a.toLowerCase())
+    if (!own.includes(next.address.toLowerCase())) {
       return loseSession('account_changed')
     }
     if (user.chainId !== undefined && next.chainId !== undefined && next.chainId !== user.chainId) {

@@ -4,6 +4,7 @@ import type { CreateWalletParameters, Wallet } from '../wallet/create-wallet.ts'
 import type { InjectedWindow } from '../wallet/detect-injected.ts'
 import type { WalletState, WalletVendorConfig, WalletVendors } from '../wallet/types.ts'
 import type { AuthState } from './auth-machine.ts'
+import type { LinkedWallet, LinkWalletParameters } from '../auth/wallets.ts'
 import type { SessionInfo } from './session-api.ts'
 import type { SignInStep } from './sign-in-flow.ts'
 
@@ -67,6 +68,15 @@ export interface Portico {
   signOut(): Promise<void>
   listSessions(): Promise<SessionInfo[]>
   revokeSession(id: string): Promise<void>
+  /**
+   * Links another wallet to the signed-in user, signed by that wallet (e.g. a second account or
+   * connector; switching the connected wallet to an unlinked account ends the session first).
+   */
+  linkWallet(parameters: LinkWalletParameters): Promise<LinkedWallet[]>
+  /** The signed-in user's wallets, the primary first. */
+  linkedWallets(): Promise<LinkedWallet[]>
+  /** Unlinks one of the signed-in user's wallets (the last one stays). */
+  unlinkWallet(address: `0x${string}`): Promise<LinkedWallet[]>
   /** Node URL for a chain: the configured one, else the server's RPC gateway (session auth). */
   nodeUrl(chainId: number): string
 }

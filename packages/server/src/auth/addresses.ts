@@ -118,7 +118,8 @@ export async function unlinkAddress(
       .delete(userAddresses)
       .where(and(eq(userAddresses.address, checked), eq(userAddresses.userId, userId)))
     const primary = rest.find((row) => row.primary)?.address ?? earliest(rest)
-    if (primary !== user.address) await tx.update(users).set({ address: primary }).where(eq(users.id, userId))
+    if (primary !== user.address)
+      await tx.update(users).set({ address: primary }).where(eq(users.id, userId))
     return { primary }
   })
 }

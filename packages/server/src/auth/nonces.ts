@@ -1,17 +1,24 @@
+import { randomBytes } from 'node:crypto'
 import { lt } from 'drizzle-orm'
-import { generateSiweNonce } from 'viem/siwe'
 import type { Database } from '../db/client.ts'
 import { nonces } from '../db/schema.ts'
 
 export type Nonce = typeof nonces.$inferSelect
 
-/** Issues a fresh sign-in nonce (96 random alphanumerics, as EIP-4361 allows) valid for `ttlMs`. */
+/**
+ * A nonce: 96 hex digits from the system's secure random source (EIP-4361 asks for at least 8
+ * alphanumerics). Not viem's `generateSiweNonce`: it reads `Math.random` and consecutive
+ * nonces are one window sliding along the same string, so one nonce gives away the next.
+ */
+const newNonce = () => randomBytes(48).toString('hex')
+
+/** Issues a fresh sign-in nonce valid for `ttlMs`. */
 export async function issueNonce(db: Database, ttlMs: number): Promise<Nonce> {
   const now = new Date()
   const [row] = await db
     .insert(nonces)
     .values({
-      nonce: generateSiweNonce(),
+      nonce: newNonce(),
       issuedAt: now,
       expiresAt: new Date(now.getTime() + ttlMs),
     })

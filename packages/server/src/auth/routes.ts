@@ -135,28 +135,24 @@ export const authRoutes = routePlugin(
       }
     })
 
-    app.post(
-      '/api/auth/link',
-      { schema: s.link, config: { rateLimit } },
-      async (request) => {
-        const current = await request.requireUser()
-        const { message, signature } = request.body
-        // Every check of a sign-in, on a message signed by the wallet to link.
-        const checked = checkSignInMessage(message, config)
-        await verifySignInSignature(services.chainClients, {
-          message,
-          signature: signature as Hex,
-          address: checked.address,
-          chainId: checked.chainId,
-        })
-        const wallets = await linkWallet(services.objects, {
-          userId: current.user.id,
-          address: checked.address,
-          signed: { nonce: checked.nonce, issuedAt: checked.issuedAt, skewMs: config.clockSkewMs },
-        })
-        return walletsAnswer(wallets)
-      },
-    )
+    app.post('/api/auth/link', { schema: s.link, config: { rateLimit } }, async (request) => {
+      const current = await request.requireUser()
+      const { message, signature } = request.body
+      // Every check of a sign-in, on a message signed by the wallet to link.
+      const checked = checkSignInMessage(message, config)
+      await verifySignInSignature(services.chainClients, {
+        message,
+        signature: signature as Hex,
+        address: checked.address,
+        chainId: checked.chainId,
+      })
+      const wallets = await linkWallet(services.objects, {
+        userId: current.user.id,
+        address: checked.address,
+        signed: { nonce: checked.nonce, issuedAt: checked.issuedAt, skewMs: config.clockSkewMs },
+      })
+      return walletsAnswer(wallets)
+    })
 
     app.get('/api/auth/wallets', { schema: s.wallets }, async (request) => {
       const { user } = await request.requireUser()

@@ -3,12 +3,18 @@ import { parseAcl } from '../objects/acl.ts'
 import { parseWhere } from '../objects/condition.ts'
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../objects/query.ts'
 import type { WireObject } from '../objects/rows.ts'
-import type { Document } from '../objects/wire.ts'
 import { viewerOf, writerOf, type CompatAnswer, type CompatCall } from './call.ts'
 import { ANY_OWNER, type Changer } from '../objects/access.ts'
 import { MASTER_OWNER } from './master-key.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
-import { applyParseWrite, createAcl, toParseObject, type ParseObject } from './parse-object.ts'
+import {
+  applyParseWrite,
+  createAcl,
+  relationChangesOf,
+  toParseObject,
+  type ParseObject,
+} from './parse-object.ts'
+import { checkRoleWrite, duplicateRole } from './roles.ts'
 import { syncedView } from './synced-classes.ts'
 import { userFieldsRule } from './user-fields.ts'
 
@@ -139,12 +145,23 @@ export async function createInClass(call: CompatCall, className: string): Promis
     )
   const writer = await writerOf(call)
   const creator = writer === ANY_OWNER ? (await call.session())?.user.id : writer
-  const outcome = await call.services.objects.create({
+  const data = applyParseWrite({}, call.params)
+  const relations = relationChangesOf(call.params)
+  if (className === '_Role') checkRoleWrite(undefined, data, relations)
+  const request = {
     className,
     ownerId: creator ?? MASTER_OWNER.id,
-    data: applyParseWrite({}, call.params),
+    data,
     acl: createAcl(call.params.ACL, creator),
-  })
+  }
+  let outcome
+  try {
+    outcome = relations.length
+      ? { created: await call.services.objects.createRelated(request, relations) }
+      : await call.services.objects.create(request)
+  } catch (error) {
+    throw (className === '_Role' && duplicateRole(error, data.name)) || error
+  }
   // Without an idempotency claim a create is always applied.
   const created = (outcome as { created: WireObject }).created
   return { status: 201, body: { objectId: created.objectId, createdAt: created.createdAt } }
@@ -158,22 +175,47 @@ export async function updateInClass(
   if (className === '_EthAddress')
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, '_EthAddress rows are kept by the server.')
   const writer = await writerOf(call)
-  const session = writer === ANY_OWNER ? null : await call.requireSession()
-  // The master key changes any user's fields; a user only their own, within their wallets.
-  const checkFields = session
-    ? await userFieldsRule(call.services.db, className, session.user.id)
-    : (data: Document) => data
+  // A user's own fields are checked against the wallets linked to that user, whoever writes.
+  const checkFields = await userFieldsRule(call.services.db, className, objectId)
   const { after: updated } = await call.services.objects.modify(
     { className, objectId, userId: writer },
     (current) => {
       const data = checkFields(applyParseWrite(current.data, call.params))
+      const relations = relationChangesOf(call.params)
+      if (className === '_Role') checkRoleWrite(current.data, data, relations)
       return {
         data,
+        relations,
         ...(call.params.ACL === undefined ? {} : { acl: parseAcl(call.params.ACL) }),
       }
     },
   )
-  return { body: { updatedAt: updated.updatedAt } }
+  return {
+    body: { updatedAt: updated.updatedAt, ...resultsOfWrite(className, call.params, updated.data) },
+  }
+}
+
+/** Operations whose result Parse answers: the clients take it as the field's new value. */
+const ANSWERED_OPS = new Set(['Increment', 'Add', 'AddUnique', 'Remove'])
+
+/**
+ * The fields of an update whose stored value the client cannot know: results of operations, as
+ * Parse answers them (a client sets a field it does not find in the answer to the operation
+ * applied to nothing), and `accounts` and `ethAddress`, which the server keeps for a user.
+ */
+function resultsOfWrite(
+  className: string,
+  params: Record<string, unknown>,
+  data: Record<string, unknown>,
+) {
+  const kept = className === '_User' ? ['accounts', 'ethAddress'] : []
+  const results: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(params)) {
+    const op = (value as { __op?: unknown } | null)?.__op
+    if ((typeof op === 'string' && ANSWERED_OPS.has(op)) || kept.includes(key))
+      if (key in data) results[key] = data[key]
+  }
+  return results
 }
 
 export async function deleteFromClass(
@@ -181,7 +223,7 @@ export async function deleteFromClass(
   className: string,
   objectId: string,
 ): Promise<CompatAnswer> {
-  if (SYSTEM_CLASSES.has(className))
+  if (className === '_User' || className === '_EthAddress')
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, `${className} rows cannot be deleted here.`)
   await call.services.objects.delete({ className, objectId, userId: await writerOf(call) })
   return { body: {} }

@@ -3,7 +3,8 @@ import { HttpError } from '../errors.ts'
 import type { WireObject } from '../objects/rows.ts'
 import { normaliseValue, type Document } from '../objects/wire.ts'
 import { ownerAcl, parseAcl, type Acl } from '../objects/acl.ts'
-import { assertFieldName } from '../objects/names.ts'
+import { assertFieldName, isPointerClass } from '../objects/names.ts'
+import { MAX_RELATION_CHANGE, type RelationChange } from '../objects/relations.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 
 // Portico objects in Parse's shape, and Parse writes (fields, ACL, operations) applied to
@@ -88,7 +89,7 @@ function applyOperation(current: unknown, op: Record<string, unknown>, key: stri
     }
     default:
       throw incorrect(
-        `The operation ${String(op.__op).slice(0, 40)} on "${key}" is not supported (Portico has Increment, Add, AddUnique, Remove and Delete; no relations).`,
+        `The operation ${String(op.__op).slice(0, 40)} on "${key}" is not supported (Portico has Increment, Add, AddUnique, Remove, Delete, AddRelation and RemoveRelation).`,
       )
   }
 }
@@ -102,11 +103,60 @@ function fieldName(key: string): string {
   }
 }
 
+const RELATION_OPS = new Set(['AddRelation', 'RemoveRelation'])
+
+/** Whether a body value is a relation operation (or a `Batch` of them, as the SDK sends both). */
+function isRelationOp(value: unknown): boolean {
+  const op = value as { __op?: unknown; ops?: unknown } | null
+  if (op === null || typeof op !== 'object') return false
+  if (RELATION_OPS.has(op.__op as string)) return true
+  return op.__op === 'Batch' && Array.isArray(op.ops) && op.ops.every(isRelationOp)
+}
+
+function pointerIds(op: Record<string, unknown>, key: string, classes: Set<string>): string[] {
+  if (!Array.isArray(op.objects) || op.objects.length > MAX_RELATION_CHANGE)
+    throw incorrect(
+      `${String(op.__op)} on "${key}" needs "objects", an array of at most ${MAX_RELATION_CHANGE} pointers.`,
+    )
+  return op.objects.map((item) => {
+    const pointer = item as { __type?: unknown; className?: unknown; objectId?: unknown } | null
+    if (
+      !pointer ||
+      (pointer.__type !== 'Pointer' && pointer.__type !== 'Object') ||
+      !isPointerClass(pointer.className) ||
+      typeof pointer.objectId !== 'string' ||
+      pointer.objectId.length > 64
+    )
+      throw incorrect(`${String(op.__op)} on "${key}" takes pointers to saved objects.`)
+    classes.add(pointer.className)
+    return pointer.objectId
+  })
+}
+
+/** The relation members a Parse write body adds and removes (`AddRelation`, `RemoveRelation`). */
+export function relationChangesOf(body: Record<string, unknown>): RelationChange[] {
+  const changes: RelationChange[] = []
+  for (const [key, value] of Object.entries(body)) {
+    if (ENVELOPE.has(key) || !isRelationOp(value)) continue
+    fieldName(key)
+    const op = value as { __op: string; ops?: Record<string, unknown>[] }
+    const classes = new Set<string>()
+    const add: string[] = []
+    const remove: string[] = []
+    for (const part of op.__op === 'Batch' ? op.ops! : [op as Record<string, unknown>])
+      (part.__op === 'AddRelation' ? add : remove).push(...pointerIds(part, key, classes))
+    if (classes.size !== 1)
+      throw incorrect(`The members of relation "${key}" are objects of one class.`)
+    changes.push({ field: key, targetClass: [...classes][0]!, add, remove })
+  }
+  return changes
+}
+
 /** The document after a Parse write body (plain values and operations) is applied to `current`. */
 export function applyParseWrite(current: Document, body: Record<string, unknown>): Document {
   const next: Document = { ...current }
   for (const [key, value] of Object.entries(body)) {
-    if (ENVELOPE.has(key)) continue
+    if (ENVELOPE.has(key) || isRelationOp(value)) continue
     fieldName(key)
     const isOp =
       value !== null && typeof value === 'object' && !Array.isArray(value) && '__op' in value

@@ -13,7 +13,7 @@ import {
 import { uploadFile } from './files.ts'
 import { runFunction, type SiteFunctions } from './functions.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
-import { logout, me, signIn, unlinkEthAddress, updateUser } from './users.ts'
+import { getUser, logout, me, signIn, unlinkEthAddress, updateUser } from './users.ts'
 
 // The route table of the compatibility mount: every route once, in Fastify's own router. Single
 // calls and batch sub-requests are dispatched through it alike; the verb it is looked up with is
@@ -113,11 +113,9 @@ export function compatRoutes(options: CompatRoutesOptions): CompatRoutes {
     call((c) => signIn(c, options.clientFor)),
   )
   on('GET', '/users/me', call(me))
-  on(
-    'GET',
-    '/users/:objectId',
-    call((c, { objectId }) => getFromClass(c, '_User', objectId!)),
-  )
+  const getOneUser = call((c, { objectId }) => getUser(c, objectId!))
+  on('GET', '/users/:objectId', getOneUser)
+  on('GET', '/classes/_User/:objectId', getOneUser)
   // A user's own object may carry a wallet to link (`authData`); deleting an `_EthAddress`
   // unlinks the wallet (what `Moralis.link` / `unlink` send).
   const putUser = call((c, { objectId }) => updateUser(c, objectId!, options.clientFor))

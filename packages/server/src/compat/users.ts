@@ -1,14 +1,14 @@
 import { ownerAcl } from '../objects/acl.ts'
 import { getAddress, isAddress, type Address, type Hex } from 'viem'
 import { createSiweMessage } from 'viem/siwe'
-import { addressesOf } from '../auth/addresses.ts'
+import { addressesOf, userOfAddress } from '../auth/addresses.ts'
 import { issueNonce } from '../auth/nonces.ts'
 import { verifySignInSignature, type ChainClients } from '../auth/signature.ts'
 import { checkSignInMessage } from '../auth/siwe.ts'
 import { accountsOf, ethAddressRow, linkWallet, unlinkWallet } from '../auth/wallets.ts'
 import type { WireObject } from '../objects/rows.ts'
 import { TOKEN_PREFIX, type CompatAnswer, type CompatCall, type CompatServices } from './call.ts'
-import { updateInClass } from './classes.ts'
+import { getFromClass, updateInClass } from './classes.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import { toParseObject } from './parse-object.ts'
 
@@ -280,6 +280,13 @@ export async function updateUser(
           `Portico links wallets only (authData.moralisEth), not ${provider.slice(0, 40)}.`,
         )
       if (value === null) continue
+      // The clients send the authData they hold again with later saves (Parse Server does not
+      // check it again when unchanged): a wallet already linked to the caller needs no nonce.
+      const id = (value as { id?: unknown }).id
+      if (typeof id === 'string' && isAddress(id, { strict: false })) {
+        const owner = await userOfAddress(call.services.db, id)
+        if (owner === user.id) continue
+      }
       await limitAttempts(call)
       const signed = await checkAuthData(call, clientFor, value)
       await linkWallet(call.services.objects, {
@@ -294,6 +301,21 @@ export async function updateUser(
     }
   }
   return updateInClass({ ...call, params: fields }, '_User', objectId)
+}
+
+/**
+ * `GET users/:objectId` and `GET classes/_User/:objectId`: the user's own object comes with the
+ * session token it was asked with, as Parse Server answers it. A client fetching its current
+ * user replaces everything it held with the answer, token included.
+ */
+export async function getUser(call: CompatCall, objectId: string): Promise<CompatAnswer> {
+  const answer = await getFromClass(call, '_User', objectId)
+  const current = await call.session()
+  if (current?.user.id !== objectId || !call.sessionToken) return answer
+  return {
+    ...answer,
+    body: { ...(answer.body as object), sessionToken: TOKEN_PREFIX + call.sessionToken },
+  }
 }
 
 /** `DELETE classes/_EthAddress/:objectId` (`Moralis.unlink`): unlinks one of the caller's wallets. */

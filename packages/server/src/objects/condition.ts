@@ -43,6 +43,8 @@ export type Term =
   | { kind: 'id'; field: 'objectId' | 'owner'; test: ColumnTest<string> }
   | { kind: 'time'; field: 'createdAt' | 'updatedAt'; test: ColumnTest<Date> }
   | { kind: 'or' | 'and'; of: Condition[] }
+  /** `$relatedTo`: the objects held in relation `key` of one object. */
+  | { kind: 'related'; className: string; objectId: string; key: string }
 
 /** A `where`: all of its terms hold, in the order written; with none, every object matches. */
 export interface Condition {
@@ -50,7 +52,7 @@ export interface Condition {
 }
 
 /** A term on one field (document or envelope), as opposed to an `$or`/`$and`. */
-export type FieldTerm = Exclude<Term, { kind: 'or' | 'and' }>
+export type FieldTerm = Exclude<Term, { kind: 'or' | 'and' | 'related' }>
 
 /**
  * Operators (besides `$options`, which goes with `$regex`, and the distances that go with
@@ -111,7 +113,7 @@ export function* fieldTerms(condition: Condition | undefined): Generator<FieldTe
   for (const term of condition?.terms ?? []) {
     if ('of' in term) {
       for (const part of term.of) yield* fieldTerms(part)
-    } else yield term
+    } else if (term.kind !== 'related') yield term
   }
 }
 
@@ -125,6 +127,11 @@ function parseLevel(where: unknown, depth: number, counter: { conditions: number
       const of = listOf(constraint, name).map((part) => parseLevel(part, depth + 1, counter))
       if (of.length === 0) throw invalid(`${name} takes at least one condition.`)
       terms.push({ kind: name === '$or' ? 'or' : 'and', of })
+      continue
+    }
+    if (name === '$relatedTo') {
+      counter.conditions++
+      terms.push(relatedTo(constraint))
       continue
     }
     const column = ID_FIELDS.has(name) || TIME_FIELDS.has(name)
@@ -168,6 +175,22 @@ function parseLevel(where: unknown, depth: number, counter: { conditions: number
     }
   }
   return { terms }
+}
+
+/** `{ "$relatedTo": { "object": <Pointer>, "key": "<relation field>" } }`. */
+function relatedTo(value: unknown): Term {
+  const { object, key } = (value ?? {}) as { object?: unknown; key?: unknown }
+  const pointer = (object ?? {}) as { __type?: unknown; className?: unknown; objectId?: unknown }
+  if (
+    typeof key !== 'string' ||
+    pointer.__type !== 'Pointer' ||
+    typeof pointer.className !== 'string' ||
+    typeof pointer.objectId !== 'string' ||
+    pointer.objectId.length > 64
+  )
+    throw invalid('$relatedTo takes { "object": <a Pointer>, "key": "<relation field>" }.')
+  assertFieldName(key)
+  return { kind: 'related', className: pointer.className, objectId: pointer.objectId, key }
 }
 
 /** Whether a constraint is an operator object (`{ $gt: 1 }`) rather than a value to equal. */

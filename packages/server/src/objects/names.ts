@@ -21,7 +21,7 @@ export function isValidName(name: unknown): name is string {
 }
 
 /**
- * Classes the Moralis v1 / Parse compatibility mount keeps for its users and their addresses.
+ * Classes the Moralis v1 / Parse compatibility mount keeps for its users, their addresses and roles.
  * They are not reachable under `/api` (a class name there starts with a letter), but pointers may
  * name them.
  */

@@ -15,7 +15,7 @@ import {
   type SQL,
 } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
-import { objects } from '../db/schema.ts'
+import { objectRelations, objects } from '../db/schema.ts'
 import { badRequest } from '../errors.ts'
 import {
   fieldTerms,
@@ -85,6 +85,11 @@ function translateTerm(term: Term): SQL {
     case 'id':
     case 'time':
       return columnCondition(COLUMNS[term.field]!, term.test)
+    case 'related':
+      // The object's own ACL still decides whether it is read (the store's access rule).
+      return sql`exists (select 1 from ${objectRelations} r
+        where r.class_name = ${term.className} and r.field = ${term.key}
+          and r.owning_id = ${term.objectId} and r.related_id = ${objects.id})`
   }
 }
 

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm'
 import { rowsOf, batchConcurrency, textArray, type Database } from '../db/client.ts'
 import { createCoalescer } from '../db/coalesce.ts'
-import { objectRelations, objects } from '../db/schema.ts'
+import { objects } from '../db/schema.ts'
 import { notFound } from '../errors.ts'
 import { answerBudget } from '../http/answer-budget.ts'
 import {
@@ -23,6 +23,14 @@ import { translateOrder, translateWhere } from './query.ts'
 import { packedRows, toWire, unpack, type PackedRow, type WireObject } from './rows.ts'
 import type { Document } from './wire.ts'
 import { writeGroup, type CreateOutcome, type CreateRequest } from './writer.ts'
+import {
+  dropRelations,
+  insertRelations,
+  markRelations,
+  writeRelations,
+  type RelationChange,
+} from './relations.ts'
+import { randomBytes } from 'node:crypto'
 
 // The object store: the only module that reads or writes the `objects` table. Every read and
 // write takes the access rule (access.ts) into its own statement. Each committed change is told
@@ -260,7 +268,13 @@ export class ObjectStore {
    */
   async modify(
     input: { className: string; objectId: string; userId: Changer },
-    modify: (current: WireObject) => { data?: Document; acl?: Acl; ownerId?: string },
+    modify: (current: WireObject) => {
+      data?: Document
+      acl?: Acl
+      ownerId?: string
+      /** Members added to or removed from its relation fields, in the same transaction. */
+      relations?: RelationChange[]
+    },
   ): Promise<{ before: WireObject; after: WireObject }> {
     const changed = await this.#db.transaction(async (tx) => {
       const [row] = await tx
@@ -271,10 +285,13 @@ export class ObjectStore {
       if (!row) return null
       const before = toWire(row)
       const next = modify(before)
+      const relations = next.relations ?? []
+      const data = relations.length ? markRelations(next.data ?? before.data, relations) : next.data
+      await writeRelations(tx, input.className, input.objectId, relations)
       const [updated] = await tx
         .update(objects)
         .set({
-          ...(next.data ? { data: next.data } : {}),
+          ...(data ? { data } : {}),
           ...(next.acl === undefined ? {} : permsOf(next.acl)),
           ...(next.ownerId === undefined ? {} : { ownerId: next.ownerId }),
           updatedAt: new Date(),
@@ -313,12 +330,43 @@ export class ObjectStore {
     }).then((changed) => changed.after)
   }
 
-  /** Deletes an object; returns it as it was. */
+  /**
+   * Creates an object holding relation members, in one transaction (other creates go through
+   * the group-commit writer).
+   */
+  async createRelated(request: CreateRequest, relations: RelationChange[]): Promise<WireObject> {
+    const { className } = request
+    return this.transaction(async (tx, writes) => {
+      const id = randomBytes(12).toString('base64url')
+      const data = markRelations(request.data, relations)
+      const [made] = await writes.insertNew(className, request, [{ id, data }], new Date())
+      await writeRelations(tx, className, id, relations)
+      return made!
+    })
+  }
+
+  /** Relation members written as they are (an import's); returns how many were new. */
+  importRelations(
+    rows: readonly { className: string; field: string; owningId: string; relatedId: string }[],
+    tx: Database = this.#db,
+  ): Promise<number> {
+    return insertRelations(tx, rows)
+  }
+
+  /** Deletes an object (and the relation members it held); returns it as it was. */
   async delete(input: { className: string; objectId: string; userId: Changer }) {
-    const rows = await this.#db
-      .delete(objects)
-      .where(changeableBy(input.className, input.objectId, input.userId))
-      .returning()
+    const rows = await this.#db.transaction(async (tx) => {
+      const deleted = await tx
+        .delete(objects)
+        .where(changeableBy(input.className, input.objectId, input.userId))
+        .returning()
+      await dropRelations(
+        tx,
+        input.className,
+        deleted.map((row) => row.id),
+      )
+      return deleted
+    })
     if (!rows.length) throw await this.#refusal(input.className, input.objectId, input.userId)
     const before = toWire(rows[0]!)
     await this.#publish([
@@ -341,7 +389,8 @@ export class ObjectStore {
 
   /**
    * Writes imported rows where their id is free in their class (a second import of the same rows
-   * changes nothing); returns how many were written. Nothing is told to live listeners.
+   * changes nothing); returns how many were written. Nothing is told to live listeners. `tx` is
+   * the import's transaction when a row is written with other tables (a user and its wallets).
    */
   async importRows(rows: NewObject[], tx: Database = this.#db): Promise<number> {
     if (rows.length === 0) return 0
@@ -350,20 +399,6 @@ export class ObjectStore {
       .values(rows.map(rowOf))
       .onConflictDoNothing()
       .returning({ id: objects.id })
-    return inserted.length
-  }
-
-  /** Members of Relation fields, as imported (those already there are left alone). */
-  async importRelations(
-    rows: { className: string; field: string; owningId: string; relatedId: string }[],
-    tx: Database = this.#db,
-  ): Promise<number> {
-    if (rows.length === 0) return 0
-    const inserted = await tx
-      .insert(objectRelations)
-      .values(rows)
-      .onConflictDoNothing()
-      .returning({ id: objectRelations.owningId })
     return inserted.length
   }
 
@@ -451,6 +486,7 @@ export class ObjectWrites {
       .delete(objects)
       .where(and(eq(objects.className, className), inArray(objects.id, ids)))
       .returning()
+    await dropRelations(this.tx, className, ids)
     const removed = rows.map(toWire)
     for (const before of removed)
       this.changes.push({
