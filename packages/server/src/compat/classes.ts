@@ -6,6 +6,7 @@ import type { WireObject } from '../objects/rows.ts'
 import { viewerOf, writerOf, type CompatAnswer, type CompatCall } from './call.ts'
 import { ANY_OWNER, type Changer } from '../objects/access.ts'
 import { MASTER_OWNER } from './master-key.ts'
+import { recordAudit } from '../admin/audit.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import {
   applyParseWrite,
@@ -164,6 +165,7 @@ export async function createInClass(call: CompatCall, className: string): Promis
   }
   // Without an idempotency claim a create is always applied.
   const created = (outcome as { created: WireObject }).created
+  if (writer === ANY_OWNER) await auditMasterKey(call, 'object.create', null, created)
   return { status: 201, body: { objectId: created.objectId, createdAt: created.createdAt } }
 }
 
@@ -177,7 +179,7 @@ export async function updateInClass(
   const writer = await writerOf(call)
   // A user's own fields are checked against the wallets linked to that user, whoever writes.
   const checkFields = await userFieldsRule(call.services.db, className, objectId)
-  const { after: updated } = await call.services.objects.modify(
+  const { before, after: updated } = await call.services.objects.modify(
     { className, objectId, userId: writer },
     (current) => {
       const data = checkFields(applyParseWrite(current.data, call.params))
@@ -190,9 +192,27 @@ export async function updateInClass(
       }
     },
   )
+  if (writer === ANY_OWNER) await auditMasterKey(call, 'object.update', before, updated)
   return {
     body: { updatedAt: updated.updatedAt, ...resultsOfWrite(className, call.params, updated.data) },
   }
+}
+
+/** A change made with the master key, in the console's audit log as the console's own are. */
+async function auditMasterKey(
+  call: CompatCall,
+  action: string,
+  before: WireObject | null,
+  after: WireObject | null,
+) {
+  const object = (after ?? before)!
+  await recordAudit(call.services.db, {
+    actor: `master key (${call.request.ip})`,
+    action,
+    target: `${object.className}/${object.objectId}`,
+    before,
+    after,
+  })
 }
 
 /** Operations whose result Parse answers: the clients take it as the field's new value. */
@@ -225,6 +245,8 @@ export async function deleteFromClass(
 ): Promise<CompatAnswer> {
   if (className === '_User' || className === '_EthAddress')
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, `${className} rows cannot be deleted here.`)
-  await call.services.objects.delete({ className, objectId, userId: await writerOf(call) })
+  const writer = await writerOf(call)
+  const before = await call.services.objects.delete({ className, objectId, userId: writer })
+  if (writer === ANY_OWNER) await auditMasterKey(call, 'object.delete', before, null)
   return { body: {} }
 }

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { databaseKinds } from '../../test/helpers.ts'
+import { listAudit } from '../admin/audit.ts'
 import { listeningApp, parseLogIn, type ListeningApp, type ParseSdk } from '../../test/compat.ts'
 
 // Parse's whole access model through the real `parse` client: ACLs naming several users and
@@ -213,6 +214,15 @@ describe.each(databaseKinds())('the Parse access model through the parse SDK on 
     expect(madeAcl.toJSON()).toEqual({ '*': { read: true } })
     const stored = await new Parse.Query('Vault').get(locked.id, { useMasterKey: true })
     expect(stored.get('text')).toBe('changed by the master key')
+    const audit = await listAudit(server.app.services.db, { limit: 10 })
+    expect(
+      audit
+        .filter((entry) => entry.actor.startsWith('master key'))
+        .map((e) => [e.action, e.target]),
+    ).toEqual([
+      ['object.create', `Vault/${made.id}`],
+      ['object.update', `Vault/${locked.id}`],
+    ])
 
     const wrong = Parse.masterKey
     Parse.masterKey = `${MASTER}-wrong`
