@@ -1,5 +1,6 @@
 import { HttpError } from '../errors.ts'
 import { isPointerClass } from '../objects/names.ts'
+import { relationMarker } from '../objects/relations.ts'
 import { normaliseValue } from '../objects/wire.ts'
 
 // A field's value as a Parse export writes it, made into the value Portico stores:
@@ -37,7 +38,7 @@ export function storedValue(field: string, value: unknown, files: FileReference[
   if (typed && typeof typed === 'object' && typed.__type === 'Relation') {
     if (!isPointerClass(typed.className))
       throw new ValueRefused(field, `"${field}" is a Relation without a valid "className"`)
-    return { __type: 'Relation', className: typed.className }
+    return relationMarker(typed.className)
   }
   const plain = pointersOf(value, field, 1, files)
   try {
