@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -47,4 +47,29 @@ describe('portico CLI', () => {
     expect(fs.existsSync(path.join(dataDir, 'portico.lock'))).toBe(false)
     fs.rmSync(dataDir, { recursive: true, force: true })
   }, 60_000)
+
+  it('runs as `npx portico import parse FOLDER` from the repository root, without a build', () => {
+    const root = path.resolve(path.dirname(cli), '../../..')
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-npx-'))
+    const fixture = path.join(root, 'packages/server/test/fixtures/parse-dashboard')
+    const run = spawnSync('npx', ['portico', 'import', 'parse', fixture], {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+      encoding: 'utf8',
+      timeout: 120_000,
+    })
+    expect(run.stderr).toBe('')
+    expect(run.status).toBe(0)
+    expect(run.stdout).toContain(`Importing 9 files into the embedded database in ${dataDir}`)
+    expect(run.stdout).toContain('_User.json: 20 rows imported, 0 already there, 0 refused')
+    expect(run.stdout).toContain('Wallet.json: 24 rows imported, 0 already there, 0 refused')
+    const unknown = spawnSync('npx', ['portico', 'import', 'parse', fixture, '--fast'], {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dataDir },
+      encoding: 'utf8',
+    })
+    expect(unknown.status).toBe(1)
+    expect(unknown.stderr).toMatch(/Unknown option --fast/)
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }, 180_000)
 })

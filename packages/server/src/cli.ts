@@ -43,8 +43,9 @@ const commands: Record<string, () => Promise<void>> = {
   'api-key': () => apiKeyCommand(process.argv.slice(3)),
   sync: () => syncCommand(process.argv.slice(3)),
   import: async () => {
-    const reports = await importCommand(process.argv.slice(3))
-    if (reports.some((report) => report.refused.length)) process.exitCode = 3
+    const outcomes = await importCommand(process.argv.slice(3))
+    // 3: something was not imported (said above), so scripts can tell.
+    if (outcomes.some((o) => o.error || o.report?.refused.length)) process.exitCode = 3
   },
   files: async () => {
     // Ctrl-C stops after the file being moved; a new run goes on from there.

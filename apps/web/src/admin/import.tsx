@@ -2,35 +2,42 @@ import { useState } from 'react'
 import type { SectionProps } from './console.tsx'
 
 interface Report {
+  file: string
   className: string
   rows: number
   imported: number
   unchanged: number
-  refused: { line: number; objectId?: string; reason: string }[]
+  refused: { line: number; objectId?: string; field?: string; reason: string }[]
   files: { line: number; objectId: string; field: string; url: string }[]
+  notes: string[]
 }
 type Progress = { className: string; done: number; total: number }
 
+/** The command line's order: users, roles, the other classes, then the relation files. */
+const rank = (name: string) =>
+  name === '_User.json' ? 0 : name === '_Role.json' ? 1 : name.startsWith('_Join:') ? 3 : 2
+
 /**
- * Imports the class files of a Parse or Moralis export (`_User.json` first, so that ACLs find
- * their users), showing the server's progress lines as they arrive.
+ * Imports the files of a Parse export in the command line's order (`_User.json` first, so that
+ * ACLs find their users), showing the server's progress lines as they arrive. A file the server
+ * refuses is reported and the next one is still imported.
  */
 export function Import({ client, role }: SectionProps) {
   const [chosen, setChosen] = useState<File[]>([])
   const [progress, setProgress] = useState<Progress>()
   const [reports, setReports] = useState<Report[]>([])
-  const [problem, setProblem] = useState<string>()
+  const [problems, setProblems] = useState<string[]>([])
   const [busy, setBusy] = useState(false)
 
   const run = async () => {
     setBusy(true)
     setReports([])
-    setProblem(undefined)
-    const files = [...chosen].sort((a, b) =>
-      a.name === '_User.json' ? -1 : b.name === '_User.json' ? 1 : a.name.localeCompare(b.name),
+    setProblems([])
+    const files = [...chosen].sort(
+      (a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
     )
-    try {
-      for (const file of files) {
+    for (const file of files) {
+      try {
         const className = file.name.replace(/\.json$/i, '')
         const answer = await fetch(
           client.url(`/api/admin/import/${encodeURIComponent(className)}`),
@@ -68,22 +75,22 @@ export function Import({ client, role }: SectionProps) {
             if (message.error) throw new Error(`${file.name}: ${message.error}`)
           }
         }
+      } catch (error) {
+        setProblems((all) => [...all, (error as Error).message])
       }
-    } catch (error) {
-      setProblem((error as Error).message)
-    } finally {
-      setBusy(false)
     }
+    setBusy(false)
   }
 
   return (
     <section aria-labelledby="import-heading">
       <h2 id="import-heading">Import from Parse or Moralis</h2>
       <p>
-        Choose the class files of an export (<code>CLASS.json</code>, each{' '}
-        <code>{'{"results": [ … ]}'}</code> as Parse Dashboard and Moralis export them). Ids and
-        dates are kept; running it again changes nothing. The command line does the same:{' '}
-        <code>portico import parse FOLDER</code>.
+        Choose the files of an export: <code>CLASS.json</code> as Parse Dashboard exports a class (a
+        JSON array) or the legacy <code>{'{"results": [ … ]}'}</code>, and{' '}
+        <code>_Join:field:Class.json</code> relation files. Ids, dates and ACLs are kept; running it
+        again changes nothing and writes rows fixed since. The command line does the same:{' '}
+        <code>npx portico import parse FOLDER</code>.
       </p>
       {role !== 'admin' ? (
         <p>Viewers cannot import.</p>
@@ -117,14 +124,16 @@ export function Import({ client, role }: SectionProps) {
           </label>
         </p>
       ) : null}
-      {problem ? <p role="alert">{problem}</p> : null}
+      {problems.length ? (
+        <ul role="alert">
+          {problems.map((text) => (
+            <li key={text}>{text}</li>
+          ))}
+        </ul>
+      ) : null}
       {reports.map((report) => (
-        <section
-          key={report.className}
-          className="card"
-          aria-label={`Import of ${report.className}`}
-        >
-          <h3>{report.className}</h3>
+        <section key={report.file} className="card" aria-label={`Import of ${report.file}`}>
+          <h3>{report.file}</h3>
           <p role="status">
             {report.imported} imported, {report.unchanged} already there, {report.refused.length}{' '}
             refused, of {report.rows} rows.
@@ -134,7 +143,8 @@ export function Import({ client, role }: SectionProps) {
               {report.refused.map((row) => (
                 <li key={`${row.line}`}>
                   Line {row.line}
-                  {row.objectId ? ` (${row.objectId})` : ''}: {row.reason}
+                  {row.objectId ? ` (${row.objectId})` : ''}
+                  {row.field ? `, field "${row.field}"` : ''}: {row.reason}
                 </li>
               ))}
             </ul>
@@ -145,6 +155,9 @@ export function Import({ client, role }: SectionProps) {
               links, not copied: {report.files.map((f) => f.url).join(', ')}
             </p>
           ) : null}
+          {report.notes.map((note) => (
+            <p key={note}>{note}</p>
+          ))}
         </section>
       ))}
     </section>

@@ -6,8 +6,7 @@ import { databaseKinds, signedIn, testApp, testConfig } from '../../test/helpers
 import { loadConfig } from '../config/server.ts'
 import { sessions } from '../db/schema.ts'
 import { effectiveSettings } from './settings.ts'
-import { exportRows } from '../import/export-file.ts'
-import { importClass } from '../import/parse-import.ts'
+import { importFile } from '../import/parse-import.ts'
 
 const ADMIN = getAddress(`0x${'a1'.repeat(20)}`)
 const VIEWER = getAddress(`0x${'b2'.repeat(20)}`)
@@ -149,9 +148,9 @@ describe.each(databaseKinds())('the admin console API on %s', (kind) => {
     expect(rows).toHaveLength(3)
     expect(rows[0]).toHaveProperty('ACL')
     // The import reads an export back: same objects, same owners, in another class.
-    const copy = await importClass(app.services.db, app.services.objects, {
-      className: 'NoteCopy',
-      rows: exportRows(json.body),
+    const copy = await importFile(app.services.db, app.services.objects, {
+      name: 'NoteCopy.json',
+      text: json.body,
     })
     expect(copy).toMatchObject({ imported: 3, refused: [] })
     const copied = (await call('GET', '/api/admin/classes/NoteCopy?order=title', admin)).json()
@@ -257,6 +256,11 @@ describe.each(databaseKinds())('the admin console API on %s', (kind) => {
           updatedAt: '2024-01-02T00:00:00.000Z',
           ACL: { 'role:X': { read: true } },
         },
+        {
+          objectId: 'imp3',
+          createdAt: 'not a date',
+          updatedAt: '2024-01-02T00:00:00.000Z',
+        },
       ],
     })
     const answer = await call(
@@ -270,8 +274,12 @@ describe.each(databaseKinds())('the admin console API on %s', (kind) => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l))
-    expect(lines[0]).toEqual({ progress: { className: 'Imported', done: 2, total: 2 } })
-    expect(lines.at(-1).report).toMatchObject({ imported: 1, refused: [{ objectId: 'imp2' }] })
+    expect(lines[0]).toEqual({ progress: { className: 'Imported', done: 3, total: 3 } })
+    // A role's ACL is imported as it is; a row without a valid date is refused, by field.
+    expect(lines.at(-1).report).toMatchObject({
+      imported: 2,
+      refused: [{ objectId: 'imp3', field: 'createdAt' }],
+    })
     const viewerTry = await call(
       'POST',
       '/api/admin/import/Imported',
@@ -279,6 +287,19 @@ describe.each(databaseKinds())('the admin console API on %s', (kind) => {
       body,
     )
     expect(viewerTry.statusCode).toBe(403)
+    // A relation file of the legacy export, named as the file is.
+    const join = await call(
+      'POST',
+      `/api/admin/import/${encodeURIComponent('_Join:users:_Role')}`,
+      { ...admin, 'content-type': 'application/json' },
+      JSON.stringify({ results: [{ owningId: 'role1', relatedId: 'user1' }] }),
+    )
+    expect(join.statusCode).toBe(200)
+    expect(JSON.parse(join.body.trim().split('\n').at(-1)!).report).toMatchObject({
+      file: '_Join:users:_Role.json',
+      className: '_Role',
+      imported: 1,
+    })
     const notExport = await call(
       'POST',
       '/api/admin/import/Imported',

@@ -1,9 +1,8 @@
 import { PassThrough } from 'node:stream'
 
 import { badRequest, errorBodySchema } from '../errors.ts'
-import { exportRows, ImportFileError } from '../import/export-file.ts'
-import { importClass } from '../import/parse-import.ts'
-import { assertStoredClassName } from '../objects/names.ts'
+import { ImportFileError } from '../import/export-file.ts'
+import { importOpened, openFile } from '../import/parse-import.ts'
 import { consoleAccess } from './access.ts'
 import { recordAudit } from './audit.ts'
 import { consoleErrors, tags } from './schemas.ts'
@@ -12,7 +11,11 @@ import { routePlugin } from '../http/route-plugin.ts'
 /** Largest export file accepted by the console's import (the command line has no limit). */
 const IMPORT_MAX_BYTES = 50 * 1024 * 1024
 
-/** `POST /api/admin/import/:className`: one class file of a Parse or Moralis export. */
+/**
+ * `POST /api/admin/import/:className`: one file of a Parse or Moralis export, named by the
+ * file's name without `.json` (`Post`, `_User`, `_Join:likes:Post`). The same import as the
+ * command line's (import/parse-import.ts), one file at a time.
+ */
 export const consoleImportRoute = routePlugin(
   'portico-console-import',
   ['portico-current-user'],
@@ -21,7 +24,7 @@ export const consoleImportRoute = routePlugin(
     const db = services.db
     const classParams = {
       type: 'object',
-      properties: { className: { type: 'string', maxLength: 64 } },
+      properties: { className: { type: 'string', minLength: 1, maxLength: 140 } },
       required: ['className'],
     } as const
     const errors = { 400: errorBodySchema, ...consoleErrors } as const
@@ -43,35 +46,37 @@ export const consoleImportRoute = routePlugin(
           schema: {
             tags,
             summary:
-              'Import one class of a Parse or Moralis export ({"results":[…]}); answers progress lines, then the report',
+              'Import one file of a Parse export (a class as Parse Dashboard exports it, [ … ], or the legacy {"results": [ … ]}, or a _Join:<field>:<Class> relation file); answers progress lines, then the report',
             params: classParams,
             response: { ...errors, 413: errorBodySchema },
           },
         },
         async (request, reply) => {
           const { user } = await requireConsole(request, 'write')
-          const className = assertStoredClassName(request.params.className)
-          let rows
+          let file
           try {
-            rows = exportRows(String(request.body ?? ''))
+            file = openFile(`${request.params.className}.json`, String(request.body ?? ''))
           } catch (error) {
-            if (error instanceof ImportFileError) throw badRequest(error.message, 'invalid_import')
+            if (error instanceof ImportFileError)
+              throw badRequest(
+                `${request.params.className}.json${error.line ? ` line ${error.line}` : ''}: ${error.message}`,
+                'invalid_import',
+              )
             throw error
           }
+          const className = file.className
           const out = new PassThrough()
           void reply.type('application/x-ndjson; charset=utf-8').send(out)
           const line = (value: unknown) => out.write(`${JSON.stringify(value)}\n`)
           void (async () => {
             try {
-              const report = await importClass(db, services.objects, {
-                className,
-                rows,
-                onProgress: (progress) => line({ progress }),
-              })
+              const report = await importOpened(db, services.objects, file, (progress) =>
+                line({ progress }),
+              )
               await recordAudit(db, {
                 actor: user.address,
                 action: 'import',
-                target: `class/${className}`,
+                target: file.join ? `class/${className}/${file.join.field}` : `class/${className}`,
                 after: {
                   rows: report.rows,
                   imported: report.imported,

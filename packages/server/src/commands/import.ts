@@ -1,21 +1,34 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { loadConfig } from '../config/server.ts'
-import { HttpError } from '../errors.ts'
-import { ImportFileError, exportRows } from '../import/export-file.ts'
-import { importClass, type ImportReport } from '../import/parse-import.ts'
 import { openMemoryCluster } from '../db/cluster/memory.ts'
+import { ImportFileError } from '../import/export-file.ts'
+import { importFile, importOrder, type ImportReport } from '../import/parse-import.ts'
 import { FieldIndexes } from '../objects/field-indexes.ts'
 import { ViewerRoles } from '../objects/viewer-roles.ts'
 import { ObjectStore } from '../objects/store.ts'
 import { openConfiguredDatabase, UsageError } from './database.ts'
 
 const usage = `Usage:
-  portico import parse FOLDER    imports every CLASS.json of a Parse or Moralis export
+  portico import parse FOLDER [--triggers]
+      imports every file of a Parse export: CLASS.json as Parse Dashboard exports a class
+      (a JSON array of rows) or as the legacy Parse.com export ({"results": [ … ]}), and the
+      legacy _Join:<field>:<Class>.json relation files
 
-Each file is one class as Parse Dashboard or Moralis exported it ({"results": [ … ]}), named
-after the class. _User goes first, so that the other classes' ACLs find their users. Running
-it again changes nothing; a row that cannot be imported is reported with its line.`
+_User goes first, then _Role, then the other classes, then the relations. Running it again
+changes nothing that was imported; a row that could not be imported is reported with its file,
+line and field, and is written when the import runs again after it was fixed. It writes to the
+database \`npm start\` uses (DATABASE_URL, or the embedded one in DATA_DIR).
+  --triggers   reserved: runs cloud code triggers on the imported rows (not available yet)`
+
+export interface FileOutcome {
+  file: string
+  report?: ImportReport
+  /** Why the file could not be imported (not an export, cut short). */
+  error?: { message: string; line?: number }
+  /** Why the file was left out on purpose (`_Session`, push, jobs). */
+  skipped?: string
+}
 
 /** `portico import parse FOLDER`: a Parse or Moralis export into Portico objects. */
 export async function importCommand(
@@ -24,18 +37,26 @@ export async function importCommand(
     env = process.env,
     print = console.log,
   }: { env?: Record<string, string | undefined>; print?: (line: string) => void } = {},
-): Promise<ImportReport[]> {
-  const [kind, folder] = argv
-  if (kind !== 'parse' || !folder) throw new UsageError(usage)
+): Promise<FileOutcome[]> {
+  const options = argv.filter((arg) => arg.startsWith('-'))
+  const [kind, folder, ...extra] = argv.filter((arg) => !arg.startsWith('-'))
+  for (const option of options) {
+    if (option === '--triggers')
+      throw new UsageError(
+        '--triggers is reserved for running cloud code triggers on imported rows, which this version does not do yet: run the import without it.',
+      )
+    throw new UsageError(`Unknown option ${option}.\n${usage}`)
+  }
+  if (kind !== 'parse' || !folder || extra.length) throw new UsageError(usage)
   if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory())
-    throw new UsageError(`No folder at ${folder}.\n${usage}`)
-  const names = fs
-    .readdirSync(folder)
-    .filter((name) => name.endsWith('.json'))
-    .sort((a, b) => (a === '_User.json' ? -1 : b === '_User.json' ? 1 : a.localeCompare(b)))
+    throw new UsageError(`No folder at ${path.resolve(folder)}.\n${usage}`)
+  const names = importOrder(fs.readdirSync(folder).filter((name) => name.endsWith('.json')))
   if (names.length === 0) throw new UsageError(`No CLASS.json files in ${folder}.\n${usage}`)
 
   const database = await openConfiguredDatabase(env)
+  print(
+    `Importing ${names.length} file${names.length === 1 ? '' : 's'} into ${env.DATABASE_URL ? 'PostgreSQL' : `the embedded database in ${loadConfig(env).dataDir}`}`,
+  )
   // No server runs here: an import tells no live listeners and runs no query (so no field index
   // is ever planned or built).
   // Nothing is led either: a cluster of this one process is enough.
@@ -47,49 +68,60 @@ export async function importCommand(
     answerMaxBytes: loadConfig(env).answerMaxBytes,
     roles: new ViewerRoles(database.db, cluster),
   })
-  const reports: ImportReport[] = []
+  const outcomes: FileOutcome[] = []
   try {
     for (const name of names) {
-      const className = name.slice(0, -'.json'.length)
-      let rows
+      let shown = Date.now()
       try {
-        rows = exportRows(fs.readFileSync(path.join(folder, name), 'utf8'))
+        const report = await importFile(database.db, objects, {
+          name,
+          text: fs.readFileSync(path.join(folder, name), 'utf8'),
+          onProgress: ({ className, done, total }) => {
+            if (done >= total || Date.now() - shown < 1_000) return
+            shown = Date.now()
+            print(`${className}: ${done} of ${total} rows…`)
+          },
+        })
+        outcomes.push({ file: name, report })
+        printReport(report, print)
       } catch (error) {
         if (!(error instanceof ImportFileError)) throw error
-        print(`${name}: skipped, ${error.message}`)
-        continue
+        if (error.skipped) {
+          outcomes.push({ file: name, skipped: error.message })
+          print(`${name}: skipped. ${error.message}`)
+          continue
+        }
+        outcomes.push({
+          file: name,
+          error: { message: error.message, ...(error.line ? { line: error.line } : {}) },
+        })
+        print(`${name}${error.line ? ` line ${error.line}` : ''}: not imported. ${error.message}`)
       }
-      let shown = 0
-      const report = await importClass(database.db, objects, {
-        className,
-        rows,
-        onProgress: ({ done, total }) => {
-          if (done < total && Date.now() - shown < 1_000) return
-          shown = Date.now()
-          print(`${className}: ${done} of ${total} rows read`)
-        },
-      }).catch((error: unknown) => {
-        // A file this import cannot take (a class name it refuses): said, and the others go on.
-        if (!(error instanceof HttpError)) throw error
-        print(`${name}: skipped, ${error.message}`)
-        return undefined
-      })
-      if (!report) continue
-      reports.push(report)
-      print(
-        `${className}: ${report.imported} imported, ${report.unchanged} already there, ${report.refused.length} refused`,
-      )
-      for (const refused of report.refused)
-        print(
-          `  line ${refused.line}${refused.objectId ? ` (${refused.objectId})` : ''}: ${refused.reason}`,
-        )
-      for (const file of report.files)
-        print(
-          `  line ${file.line} (${file.objectId}): file "${file.field}" is at ${file.url}, not fetched`,
-        )
     }
   } finally {
     await database.close()
   }
-  return reports
+  const refused = outcomes.reduce((sum, o) => sum + (o.report?.refused.length ?? 0), 0)
+  const broken = outcomes.filter((o) => o.error).length
+  if (refused || broken)
+    print(
+      `${refused} row${refused === 1 ? '' : 's'} refused, ${broken} file${broken === 1 ? '' : 's'} not imported: fix them and run the same command again; what is imported already is left as it is.`,
+    )
+  return outcomes
+}
+
+function printReport(report: ImportReport, print: (line: string) => void) {
+  const what = report.file.startsWith('_Join:') ? 'relation members' : 'rows'
+  print(
+    `${report.file}: ${report.imported} ${what} imported, ${report.unchanged} already there, ${report.refused.length} refused`,
+  )
+  for (const refused of report.refused)
+    print(
+      `  ${report.file} line ${refused.line}${refused.objectId ? ` (objectId ${refused.objectId})` : ''}${refused.field ? `, field "${refused.field}"` : ''}: ${refused.reason}`,
+    )
+  for (const note of report.notes) print(`  note: ${note}`)
+  if (report.files.length)
+    print(
+      `  ${report.files.length} file reference${report.files.length === 1 ? '' : 's'} kept as links, not copied (first: ${report.files[0]!.url || report.files[0]!.name}): fetch and upload them again if their host goes away.`,
+    )
 }

@@ -1,280 +1,335 @@
-import { ownerAcl } from '../objects/acl.ts'
-import { getAddress, isAddress } from 'viem'
-import { eq, inArray } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { users } from '../db/schema.ts'
-import { HttpError } from '../errors.ts'
-import { assertStoredClassName } from '../objects/names.ts'
+import type { Acl } from '../objects/acl.ts'
+import { isValidName } from '../objects/names.ts'
 import type { NewObject, ObjectStore } from '../objects/store.ts'
-import { normaliseDocument, type Document } from '../objects/wire.ts'
-import type { ExportRow } from './export-file.ts'
+import {
+  ImportFileError,
+  readExportFile,
+  type ExportFormat,
+  type ExportRow,
+} from './export-file.ts'
+import { importJoin, joinFile } from './joins.ts'
+import { FIX_AND_RERUN, prepareRow, RowRefused, type PreparedRow } from './rows.ts'
+import { importUser } from './users.ts'
+import { refuse, type ImportProgress, type ImportReport } from './report.ts'
+import { UserIds } from './user-ids.ts'
 
-// One class of a Parse or Moralis export, written as Portico objects:
-// - `objectId`, `createdAt` and `updatedAt` are kept, so the compatibility mount serves the same
-//   ids, and a second run finds every row already there and changes nothing;
-// - the ACL becomes an owner and a public read, as the mount reads ACLs: a row whose ACL says
-//   more (roles, several users, public write, a user who may read but not write) is refused,
-//   never widened; a row without an ACL (Parse: anyone reads and writes) is public to read and
-//   written only by IMPORT_OWNER, and `{}` (master key only) is private to IMPORT_OWNER;
-// - `_User` rows with an `ethAddress` (or `accounts`) become users keyed by that address, with
-//   the same ids, so a user's ACL entries and pointers still lead to them;
-// - pointers are kept as they are; files are kept as references and reported, never fetched;
-// - secrets Parse keeps on users (password hashes, auth data, session tokens) are dropped.
+// One file of a Parse export, written as Portico objects. The command line (`portico import
+// parse FOLDER`) and the console's import both come here, one file at a time, in the order
+// `importOrder` gives. Each row is all or nothing: it is checked whole before anything is written,
+// and written in one statement (a `_User` row with its user and addresses in one transaction), so
+// a refused row leaves nothing behind and running the import again after fixing it writes it.
+// Rows already there (same class and objectId) are left as they are.
 
-/** Owns imported rows that no user owned (no ACL, or an ACL for the master key only). */
+/** Owns imported rows that no single user wrote (no ACL, several users, roles only). */
 export const IMPORT_OWNER = {
   id: 'portico-import',
   address: '0x0000000000000000000000000000000000000001',
 }
 
 const BATCH = 500
-const ID = /^[A-Za-z0-9_-]{1,64}$/
-/** Parse's own columns and what it keeps on users: never imported as fields. */
-const DROPPED = new Set([
-  'objectId',
-  'createdAt',
-  'updatedAt',
-  'ACL',
-  '_rperm',
-  '_wperm',
-  '_hashed_password',
-  '_password_history',
-  '_email_verify_token',
-  '_perishable_token',
-  '_tombstone',
-  '_failed_login_count',
-  '_account_lockout_expires_at',
-  'authData',
-  '_auth_data_moralisEth',
-  'sessionToken',
-  'password',
-])
 
-export interface ImportReport {
-  className: string
-  rows: number
-  imported: number
-  /** Already there (same objectId): left as they are. */
-  unchanged: number
-  refused: { line: number; objectId?: string; reason: string }[]
-  /** File fields, kept as references to where they are: fetch and re-upload them if needed. */
-  files: { line: number; objectId: string; field: string; url: string }[]
+/** Parse classes that hold no app data Portico can use: their files are skipped, with why. */
+const SKIPPED: Record<string, string> = {
+  _Session:
+    'sessions are not carried over: users sign in again with their wallets, which makes new ones',
+  _Installation: 'push installations are not imported: Portico sends no push notifications',
+  _Audience: 'push audiences are not imported',
+  _PushStatus: 'push history is not imported',
+  _JobStatus: 'job history is not imported',
+  _JobSchedule: 'job schedules are not imported',
+  _Hooks: 'webhooks are not imported',
+  _GlobalConfig: 'Parse Config is not imported: set values in the console',
+  _GraphQLConfig: 'GraphQL settings are not imported',
+  _Idempotency: 'idempotency records are not imported',
+  _EthAddress: 'rows of _EthAddress are made from the _User rows: import _User.json',
 }
 
-export interface ImportProgress {
-  className: string
-  done: number
-  total: number
+/** The order files are imported in: users, then roles, then the other classes, then relations. */
+export function importOrder(names: string[]): string[] {
+  const rank = (name: string) =>
+    name === '_User.json' ? 0 : name === '_Role.json' ? 1 : name.startsWith('_Join:') ? 3 : 2
+  return [...names].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
 }
 
-class RowRefused extends Error {}
+/** An export file read and checked, ready to import. */
+export interface OpenedFile {
+  name: string
+  /** The class of its rows (the owning class of a relation file). */
+  className: string
+  /** Set for a `_Join:<field>:<Class>` relation file. */
+  join?: { field: string; className: string }
+  format: ExportFormat
+  rows: ExportRow[]
+}
 
-/** Imports one class; `onProgress` is called after each batch. */
+/**
+ * Reads one export file. Throws `ImportFileError` for a file that is no export, or that this
+ * import skips (its message says why).
+ */
+export function openFile(name: string, text: string): OpenedFile {
+  const base = name.replace(/\.json$/, '')
+  const join = joinFile(base)
+  if (!join) checkClassName(base)
+  const { format, rows } = readExportFile(text)
+  return join
+    ? { name, className: join.className, join, format, rows }
+    : { name, className: base, format, rows }
+}
+
+/** Imports one export file; a row it cannot take is in the report's `refused`. */
+export async function importFile(
+  db: Database,
+  objects: ObjectStore,
+  input: { name: string; text: string; onProgress?: (progress: ImportProgress) => void },
+): Promise<ImportReport> {
+  return importOpened(db, objects, openFile(input.name, input.text), input.onProgress)
+}
+
+/** Imports a file `openFile` read. */
+export function importOpened(
+  db: Database,
+  objects: ObjectStore,
+  file: OpenedFile,
+  onProgress?: (progress: ImportProgress) => void,
+): Promise<ImportReport> {
+  const { name, format, rows } = file
+  if (file.join) return importJoin(db, objects, { ...file.join, file: name, format, rows })
+  return importClass(db, objects, {
+    file: name,
+    className: file.className,
+    format,
+    rows,
+    ...(onProgress ? { onProgress } : {}),
+  })
+}
+
+function checkClassName(className: string) {
+  const skipped = SKIPPED[className]
+  if (skipped)
+    throw new ImportFileError(`${skipped[0]!.toUpperCase()}${skipped.slice(1)}.`, undefined, true)
+  if (className !== '_User' && className !== '_Role' && !isValidName(className))
+    throw new ImportFileError(
+      `"${String(className).slice(0, 80)}" is not a class name: the file of a class is named after it (Post.json, _User.json), and relation files _Join:<field>:<Class>.json.`,
+    )
+}
+
+/** Imports the rows of one class file. */
 export async function importClass(
   db: Database,
   objects: ObjectStore,
-  input: { className: string; rows: ExportRow[]; onProgress?: (progress: ImportProgress) => void },
+  input: {
+    file: string
+    className: string
+    format: ExportFormat
+    rows: ExportRow[]
+    onProgress?: (progress: ImportProgress) => void
+  },
 ): Promise<ImportReport> {
-  const className = assertStoredClassName(input.className)
-  if (className === '_EthAddress')
-    throw new HttpError(
-      400,
-      'invalid_import',
-      'Rows of _EthAddress are made from the _User rows: import _User instead.',
-    )
+  const { className, file } = input
   const report: ImportReport = {
+    file,
     className,
+    format: input.format,
     rows: input.rows.length,
     imported: 0,
     unchanged: 0,
     refused: [],
     files: [],
+    notes: [],
   }
   await db.insert(users).values(IMPORT_OWNER).onConflictDoNothing()
+  const people = new UserIds(db, objects)
+  const relations = new Set<string>()
   for (let start = 0; start < input.rows.length; start += BATCH) {
     const batch = input.rows.slice(start, start + BATCH)
-    const ready: (NewObject & { line: number })[] = []
-    const owners = await resolveOwners(db, objects, batch)
-    for (const row of batch) {
+    const ready: { line: number; row: PreparedRow }[] = []
+    for (const { line, value, error } of batch) {
       try {
-        if (row.error) throw new RowRefused(row.error)
-        const record = checkRow(row.value)
-        // A user owns their own `_User` row.
-        if (className === '_User')
-          owners.set(`user:${record.objectId}`, await importUser(db, objects, record))
-        const access = ownerOf(record, owners)
-        const data = documentOf(record, row.line, report)
-        ready.push({
-          line: row.line,
-          className,
-          id: record.objectId,
-          ...ownedBy(
-            className === '_User' ? owners.get(`user:${record.objectId}`)! : access.id,
-            access.publicRead,
-          ),
-          data,
-          createdAt: record.createdAt,
-          updatedAt: record.updatedAt,
-        })
-      } catch (error) {
-        if (!(error instanceof RowRefused || error instanceof HttpError)) throw error
-        const objectId = (row.value as { objectId?: unknown } | undefined)?.objectId
-        report.refused.push({
-          line: row.line,
-          ...(typeof objectId === 'string' ? { objectId: objectId.slice(0, 64) } : {}),
-          reason: error.message,
-        })
+        if (error) throw new RowRefused(error.message, error.field)
+        const row = prepareRow(value, className)
+        if (className === '_Role') checkRole(row)
+        ready.push({ line, row })
+      } catch (refusal) {
+        if (!(refusal instanceof RowRefused)) throw refusal
+        refuse(
+          report,
+          line,
+          value ?? (error?.objectId ? { objectId: error.objectId } : undefined),
+          refusal,
+        )
       }
     }
-    if (ready.length) {
-      const imported = await objects.importRows(ready.map(({ line: _line, ...row }) => row))
-      report.imported += imported
-      report.unchanged += ready.length - imported
+    // A `_User` row already there is left whole (its wallets are not linked again); other rows
+    // already there are skipped by the insert itself.
+    const there =
+      className === '_User'
+        ? await objects.owners(
+            className,
+            ready.map(({ row }) => row.id),
+          )
+        : new Map<string, string>()
+    const fresh = ready.filter(({ row }) => !there.has(row.id))
+    report.unchanged += ready.length - fresh.length
+    await people.learn(fresh.flatMap(({ row }) => Object.keys(row.acl)))
+    for (const { line, row } of fresh) {
+      for (const file of row.files) report.files.push({ line, objectId: row.id, ...file })
+      for (const [field, value] of Object.entries(row.data))
+        if ((value as { __type?: unknown } | null)?.__type === 'Relation') relations.add(field)
     }
+    if (className === '_User') await writeUsers(db, objects, fresh, people, report)
+    else await writeRows(db, objects, className, fresh, people, report)
     input.onProgress?.({
       className,
       done: Math.min(start + BATCH, input.rows.length),
       total: input.rows.length,
     })
   }
+  for (const field of [...relations].sort())
+    report.notes.push(
+      `"${field}" is a Relation: its members come only from a _Join:${field}:${className}.json file (the legacy export has them, imported after the classes); a Dashboard export has none.`,
+    )
+  // Said at the end: a `_User` file's ACLs name users it imports itself.
+  await people.recheck()
+  if (people.unknown.size)
+    report.notes.push(
+      `ACLs name ${people.unknown.size} user id${people.unknown.size === 1 ? '' : 's'} not among the imported users (${[...people.unknown].slice(0, 3).join(', ')}${people.unknown.size > 3 ? ', …' : ''}): kept as they are, so they open nothing until such a user is imported. Import _User.json first.`,
+    )
   return report
 }
 
-interface Row {
-  objectId: string
-  createdAt: Date
-  updatedAt: Date
-  ACL?: unknown
-  [field: string]: unknown
+/** The one imported user an ACL lets write, who is recorded as the owner; else the import's. */
+function ownerOf(acl: Acl, people: UserIds): string {
+  const writers = Object.keys(acl).filter(
+    (who) => who !== '*' && !who.startsWith('role:') && acl[who]!.write,
+  )
+  return writers.length === 1 && people.has(writers[0]!) ? people.map(writers[0]!) : IMPORT_OWNER.id
 }
 
-function checkRow(value: unknown): Row {
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw new RowRefused('a row must be a JSON object')
-  const row = value as Record<string, unknown>
-  if (typeof row.objectId !== 'string' || !ID.test(row.objectId))
-    throw new RowRefused('"objectId" is missing or not 1 to 64 letters, digits, _ or -')
-  const date = (name: 'createdAt' | 'updatedAt') => {
-    const raw = row[name]
-    const text =
-      typeof raw === 'string' ? raw : ((raw as { iso?: unknown } | undefined)?.iso ?? undefined)
-    const parsed = typeof text === 'string' ? new Date(text) : undefined
-    if (!parsed || Number.isNaN(parsed.getTime()))
-      throw new RowRefused(`"${name}" is missing or not a date`)
-    return parsed
-  }
+function objectOf(className: string, row: PreparedRow, people: UserIds): NewObject {
   return {
-    ...row,
-    objectId: row.objectId,
-    createdAt: date('createdAt'),
-    updatedAt: date('updatedAt'),
+    className,
+    id: row.id,
+    ownerId: ownerOf(row.acl, people),
+    acl: people.acl(row.acl),
+    data: row.data,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
   }
 }
 
-/** The Portico user ids that the Parse user ids in this batch's ACLs stand for. */
-async function resolveOwners(db: Database, objects: ObjectStore, batch: ExportRow[]) {
-  const named = new Set<string>()
-  for (const row of batch) {
-    const value = row.value as { ACL?: unknown; objectId?: unknown } | undefined
-    if (value?.ACL && typeof value.ACL === 'object')
-      for (const who of Object.keys(value.ACL)) if (ID.test(who)) named.add(who)
+/** Rows of a class in one statement; when the database refuses it, each row on its own. */
+async function writeRows(
+  db: Database,
+  objects: ObjectStore,
+  className: string,
+  rows: { line: number; row: PreparedRow }[],
+  people: UserIds,
+  report: ImportReport,
+) {
+  if (rows.length === 0) return
+  const made = rows.map(({ row }) => objectOf(className, row, people))
+  try {
+    const imported = await objects.importRows(made, db)
+    report.imported += imported
+    report.unchanged += made.length - imported
+    return
+  } catch (error) {
+    // One row the database cannot take (a role name already used, …) spoils the statement: the
+    // rows are written one by one to find it, and the others still go in.
+    if (!databaseRefusal(error)) throw error
   }
-  const owners = new Map<string, string>()
-  if (named.size === 0) return owners
-  const ids = [...named]
-  // A Parse user imported before (or made by the mount) is the `_User` object of that id.
-  for (const [id, ownerId] of await objects.owners('_User', ids)) owners.set(`user:${id}`, ownerId)
-  const viaUsers = await db.select({ id: users.id }).from(users).where(inArray(users.id, ids))
-  for (const row of viaUsers)
-    if (!owners.has(`user:${row.id}`)) owners.set(`user:${row.id}`, row.id)
-  return owners
-}
-
-const ownedBy = (ownerId: string, publicRead: boolean) => ({
-  ownerId,
-  acl: ownerAcl(ownerId, publicRead),
-})
-
-/** The owner and public read an ACL means; refuses what Portico cannot express. */
-function ownerOf(row: Row, owners: Map<string, string>): { id: string; publicRead: boolean } {
-  if (row.ACL === undefined || row.ACL === null) return { id: IMPORT_OWNER.id, publicRead: true }
-  if (typeof row.ACL !== 'object' || Array.isArray(row.ACL))
-    throw new RowRefused('"ACL" must be an object')
-  let publicRead = false
-  let owner: string | undefined
-  for (const [who, rights] of Object.entries(row.ACL as Record<string, unknown>)) {
-    const { read, write } = (rights ?? {}) as { read?: unknown; write?: unknown }
-    if (who === '*') {
-      if (write === true)
-        throw new RowRefused(
-          'its ACL lets everyone write, which Portico cannot grant; not imported',
-        )
-      publicRead = read === true
-    } else if (who.startsWith('role:')) {
-      throw new RowRefused(
-        `its ACL grants the role "${who.slice(5, 60)}", and Portico has no roles; not imported rather than opened wider`,
-      )
-    } else {
-      if (owner !== undefined)
-        throw new RowRefused('its ACL names several users; Portico objects have one owner')
-      if (read !== true || write !== true)
-        throw new RowRefused(
-          `its ACL lets user "${who.slice(0, 64)}" ${write === true ? 'write but not read' : 'read but not write'}; Portico's owner does both`,
-        )
-      const id = owners.get(`user:${who}`)
-      if (!id)
-        throw new RowRefused(
-          `its ACL names user "${who.slice(0, 64)}", who is not imported: import _User first`,
-        )
-      owner = id
+  for (const [i, { line, row }] of rows.entries()) {
+    try {
+      const imported = await objects.importRows([made[i]!], db)
+      report.imported += imported
+      report.unchanged += 1 - imported
+    } catch (error) {
+      const refusal = databaseRefusal(error)
+      if (!refusal) throw error
+      refuse(report, line, row.raw, refusal)
     }
   }
-  return { id: owner ?? IMPORT_OWNER.id, publicRead }
 }
 
-/** A `_User` row: the user keyed by its address, with the row's id when the address is new. */
-async function importUser(db: Database, objects: ObjectStore, row: Row): Promise<string> {
-  const accounts = Array.isArray(row.accounts) ? row.accounts : []
-  const raw = typeof row.ethAddress === 'string' ? row.ethAddress : accounts[0]
-  if (typeof raw !== 'string' || !isAddress(raw, { strict: false }))
-    throw new RowRefused('a _User needs an "ethAddress" (or "accounts") to sign in to Portico')
-  const address = getAddress(raw)
-  await db
-    .insert(users)
-    .values({
-      id: row.objectId,
-      address,
-      firstSignInAt: row.createdAt,
-      lastSignInAt: row.updatedAt,
-    })
-    .onConflictDoNothing()
-  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.address, address))
-  await objects.importRows([
-    {
-      className: '_EthAddress',
-      id: address.toLowerCase(),
-      ...ownedBy(user!.id, false),
-      data: { user: { __type: 'Pointer', className: '_User', objectId: row.objectId } },
-      createdAt: row.createdAt,
-      updatedAt: row.updatedAt,
-    },
-  ])
-  return user!.id
-}
-
-function documentOf(row: Row, line: number, report: ImportReport): Document {
-  const fields: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(row)) {
-    if (DROPPED.has(key)) continue
-    fields[key] = value
-    const file = value as { __type?: unknown; url?: unknown; name?: unknown }
-    if (file && typeof file === 'object' && file.__type === 'File')
-      report.files.push({
-        line,
-        objectId: row.objectId,
-        field: key,
-        url: String(file.url ?? file.name ?? ''),
+/** `_User` rows, each in its own transaction with its user and wallet addresses. */
+async function writeUsers(
+  db: Database,
+  objects: ObjectStore,
+  rows: { line: number; row: PreparedRow }[],
+  people: UserIds,
+  report: ImportReport,
+) {
+  for (const { line, row } of rows) {
+    try {
+      const imported = await db.transaction(async (transaction) => {
+        const tx = transaction as unknown as Database
+        const { userId, addressObjects } = await importUser(tx, row)
+        const acl = people.acl(row.acl)
+        // The user's own id in the ACL of their `_User` row is their Portico id.
+        if (userId !== row.id && row.acl[row.id]) {
+          acl[userId] = row.acl[row.id]!
+          delete acl[row.id]
+        }
+        const user: NewObject = {
+          className: '_User',
+          id: row.id,
+          ownerId: userId,
+          acl,
+          data: row.data,
+          createdAt: row.createdAt,
+          updatedAt: row.updatedAt,
+        }
+        const written = await objects.importRows([user], tx)
+        await objects.importRows(addressObjects, tx)
+        return written
       })
+      report.imported += imported
+      report.unchanged += 1 - imported
+    } catch (error) {
+      const refusal = error instanceof RowRefused ? error : databaseRefusal(error)
+      if (!refusal) throw error
+      refuse(report, line, row.raw, refusal)
+    }
   }
-  return normaliseDocument(fields)
 }
+
+/** Role names as Parse allows them. */
+const ROLE_NAME = /^[0-9A-Za-z_\- ]{1,64}$/
+
+function checkRole(row: PreparedRow) {
+  if (typeof row.data.name !== 'string' || !ROLE_NAME.test(row.data.name))
+    throw new RowRefused(
+      '"name" of a role is missing or not letters, digits, spaces, _ or - (at most 64)',
+      'name',
+    )
+}
+
+/** A database error that concerns the row (a value it cannot store), as a refusal. */
+function databaseRefusal(error: unknown): RowRefused | undefined {
+  const cause = (error as { cause?: unknown }).cause ?? error
+  const { code, constraint, message } = cause as {
+    code?: unknown
+    constraint?: unknown
+    message?: unknown
+  }
+  if (code === '23505' && constraint === 'objects_role_name_idx')
+    return new RowRefused(
+      'a role of this "name" already exists with another objectId',
+      'name',
+      'Role names are unique: rename one of the two roles, then run the import again.',
+    )
+  // Data exceptions (22…) and integrity violations (23…) are about the row; others (a lost
+  // connection, a full disk) stop the import.
+  if (typeof code === 'string' && /^2[23]/.test(code))
+    return new RowRefused(
+      `the database refused the row (${String(message).slice(0, 160)})`,
+      undefined,
+      FIX_AND_RERUN,
+    )
+  return undefined
+}
+
+export { ImportFileError }
+export type { ImportProgress, ImportRefusal, ImportReport } from './report.ts'

@@ -422,11 +422,12 @@ export class ObjectStore {
 
   /**
    * Writes imported rows where their id is free in their class (a second import of the same rows
-   * changes nothing); returns how many were written. Nothing is told to live listeners.
+   * changes nothing); returns how many were written. Nothing is told to live listeners. `tx` is
+   * the import's transaction when a row is written with other tables (a user and its wallets).
    */
-  async importRows(rows: NewObject[]): Promise<number> {
+  async importRows(rows: NewObject[], tx: Database = this.#db): Promise<number> {
     if (rows.length === 0) return 0
-    const inserted = await this.#db
+    const inserted = await tx
       .insert(objects)
       .values(rows.map(rowOf))
       .onConflictDoNothing()
