@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { databaseKinds } from '../../test/helpers.ts'
-import { listeningApp, type ListeningApp } from '../../test/compat.ts'
+import { listeningApp, parseLogIn, type ListeningApp } from '../../test/compat.ts'
 
 // The real `parse` package (Parse JS SDK, Node build) signing in with `logInWith('moralisEth')`
 // and using objects, ACLs, batches, files and LiveQuery on Portico's mount.
@@ -10,17 +10,6 @@ import { listeningApp, type ListeningApp } from '../../test/compat.ts'
 const require = createRequire(import.meta.url)
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- loose SDK types
 const Parse = require('parse/node') as any
-
-/** The legacy v1 sign-in: the server time pasted into the signed message. */
-async function moralisAuthData(account: PrivateKeyAccount) {
-  const { dateTime } = (await Parse.Cloud.run('getServerTime')) as { dateTime: string }
-  const data = `Sign in to the shop\n\nId: portico:${dateTime}`
-  return {
-    id: account.address.toLowerCase(),
-    signature: await account.signMessage({ message: data }),
-    data,
-  }
-}
 
 describe.each(databaseKinds())('the parse SDK against the mount on %s', (kind) => {
   let server: ListeningApp
@@ -41,10 +30,7 @@ describe.each(databaseKinds())('the parse SDK against the mount on %s', (kind) =
   })
 
   async function logInAs(account: PrivateKeyAccount) {
-    const user = await Parse.User.logInWith('moralisEth', {
-      authData: await moralisAuthData(account),
-    })
-    return user as { id: string; getSessionToken(): string; get(k: string): unknown }
+    return parseLogIn(Parse, account)
   }
 
   it('logs in with authData.moralisEth, then again as the same user', async () => {

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { databaseKinds } from '../../test/helpers.ts'
-import { listeningApp, type ListeningApp } from '../../test/compat.ts'
+import { listeningApp, parseLogIn, type ListeningApp } from '../../test/compat.ts'
 
 // Every Parse type through the real `parse` package (Parse JS SDK, Node build) on Portico's
 // mount: GeoPoint, Polygon, Bytes and embedded objects round-tripping exactly, and the SDK's geo
@@ -28,15 +28,7 @@ describe.each(databaseKinds())('Parse types through the parse SDK on %s', (kind)
     Parse.liveQueryServerURL = server.serverUrl.replace(/^http/, 'ws')
     Parse.User.enableUnsafeCurrentUser()
     const account = privateKeyToAccount(generatePrivateKey())
-    const { dateTime } = (await Parse.Cloud.run('getServerTime')) as { dateTime: string }
-    const data = `Sign in to the shop\n\nId: portico:${dateTime}`
-    await Parse.User.logInWith('moralisEth', {
-      authData: {
-        id: account.address.toLowerCase(),
-        signature: await account.signMessage({ message: data }),
-        data,
-      },
-    })
+    await parseLogIn(Parse, account)
     const Place = Parse.Object.extend('Place')
     const place = (name: string, latitude: number, longitude: number) =>
       new Place({ name, location: new Parse.GeoPoint(latitude, longitude) })

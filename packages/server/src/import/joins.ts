@@ -2,7 +2,7 @@ import type { Database } from '../db/client.ts'
 import { isPointerClass, isValidName } from '../objects/names.ts'
 import type { ObjectStore } from '../objects/store.ts'
 import type { ExportFormat, ExportRow } from './export-file.ts'
-import type { ImportReport } from './report.ts'
+import { emptyReport, type ImportReport } from './report.ts'
 import { UserIds } from './user-ids.ts'
 import { FIX_AND_RERUN } from './rows.ts'
 
@@ -36,17 +36,7 @@ export async function importJoin(
   },
 ): Promise<ImportReport> {
   const { field, className } = input
-  const report: ImportReport = {
-    file: input.file,
-    className,
-    format: input.format,
-    rows: input.rows.length,
-    imported: 0,
-    unchanged: 0,
-    refused: [],
-    files: [],
-    notes: [],
-  }
+  const report = emptyReport(input)
   const people = new UserIds(db, objects)
   const usersField = className === '_Role' && field === 'users'
   for (let start = 0; start < input.rows.length; start += BATCH) {

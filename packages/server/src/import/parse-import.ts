@@ -12,7 +12,7 @@ import {
 import { importJoin, joinFile } from './joins.ts'
 import { FIX_AND_RERUN, prepareRow, RowRefused, type PreparedRow } from './rows.ts'
 import { importUser } from './users.ts'
-import { refuse, type ImportProgress, type ImportReport } from './report.ts'
+import { emptyReport, refuse, type ImportProgress, type ImportReport } from './report.ts'
 import { UserIds } from './user-ids.ts'
 
 // One file of a Parse export, written as Portico objects. The command line (`portico import
@@ -127,18 +127,8 @@ export async function importClass(
     onProgress?: (progress: ImportProgress) => void
   },
 ): Promise<ImportReport> {
-  const { className, file } = input
-  const report: ImportReport = {
-    file,
-    className,
-    format: input.format,
-    rows: input.rows.length,
-    imported: 0,
-    unchanged: 0,
-    refused: [],
-    files: [],
-    notes: [],
-  }
+  const { className } = input
+  const report = emptyReport(input)
   await db.insert(users).values(IMPORT_OWNER).onConflictDoNothing()
   const people = new UserIds(db, objects)
   const relations = new Set<string>()

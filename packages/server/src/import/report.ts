@@ -27,6 +27,28 @@ export interface ImportReport {
   notes: string[]
 }
 
+/** The report of a file before any of its rows is read. */
+export function emptyReport(input: {
+  file: string
+  className: string
+  format: ExportFormat
+  rows: readonly unknown[]
+}): ImportReport {
+  const { file, className, format } = input
+  const rows = input.rows.length
+  return {
+    file,
+    className,
+    format,
+    rows,
+    imported: 0,
+    unchanged: 0,
+    refused: [],
+    files: [],
+    notes: [],
+  }
+}
+
 export interface ImportProgress {
   className: string
   done: number
