@@ -13,6 +13,7 @@ import { BODY_LIMIT, proxyTrust, serverOptions } from './http/server-options.ts'
 import { httpServer, leanRpcPath, type LeanRpcParts } from './rpc/lean-path.ts'
 import { objectRoutes } from './objects/routes.ts'
 import { batchRoutes } from './objects/batch-route.ts'
+import { roleRoutes } from './roles/routes.ts'
 import { fileRoutes } from './files/routes.ts'
 import { rpcRoutes } from './rpc/routes.ts'
 import { consoleDataRoutes } from './admin/data-routes.ts'
@@ -92,6 +93,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     authRoutes,
     eventRoutes,
     objectRoutes,
+    roleRoutes,
     batchRoutes,
     fileRoutes,
     consolePeopleRoutes,
