@@ -56,9 +56,9 @@ export type EventStatsQuery = FromSchema<typeof eventStatsQuerySchema>
 export type EventStats = FromSchema<typeof eventStatsSchema>
 export type ErrorBody = FromSchema<typeof errorBodySchema>
 /** A role in a list (`GET /api/roles`), with how many users and roles it holds directly. */
-export type RoleSummary = FromSchema<typeof roleSummarySchema>
+export type WireRoleSummary = FromSchema<typeof roleSummarySchema>
 /** One role (`GET /api/roles/:name`): its users, child roles and the roles that contain it. */
-export type Role = FromSchema<typeof roleSchema>
+export type WireRole = FromSchema<typeof roleSchema>
 export type RolesAnswer = FromSchema<typeof rolesAnswerSchema>
 /** Users (ids or wallet addresses) and roles (names or ids) named by a request. */
 export type RoleMembers = FromSchema<typeof roleMembersSchema>
