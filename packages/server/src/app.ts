@@ -19,6 +19,7 @@ import { rpcRoutes } from './rpc/routes.ts'
 import { consoleDataRoutes } from './admin/data-routes.ts'
 import { consoleImportRoute } from './admin/import-route.ts'
 import { consolePeopleRoutes } from './admin/people-routes.ts'
+import { consoleRoleRoutes } from './admin/role-routes.ts'
 import { compatMount } from './compat/mount.ts'
 import { openServices, type Services } from './services.ts'
 import { parseLiveQuerySocket } from './compat/live-query.ts'
@@ -98,6 +99,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     fileRoutes,
     consolePeopleRoutes,
     consoleDataRoutes,
+    consoleRoleRoutes,
     consoleImportRoute,
   ])
     await app.register(routes, { services })

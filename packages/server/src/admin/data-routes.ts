@@ -14,6 +14,7 @@ import { consoleErrors, digits, paging, pagingQuery, tags } from './schemas.ts'
 import { STORED_FILE_NAME } from '../files/store.ts'
 import { exportCsv, exportJson } from './export.ts'
 import { routePlugin } from '../http/route-plugin.ts'
+import { ROLE_CLASS, roleWriteProblem } from '../roles/rules.ts'
 
 // The console's routes over data: objects through the same query language as the SDK (as the
 // console, which reads every object), record edits and deletes recorded in the audit log,
@@ -166,6 +167,10 @@ export const consoleDataRoutes = routePlugin(
         const { before, after } = await objects.modify(
           { className, objectId: request.params.objectId, userId: ANY_OWNER },
           (current) => {
+            // A role keeps its name: ACLs name it by it.
+            const problem =
+              className === ROLE_CLASS ? roleWriteProblem(current.data, data, []) : undefined
+            if (problem) throw badRequest(problem, 'invalid_value')
             let next = newAcl ?? current.acl
             // A new owner takes the old owner's place in the ACL.
             if (ownerId !== undefined && newAcl === undefined && current.acl[current.owner]) {
