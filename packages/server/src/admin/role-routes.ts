@@ -1,5 +1,4 @@
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
-import { inArray } from 'drizzle-orm'
 import {
   aclSchema,
   createRoleBodySchema,
@@ -7,7 +6,6 @@ import {
   rolesAnswerSchema,
   updateRoleBodySchema,
 } from '@portico/sdk/wire'
-import { users } from '../db/schema.ts'
 import { errorBodySchema } from '../errors.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import { ANY_OWNER } from '../objects/access.ts'
@@ -24,11 +22,13 @@ import {
 } from '../roles/roles.ts'
 import { roleParams, rolePage } from '../roles/schemas.ts'
 import { consoleAccess } from './access.ts'
+import { aclByUserId, addressesOf } from './acl-users.ts'
 import { recordAudit } from './audit.ts'
 import { consoleErrors, tags } from './schemas.ts'
 
 // The console's roles: the same operations as `/api/roles` (roles/roles.ts), as the console,
-// which reads and changes every role whatever its ACL. Users are shown by their wallet address.
+// which reads and changes every role whatever its ACL. Users are shown by their wallet address,
+// and may be named by it in a role's ACL.
 // Every change is recorded in the audit log with the role's members and ACL before and after.
 
 const errors = { 400: errorBodySchema, 404: errorBodySchema, ...consoleErrors } as const
@@ -74,13 +74,7 @@ export const consoleRoleRoutes = routePlugin(
 
     /** The role with its users' wallet addresses. */
     const withAddresses = async (role: RoleDetail) => {
-      const rows = role.users.length
-        ? await db
-            .select({ id: users.id, address: users.address })
-            .from(users)
-            .where(inArray(users.id, role.users))
-        : []
-      const addressOf = new Map(rows.map((row) => [row.id, row.address]))
+      const addressOf = await addressesOf(db, role.users)
       return {
         ...role,
         users: role.users.map((id) => ({ id, address: addressOf.get(id) ?? null })),
@@ -144,7 +138,7 @@ export const consoleRoleRoutes = routePlugin(
             { ownerId: user.id, viewer: ANY_OWNER },
             {
               name,
-              acl: acl === undefined ? { '*': { read: true } } : parseAcl(acl),
+              acl: acl === undefined ? { '*': { read: true } } : await aclByUserId(db, parseAcl(acl)),
               users: members,
               roles,
             },
@@ -180,7 +174,7 @@ export const consoleRoleRoutes = routePlugin(
           await changeRole(deps, ANY_OWNER, name, {
             add,
             remove,
-            acl: acl === undefined ? undefined : parseAcl(acl),
+            acl: acl === undefined ? undefined : await aclByUserId(db, parseAcl(acl)),
           }),
         )
         await recordAudit(db, {

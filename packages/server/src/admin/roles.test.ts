@@ -138,12 +138,35 @@ describe.each(databaseKinds())('console roles on %s', (kind) => {
     const id = note.json().objectId
     const url = `/api/classes/Secret/${id}`
     expect((await call('GET', url, member)).statusCode).toBe(404)
+    // Users may be named by wallet address: the console stores their ids.
+    const stranger = await call('PUT', `/api/admin/classes/Secret/${id}`, admin, {
+      data: { text: 'hush' },
+      acl: { [`0x${'98'.repeat(20)}`]: { read: true } },
+    })
+    expect(stranger.statusCode).toBe(400)
+    expect(stranger.json().error.message).toMatch(/must sign in once/)
     const edited = await call('PUT', `/api/admin/classes/Secret/${id}`, admin, {
       data: { text: 'hush' },
-      acl: { 'role:Readers': { read: true }, [other.user.id]: { read: true, write: true } },
+      acl: {
+        'role:Readers': { read: true },
+        [other.user.address.toLowerCase()]: { read: true },
+        [other.user.id]: { write: true },
+        [viewer.user.address]: { write: true },
+      },
     })
     expect(edited.statusCode).toBe(200)
+    expect(edited.json().acl).toEqual({
+      'role:Readers': { read: true },
+      [other.user.id]: { read: true, write: true },
+      [viewer.user.id]: { write: true },
+    })
     expect((await call('GET', url, member)).json().data).toEqual({ text: 'hush' })
     expect((await call('GET', url, viewer)).statusCode).toBe(404)
+    // The console's page names every user its ACLs name by address.
+    const page = (await call('GET', '/api/admin/classes/Secret', admin)).json()
+    expect(page.owners).toEqual({
+      [other.user.id]: other.user.address,
+      [viewer.user.id]: viewer.user.address,
+    })
   })
 })
