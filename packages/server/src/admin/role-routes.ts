@@ -138,7 +138,8 @@ export const consoleRoleRoutes = routePlugin(
             { ownerId: user.id, viewer: ANY_OWNER },
             {
               name,
-              acl: acl === undefined ? { '*': { read: true } } : await aclByUserId(db, parseAcl(acl)),
+              acl:
+                acl === undefined ? { '*': { read: true } } : await aclByUserId(db, parseAcl(acl)),
               users: members,
               roles,
             },

@@ -84,8 +84,15 @@ export async function listRoles(
   viewer: Changer | undefined,
   page: { limit: number; skip: number },
 ): Promise<{ results: RoleSummary[]; count: number }> {
-  const found = await deps.objects.query(viewer, ROLE_CLASS, { ...page, order: 'name', count: true })
-  const counts = await countsOf(deps.db, found.results.map((role) => role.objectId))
+  const found = await deps.objects.query(viewer, ROLE_CLASS, {
+    ...page,
+    order: 'name',
+    count: true,
+  })
+  const counts = await countsOf(
+    deps.db,
+    found.results.map((role) => role.objectId),
+  )
   return {
     results: found.results.map((role) => summaryOf(role, counts)),
     count: found.count ?? found.results.length,

@@ -120,7 +120,8 @@ describe.each(databaseKinds())('roles under /api on %s', (kind) => {
       [alice.user.id]: { read: true, write: true },
     })
     // carol is in Crew, bob in Staff, which Crew contains; dave in neither.
-    for (const who of [alice, bob, carol]) expect((await call('GET', url, who)).statusCode).toBe(200)
+    for (const who of [alice, bob, carol])
+      expect((await call('GET', url, who)).statusCode).toBe(200)
     expect((await call('GET', url, dave)).statusCode).toBe(404)
     expect((await call('GET', url)).statusCode).toBe(404)
     const query = `/api/classes/Note?where=${encodeURIComponent(JSON.stringify({ objectId: url.split('/').pop() }))}&count=1`
@@ -238,7 +239,9 @@ describe.each(databaseKinds())('roles under /api on %s', (kind) => {
     })
     expect(both.statusCode).toBe(400)
     expect(both.json().error.message).toMatch(/both added and removed/)
-    const badAcl = await call('PUT', roleUrl(role.name), alice, { acl: { 'role:x/y': { read: true } } })
+    const badAcl = await call('PUT', roleUrl(role.name), alice, {
+      acl: { 'role:x/y': { read: true } },
+    })
     expect(badAcl.statusCode).toBe(400)
     expect((await call('GET', roleUrl('No Such Role'), alice)).statusCode).toBe(404)
   })
