@@ -20,3 +20,10 @@ export {
   type LiveQueryState,
 } from './use-live-query.ts'
 export { RecentActivity, describeEvent, type RecentActivityProps } from './recent-activity.tsx'
+export {
+  useRoles,
+  rolesQueryOptions,
+  type RolesQueryKey,
+  type RolesQueryParameters,
+  type RolesState,
+} from './use-roles.ts'

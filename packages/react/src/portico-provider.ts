@@ -19,7 +19,7 @@ const PorticoContext = createContext<{ portico: Portico; shared: Shared } | null
  * Makes one Portico client (created once with `createPortico`, outside React) available to the
  * hooks below it. The provider does not start anything; call `portico.start()` at app start.
  *
- * Data hooks (`useNode`, `useLiveQuery`) keep their data with TanStack Query: in the app's
+ * Data hooks (`useNode`, `useLiveQuery`, `useRoles`) keep their data with TanStack Query: in the app's
  * `QueryClient` when a `QueryClientProvider` is above this provider, else in one this provider
  * owns, created when the first of them renders (see `usePorticoQueryClient`).
  */

@@ -13,11 +13,13 @@ import { BODY_LIMIT, proxyTrust, serverOptions } from './http/server-options.ts'
 import { httpServer, leanRpcPath, type LeanRpcParts } from './rpc/lean-path.ts'
 import { objectRoutes } from './objects/routes.ts'
 import { batchRoutes } from './objects/batch-route.ts'
+import { roleRoutes } from './roles/routes.ts'
 import { fileRoutes } from './files/routes.ts'
 import { rpcRoutes } from './rpc/routes.ts'
 import { consoleDataRoutes } from './admin/data-routes.ts'
 import { consoleImportRoute } from './admin/import-route.ts'
 import { consolePeopleRoutes } from './admin/people-routes.ts'
+import { consoleRoleRoutes } from './admin/role-routes.ts'
 import { compatMount } from './compat/mount.ts'
 import { openServices, type Services } from './services.ts'
 import { parseLiveQuerySocket } from './compat/live-query.ts'
@@ -92,10 +94,12 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     authRoutes,
     eventRoutes,
     objectRoutes,
+    roleRoutes,
     batchRoutes,
     fileRoutes,
     consolePeopleRoutes,
     consoleDataRoutes,
+    consoleRoleRoutes,
     consoleImportRoute,
   ])
     await app.register(routes, { services })

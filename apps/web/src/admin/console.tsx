@@ -9,6 +9,7 @@ import { useConnectDialog } from '../wallet/connect-dialog-provider.tsx'
 import { Overview } from './overview.tsx'
 import { Users } from './users.tsx'
 import { Objects } from './objects.tsx'
+import { Roles } from './roles.tsx'
 import { Files } from './files.tsx'
 import { ApiKeys } from './api-keys.tsx'
 import { Settings } from './settings.tsx'
@@ -26,6 +27,7 @@ const sections: { path: string; label: string; view: ComponentType<SectionProps>
   { path: '', label: 'Overview', view: Overview },
   { path: 'users', label: 'Users', view: Users },
   { path: 'objects', label: 'Objects', view: Objects },
+  { path: 'roles', label: 'Roles', view: Roles },
   { path: 'files', label: 'Files', view: Files },
   { path: 'keys', label: 'API keys', view: ApiKeys },
   { path: 'settings', label: 'Settings', view: Settings },

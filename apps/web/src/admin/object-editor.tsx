@@ -1,4 +1,7 @@
 import { useState } from 'react'
+import type { Acl } from '@portico/sdk/backend'
+import { AclEditor } from './acl-editor.tsx'
+import { aclOfDraft, draftOf, sameAcl } from './acl-form.ts'
 import type { SectionProps } from './console.tsx'
 import { change } from './use-admin.ts'
 
@@ -8,12 +11,15 @@ export interface ConsoleObject {
   /** The owner's wallet address, when the console's answer named it. */
   ownerAddress?: string | undefined
   publicRead: boolean
+  acl: Acl
+  /** Wallet addresses of the users its page names (owners, ACL entries), by user id. */
+  addresses?: Record<string, string> | undefined
   createdAt: string
   updatedAt: string
   data: Record<string, unknown>
 }
 
-/** One object's JSON, owner and public read: checked here before saving, and by the server. */
+/** One object's JSON, owner and ACL: checked here before saving, and by the server. */
 export function ObjectEditor({
   client,
   role,
@@ -24,7 +30,7 @@ export function ObjectEditor({
   const [text, setText] = useState(JSON.stringify(object.data, null, 2))
   const shownOwner = object.ownerAddress ?? object.owner
   const [owner, setOwner] = useState(shownOwner)
-  const [publicRead, setPublicRead] = useState(object.publicRead)
+  const [access, setAccess] = useState(() => draftOf(object.acl, object.addresses))
   const [problem, setProblem] = useState<string>()
   const [confirming, setConfirming] = useState(false)
   const path = `/api/admin/classes/${encodeURIComponent(className)}/${encodeURIComponent(object.objectId)}`
@@ -39,9 +45,19 @@ export function ObjectEditor({
     }
     if (data === null || typeof data !== 'object' || Array.isArray(data))
       return setProblem('The record must be a JSON object ({ … }).')
+    const acl = aclOfDraft(access)
+    if ('problem' in acl) return setProblem(acl.problem)
+    // The ACL as it was (users by address): sent only when changed, so that a new owner takes
+    // the old owner's place in it.
+    const unchanged = aclOfDraft(draftOf(object.acl, object.addresses))
+    const aclChanged = !('acl' in unchanged) || !sameAcl(unchanged.acl, acl.acl)
     const failed = await change(() =>
       client.request('PUT', path, {
-        body: { data, publicRead, ...(owner.trim() !== shownOwner ? { owner: owner.trim() } : {}) },
+        body: {
+          data,
+          ...(aclChanged ? { acl: acl.acl } : {}),
+          ...(owner.trim() !== shownOwner ? { owner: owner.trim() } : {}),
+        },
       }),
     )
     if (failed) setProblem(failed)
@@ -84,15 +100,14 @@ export function ObjectEditor({
           onChange={(event) => setOwner(event.target.value)}
         />
       </label>
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={publicRead}
-          disabled={readOnly}
-          onChange={(event) => setPublicRead(event.target.checked)}
-        />
-        Everyone may read it (public read)
-      </label>
+      <AclEditor
+        draft={access}
+        readOnly={readOnly}
+        onChange={(draft) => {
+          setAccess(draft)
+          setProblem(undefined)
+        }}
+      />
       {problem ? (
         <p role="alert" className="console-problem">
           {problem}

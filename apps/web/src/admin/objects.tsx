@@ -99,7 +99,11 @@ export function Objects({ client, role }: SectionProps) {
         state={chosen ? page.state : { status: 'loading' }}
         untilReady="nothing"
         rows={(data) =>
-          data.results.map((found) => ({ ...found, ownerAddress: data.owners?.[found.owner] }))
+          data.results.map((found) => ({
+            ...found,
+            ownerAddress: data.owners?.[found.owner],
+            addresses: data.owners,
+          }))
         }
         rowKey={(object) => object.objectId}
         caption={`Objects of ${chosen}`}

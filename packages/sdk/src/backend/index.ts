@@ -27,6 +27,24 @@ export {
   type SaveObjectErrorType,
   type SaveObjectReturnType,
 } from './objects.ts'
+export { aclOf, type AclAccess, type AclOfParameters } from './acl.ts'
+export {
+  addToRole,
+  createRole,
+  deleteRole,
+  getRole,
+  listRoles,
+  removeFromRole,
+  updateRole,
+  type CreateRoleParameters,
+  type ListRolesParameters,
+  type ListRolesReturnType,
+  type Role,
+  type RoleRef,
+  type RoleSummary,
+  type RoleMembers,
+  type UpdateRoleParameters,
+} from './roles.ts'
 export { saveFile, type SaveFileErrorType } from './files.ts'
 export type { LiveConnection } from './live-connection.ts'
 export {

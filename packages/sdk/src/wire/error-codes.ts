@@ -55,6 +55,7 @@ export const errorCodes = [
   'invalid_class_name',
   'invalid_field_name',
   'invalid_acl',
+  'role_name_taken',
   'invalid_query',
   'limit_too_large',
   'answer_too_large',

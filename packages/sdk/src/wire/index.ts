@@ -2,6 +2,7 @@
 // the types derived from them, and the error codes), shared by the server and the SDK.
 export { errorBodySchema, errorCodes, type ErrorCode } from './error-codes.ts'
 export * from './schemas.ts'
+export * from './roles.ts'
 export * from './live.ts'
 export * from './synced-row.ts'
 export type * from './types.ts'

@@ -24,6 +24,14 @@ import type {
   signInAnswerSchema,
   verifyBodySchema,
 } from './schemas.ts'
+import type {
+  createRoleBodySchema,
+  roleMembersSchema,
+  roleSchema,
+  roleSummarySchema,
+  rolesAnswerSchema,
+  updateRoleBodySchema,
+} from './roles.ts'
 
 // The API's types, derived from its schemas: a change of shape is a change of type on both sides.
 
@@ -47,6 +55,15 @@ export type EventStatsQuery = FromSchema<typeof eventStatsQuerySchema>
 /** Event counts per time bucket, event and subdomain (`GET /api/events/stats`). */
 export type EventStats = FromSchema<typeof eventStatsSchema>
 export type ErrorBody = FromSchema<typeof errorBodySchema>
+/** A role in a list (`GET /api/roles`), with how many users and roles it holds directly. */
+export type WireRoleSummary = FromSchema<typeof roleSummarySchema>
+/** One role (`GET /api/roles/:name`): its users, child roles and the roles that contain it. */
+export type WireRole = FromSchema<typeof roleSchema>
+export type RolesAnswer = FromSchema<typeof rolesAnswerSchema>
+/** Users (ids or wallet addresses) and roles (names or ids) named by a request. */
+export type RoleMembers = FromSchema<typeof roleMembersSchema>
+export type CreateRoleBody = FromSchema<typeof createRoleBodySchema>
+export type UpdateRoleBody = FromSchema<typeof updateRoleBodySchema>
 
 // The live protocol's messages (`/api/live`).
 

@@ -1,5 +1,5 @@
 import { parseAcl, withPublicRead } from '../objects/acl.ts'
-import { desc, eq, inArray, sql } from 'drizzle-orm'
+import { desc, eq, sql } from 'drizzle-orm'
 import { aclSchema, objectSchema, queryAnswerSchema } from '@portico/sdk/wire'
 import { files, users } from '../db/schema.ts'
 import { badRequest, errorBodySchema, notFound } from '../errors.ts'
@@ -9,11 +9,13 @@ import { parseWhereText } from '../objects/condition.ts'
 import { translatePage } from '../objects/query.ts'
 import { normaliseDocument } from '../objects/wire.ts'
 import { consoleAccess } from './access.ts'
+import { aclByUserId, aclUserIds, addressesOf } from './acl-users.ts'
 import { recordAudit } from './audit.ts'
 import { consoleErrors, digits, paging, pagingQuery, tags } from './schemas.ts'
 import { STORED_FILE_NAME } from '../files/store.ts'
 import { exportCsv, exportJson } from './export.ts'
 import { routePlugin } from '../http/route-plugin.ts'
+import { ROLE_CLASS, roleWriteProblem } from '../roles/rules.ts'
 
 // The console's routes over data: objects through the same query language as the SDK (as the
 // console, which reads every object), record edits and deletes recorded in the audit log,
@@ -51,7 +53,8 @@ const consoleQueryAnswer = {
     ...queryAnswerSchema.properties,
     owners: {
       type: 'object',
-      description: 'The wallet address of each owner in the page, by user id',
+      description:
+        'The wallet address of each user the page names (its owners and the users its ACLs name), by user id',
       additionalProperties: { type: 'string' },
     },
   },
@@ -92,14 +95,8 @@ export const consoleDataRoutes = routePlugin(
           count: count === '1' || count === 'true',
         })
         // The console shows owners by their wallet address, which is how a team knows its users.
-        const ids = [...new Set(found.results.map((object) => object.owner))]
-        const owners = ids.length
-          ? await db
-              .select({ id: users.id, address: users.address })
-              .from(users)
-              .where(inArray(users.id, ids))
-          : []
-        return { ...found, owners: Object.fromEntries(owners.map((o) => [o.id, o.address])) }
+        const ids = found.results.flatMap((object) => [object.owner, ...aclUserIds(object.acl)])
+        return { ...found, owners: Object.fromEntries(await addressesOf(db, ids)) }
       },
     )
 
@@ -141,7 +138,8 @@ export const consoleDataRoutes = routePlugin(
         const className = assertStoredClassName(request.params.className)
         const data = normaliseDocument(request.body.data)
         const { owner, publicRead, acl } = request.body
-        const newAcl = acl === undefined ? undefined : parseAcl(acl)
+        // ACL entries may name users by wallet address, as the console shows them.
+        const newAcl = acl === undefined ? undefined : await aclByUserId(db, parseAcl(acl))
         let ownerId: string | undefined
         if (owner !== undefined) {
           const byAddress = /^0x[0-9a-fA-F]{40}$/.test(owner)
@@ -166,6 +164,10 @@ export const consoleDataRoutes = routePlugin(
         const { before, after } = await objects.modify(
           { className, objectId: request.params.objectId, userId: ANY_OWNER },
           (current) => {
+            // A role keeps its name: ACLs name it by it.
+            const problem =
+              className === ROLE_CLASS ? roleWriteProblem(current.data, data, []) : undefined
+            if (problem) throw badRequest(problem, 'invalid_value')
             let next = newAcl ?? current.acl
             // A new owner takes the old owner's place in the ACL.
             if (ownerId !== undefined && newAcl === undefined && current.acl[current.owner]) {

@@ -1,0 +1,43 @@
+import { inArray } from 'drizzle-orm'
+import type { Database } from '../db/client.ts'
+import { users } from '../db/schema.ts'
+import type { Acl } from '../objects/acl.ts'
+import { userIdsOf } from '../roles/roles.ts'
+
+// The console shows and takes users by wallet address, which is how a team knows its users;
+// ACLs and roles keep user ids.
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/
+
+/** The user ids an ACL names (not `*`, not roles). */
+export const aclUserIds = (acl: Acl): string[] =>
+  Object.keys(acl).filter((key) => key !== '*' && !key.startsWith('role:'))
+
+/** Each user's (primary) wallet address, by user id; users that do not exist are left out. */
+export async function addressesOf(db: Database, ids: readonly string[]) {
+  const unique = [...new Set(ids)]
+  const rows = unique.length
+    ? await db
+        .select({ id: users.id, address: users.address })
+        .from(users)
+        .where(inArray(users.id, unique))
+    : []
+  return new Map(rows.map((row) => [row.id, row.address]))
+}
+
+/**
+ * `acl` with each wallet address among its keys replaced by the id of the user it signs in as
+ * (their rights merged when both are given); 400 for an address that has never signed in.
+ */
+export async function aclByUserId(db: Database, acl: Acl): Promise<Acl> {
+  const addresses = Object.keys(acl).filter((key) => ADDRESS.test(key))
+  if (addresses.length === 0) return acl
+  const ids = await Promise.all(addresses.map(async (key) => (await userIdsOf(db, [key]))[0]!))
+  const byAddress = new Map(addresses.map((key, i) => [key, ids[i]!]))
+  const out: Acl = {}
+  for (const [key, rights] of Object.entries(acl)) {
+    const id = byAddress.get(key) ?? key
+    out[id] = { ...out[id], ...rights }
+  }
+  return out
+}

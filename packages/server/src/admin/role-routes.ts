@@ -1,0 +1,215 @@
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
+import {
+  aclSchema,
+  createRoleBodySchema,
+  roleSchema,
+  rolesAnswerSchema,
+  updateRoleBodySchema,
+} from '@portico/sdk/wire'
+import { errorBodySchema } from '../errors.ts'
+import { routePlugin } from '../http/route-plugin.ts'
+import { ANY_OWNER } from '../objects/access.ts'
+import { parseAcl } from '../objects/acl.ts'
+import { translatePage } from '../objects/query.ts'
+import {
+  changeRole,
+  createRole,
+  deleteRole,
+  listRoles,
+  readRole,
+  type RoleDetail,
+  type RoleDeps,
+} from '../roles/roles.ts'
+import { roleParams, rolePage } from '../roles/schemas.ts'
+import { consoleAccess } from './access.ts'
+import { aclByUserId, addressesOf } from './acl-users.ts'
+import { recordAudit } from './audit.ts'
+import { consoleErrors, tags } from './schemas.ts'
+
+// The console's roles: the same operations as `/api/roles` (roles/roles.ts), as the console,
+// which reads and changes every role whatever its ACL. Users are shown by their wallet address,
+// and may be named by it in a role's ACL.
+// Every change is recorded in the audit log with the role's members and ACL before and after.
+
+const errors = { 400: errorBodySchema, 404: errorBodySchema, ...consoleErrors } as const
+
+/** A role as the console shows it: its users with their (primary) wallet address. */
+const consoleRoleSchema = {
+  ...roleSchema,
+  properties: {
+    ...roleSchema.properties,
+    users: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { id: { type: 'string' }, address: { type: ['string', 'null'] } },
+        required: ['id', 'address'],
+        additionalProperties: false,
+      },
+      description: 'Users in it directly, with their wallet address (null: no such user any more)',
+    },
+  },
+} as const
+
+const consoleCreateBody = {
+  ...createRoleBodySchema,
+  properties: {
+    ...createRoleBodySchema.properties,
+    acl: {
+      ...aclSchema,
+      description:
+        'Who reads the role and who changes it outside the console; by default everyone reads it and only the console (and the master key) changes it',
+    },
+  },
+} as const
+
+export const consoleRoleRoutes = routePlugin(
+  'portico-console-roles',
+  ['portico-current-user'],
+  async function consoleRoleRoutes(fastify, services) {
+    const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
+    const requireConsole = consoleAccess(services.config.app)
+    const deps: RoleDeps = services
+    const db = services.db
+
+    /** The role with its users' wallet addresses. */
+    const withAddresses = async (role: RoleDetail) => {
+      const addressOf = await addressesOf(db, role.users)
+      return {
+        ...role,
+        users: role.users.map((id) => ({ id, address: addressOf.get(id) ?? null })),
+      }
+    }
+    /** What the audit log keeps of a role: its ACL and members, users by address. */
+    const audited = (role: Awaited<ReturnType<typeof withAddresses>>) => ({
+      acl: role.acl,
+      users: role.users.map((user) => user.address ?? user.id),
+      roles: role.roles.map((child) => child.name),
+    })
+
+    app.get(
+      '/api/admin/roles',
+      {
+        schema: {
+          tags,
+          summary: 'Every role, by name, with how many users and roles each holds',
+          querystring: rolePage,
+          response: { 200: rolesAnswerSchema, ...errors },
+        },
+      },
+      async (request) => {
+        await requireConsole(request, 'read')
+        return listRoles(deps, ANY_OWNER, translatePage(request.query.limit, request.query.skip))
+      },
+    )
+
+    app.get(
+      '/api/admin/roles/:name',
+      {
+        schema: {
+          tags,
+          summary: "A role's users (by wallet address), child roles and parent roles",
+          params: roleParams,
+          response: { 200: consoleRoleSchema, ...errors },
+        },
+      },
+      async (request) => {
+        await requireConsole(request, 'read')
+        return withAddresses(await readRole(deps, ANY_OWNER, request.params.name))
+      },
+    )
+
+    app.post(
+      '/api/admin/roles',
+      {
+        schema: {
+          tags,
+          summary: 'Create a role with its first users (wallet addresses or ids) and child roles',
+          body: consoleCreateBody,
+          response: { 201: consoleRoleSchema, ...errors, 409: errorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        const { user } = await requireConsole(request, 'write')
+        const { name, acl, users: members, roles } = request.body
+        const role = await withAddresses(
+          await createRole(
+            deps,
+            { ownerId: user.id, viewer: ANY_OWNER },
+            {
+              name,
+              acl:
+                acl === undefined ? { '*': { read: true } } : await aclByUserId(db, parseAcl(acl)),
+              users: members,
+              roles,
+            },
+          ),
+        )
+        await recordAudit(db, {
+          actor: user.address,
+          action: 'role.create',
+          target: `role/${role.name}`,
+          after: audited(role),
+        })
+        return reply.status(201).send(role)
+      },
+    )
+
+    app.put(
+      '/api/admin/roles/:name',
+      {
+        schema: {
+          tags,
+          summary: "Add and remove a role's users and child roles, and/or replace its ACL",
+          params: roleParams,
+          body: updateRoleBodySchema,
+          response: { 200: consoleRoleSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { user } = await requireConsole(request, 'write')
+        const { name } = request.params
+        const { add, remove, acl } = request.body
+        const before = await withAddresses(await readRole(deps, ANY_OWNER, name))
+        const after = await withAddresses(
+          await changeRole(deps, ANY_OWNER, name, {
+            add,
+            remove,
+            acl: acl === undefined ? undefined : await aclByUserId(db, parseAcl(acl)),
+          }),
+        )
+        await recordAudit(db, {
+          actor: user.address,
+          action: 'role.update',
+          target: `role/${name}`,
+          before: audited(before),
+          after: audited(after),
+        })
+        return after
+      },
+    )
+
+    app.delete(
+      '/api/admin/roles/:name',
+      {
+        schema: {
+          tags,
+          summary: 'Delete a role (needs a sign-in from the last 15 minutes)',
+          params: roleParams,
+          response: { 204: { type: 'null' }, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { user } = await requireConsole(request, 'destructive')
+        const before = await withAddresses(await deleteRole(deps, ANY_OWNER, request.params.name))
+        await recordAudit(db, {
+          actor: user.address,
+          action: 'role.delete',
+          target: `role/${before.name}`,
+          before: audited(before),
+        })
+        return reply.status(204).send(null)
+      },
+    )
+  },
+)

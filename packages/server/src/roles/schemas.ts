@@ -1,0 +1,69 @@
+import {
+  createRoleBodySchema,
+  roleNameSchema,
+  roleSchema,
+  rolesAnswerSchema,
+  updateRoleBodySchema,
+} from '@portico/sdk/wire'
+import { errorBodySchema } from '../errors.ts'
+
+// JSON schemas of the role routes: Fastify validates with them and the OpenAPI document is
+// generated from them. The shapes of bodies and answers are the shared wire contract.
+
+const tags = ['roles']
+const digits = { type: 'string', pattern: '^[0-9]{1,9}$' } as const
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+} as const
+export const roleParams = {
+  type: 'object',
+  properties: { name: roleNameSchema },
+  required: ['name'],
+} as const
+export const rolePage = {
+  type: 'object',
+  properties: {
+    limit: { ...digits, description: 'at most 1000 (default 100)' },
+    skip: digits,
+  },
+  additionalProperties: false,
+} as const
+
+export const roleSchemas = {
+  list: {
+    tags,
+    summary: 'The roles the caller may read, by name, with how many users and roles each holds',
+    querystring: rolePage,
+    response: { 200: rolesAnswerSchema, ...errors },
+  },
+  create: {
+    tags,
+    summary:
+      'Create a role with its first users (ids or wallet addresses) and child roles; by default its creator changes it and everyone reads it',
+    body: createRoleBodySchema,
+    response: { 201: roleSchema, ...errors, 409: errorBodySchema },
+  },
+  get: {
+    tags,
+    summary: 'Read a role (if its ACL lets the caller): its users, child roles and parent roles',
+    params: roleParams,
+    response: { 200: roleSchema, ...errors },
+  },
+  update: {
+    tags,
+    summary:
+      "Add and remove a role's users and child roles, and/or replace its ACL (those its ACL lets write)",
+    params: roleParams,
+    body: updateRoleBodySchema,
+    response: { 200: roleSchema, ...errors },
+  },
+  delete: {
+    tags,
+    summary: 'Delete a role (those its ACL lets write): its members lose what it gave them',
+    params: roleParams,
+    response: { 204: { type: 'null' }, ...errors },
+  },
+} as const
