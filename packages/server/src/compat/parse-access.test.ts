@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { databaseKinds } from '../../test/helpers.ts'
 import { listAudit } from '../admin/audit.ts'
+import { sql } from 'drizzle-orm'
+import { rowsOf } from '../db/client.ts'
 import { listeningApp, parseLogIn, type ListeningApp, type ParseSdk } from '../../test/compat.ts'
 
 // Parse's whole access model through the real `parse` client: ACLs naming several users and
@@ -158,6 +160,14 @@ describe.each(databaseKinds())('the Parse access model through the parse SDK on 
     await expect(
       new Parse.Role(staff.getName(), new Parse.ACL(Parse.User.current())).save(),
     ).rejects.toMatchObject({ code: 137 })
+    // With members too: nothing of it is written.
+    const copy = new Parse.Role(staff.getName(), new Parse.ACL(Parse.User.current()))
+    copy.getUsers().add(Parse.User.current())
+    await expect(copy.save()).rejects.toMatchObject({ code: 137 })
+    const memberships = await server.app.services.db.execute(
+      sql`select count(*)::int as n from object_relations where related_id = ${ids.get(dave)!}`,
+    )
+    expect(rowsOf<{ n: number }>(memberships)[0]?.n).toBe(0)
   })
 
   it('keeps what an ACL hides out of include, $relatedTo and counts', async () => {

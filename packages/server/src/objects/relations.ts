@@ -85,12 +85,25 @@ export async function writeRelations(
   }
 }
 
-/** Forgets the relations the deleted objects held. */
+/**
+ * Forgets the relations the deleted objects held, and a deleted role's place among the roles
+ * that held it (it grants nothing once gone, but would be counted among their members).
+ */
 export async function dropRelations(tx: Database, className: string, ids: string[]) {
   if (ids.length === 0) return
   await tx
     .delete(objectRelations)
     .where(and(eq(objectRelations.className, className), inArray(objectRelations.owningId, ids)))
+  if (className === '_Role')
+    await tx
+      .delete(objectRelations)
+      .where(
+        and(
+          eq(objectRelations.className, '_Role'),
+          eq(objectRelations.field, 'roles'),
+          inArray(objectRelations.relatedId, ids),
+        ),
+      )
 }
 
 /** Relation members to write as they are (an import's `_Join` files); returns how many were new. */

@@ -2,7 +2,7 @@ import { and, asc, count, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm
 import { rowsOf, batchConcurrency, textArray, type Database } from '../db/client.ts'
 import { createCoalescer } from '../db/coalesce.ts'
 import { objects } from '../db/schema.ts'
-import { notFound } from '../errors.ts'
+import { HttpError, notFound } from '../errors.ts'
 import { answerBudget } from '../http/answer-budget.ts'
 import {
   ANY_OWNER,
@@ -284,6 +284,9 @@ export class ObjectStore {
 
   /** Creates an object through the group-commit writer (writer.ts). */
   create(request: CreateRequest): Promise<CreateOutcome> {
+    // A role's name is unique: in a group, one name in use would fail the others' statement.
+    if (request.className === '_Role')
+      return this.createRelated(request, []).then((created) => ({ created }))
     return this.#create(request)
   }
 
@@ -367,10 +370,12 @@ export class ObjectStore {
     return this.transaction(async (tx, writes) => {
       const id = randomBytes(12).toString('base64url')
       const data = markRelations(request.data, relations)
+      // The insert skips a row a unique index refuses: a role's name in use (ids are random).
       const [made] = await writes.insertNew(className, request, [{ id, data }], new Date())
+      if (!made) throw nameTaken(data.name)
       await writeRelations(tx, className, id, relations)
-      return made!
-    }).finally(() => this.#rolesWritten([className]))
+      return made
+    })
   }
 
   /** Relation members written as they are (an import's); returns how many were new. */
@@ -452,6 +457,7 @@ export class ObjectStore {
   async transaction<T>(work: (tx: Database, writes: ObjectWrites) => Promise<T>): Promise<T> {
     const changes: ObjectChange[] = []
     const result = await this.#db.transaction((tx) => work(tx, new ObjectWrites(tx, changes)))
+    await this.#rolesWritten(changes.map((change) => change.className))
     await this.#publish(changes)
     return result
   }
@@ -566,6 +572,13 @@ export class ObjectWrites {
 }
 
 const rowOf = ({ acl, ...row }: NewObject) => ({ ...row, ...permsOf(acl) })
+
+const nameTaken = (name: unknown) =>
+  new HttpError(
+    409,
+    'role_name_taken',
+    `A role named "${String(name).slice(0, 128)}" already exists: role names are unique. Add members to it, or pick another name.`,
+  )
 
 const created = (after: WireObject): ObjectChange => ({
   kind: 'create',

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm'
 import { MAX_ROLE_USERS } from '@portico/sdk/wire'
 import { checkedAddress } from '../auth/addresses.ts'
@@ -8,7 +7,7 @@ import { badRequest, HttpError, notFound } from '../errors.ts'
 import type { Changer } from '../objects/access.ts'
 import { ownerAcl, type Acl } from '../objects/acl.ts'
 import { parseWhere } from '../objects/condition.ts'
-import { markRelations, writeRelations, type RelationChange } from '../objects/relations.ts'
+import type { RelationChange } from '../objects/relations.ts'
 import type { WireObject } from '../objects/rows.ts'
 import type { ObjectStore } from '../objects/store.ts'
 import { isDuplicateName, ROLE_CLASS, ROLE_RELATIONS, roleWriteProblem } from './rules.ts'
@@ -119,24 +118,15 @@ export async function createRole(
   if (problem) throw invalid(problem)
   const relations = await relationChanges(deps, creator.viewer, undefined, input, {})
   const acl = input.acl ?? ownerAcl(creator.ownerId, true)
-  let made: WireObject | undefined
+  let made: WireObject
   try {
-    made = await deps.objects.transaction(async (tx, writes) => {
-      const id = randomBytes(12).toString('base64url')
-      // A name in use leaves nothing written: the insert skips rows the unique name index refuses.
-      const [role] = await writes.insertNew(
-        ROLE_CLASS,
-        { ownerId: creator.ownerId, acl },
-        [{ id, data: markRelations(data, relations) }],
-        new Date(),
-      )
-      if (role) await writeRelations(tx, ROLE_CLASS, id, relations)
-      return role
-    })
+    made = await deps.objects.createRelated(
+      { className: ROLE_CLASS, ownerId: creator.ownerId, acl, data },
+      relations,
+    )
   } catch (error) {
     throw isDuplicateName(error) ? nameTaken(input.name) : error
   }
-  if (!made) throw nameTaken(input.name)
   return detailOf(deps, creator.viewer, made)
 }
 
@@ -182,18 +172,6 @@ export async function deleteRole(
   const role = await findRole(deps, changer, name)
   const before = await detailOf(deps, changer, role)
   await deps.objects.delete({ className: ROLE_CLASS, objectId: role.objectId, userId: changer })
-  // The roles that held it keep a row naming an id that no longer exists. It grants nothing
-  // (a role's members are found from its own rows, which went with it), but it would be
-  // counted among their roles, so it goes too.
-  await deps.db
-    .delete(objectRelations)
-    .where(
-      and(
-        eq(objectRelations.className, ROLE_CLASS),
-        eq(objectRelations.field, 'roles'),
-        eq(objectRelations.relatedId, role.objectId),
-      ),
-    )
   return before
 }
 

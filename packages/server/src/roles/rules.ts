@@ -1,3 +1,4 @@
+import { HttpError } from '../errors.ts'
 import { ROLE_NAME } from '../objects/acl.ts'
 import type { RelationChange } from '../objects/relations.ts'
 import type { Document } from '../objects/wire.ts'
@@ -35,6 +36,7 @@ export function roleWriteProblem(
 
 /** Whether `error` is the database refusing a second role of the same name (a unique index). */
 export function isDuplicateName(error: unknown): boolean {
+  if (error instanceof HttpError) return error.code === 'role_name_taken'
   const code = (error as { code?: unknown } | undefined)?.code
   const causeCode = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code
   return code === '23505' || causeCode === '23505'
