@@ -14,6 +14,7 @@ import {
   type Changer,
 } from './access.ts'
 import type { ObjectChange } from './changes.ts'
+import { noClassRules, type ClassRules } from './class-rules.ts'
 import type { FieldIndexes } from './field-indexes.ts'
 import { CompiledPages, queryObjects } from './pages.ts'
 import type { Condition } from './condition.ts'
@@ -34,6 +35,8 @@ export interface ObjectStoreOptions {
   publish(changes: ObjectChange[]): Promise<void>
   /** Most bytes of documents one answer may carry (the batch route shares it among its parts). */
   answerMaxBytes: number
+  /** Who may write some classes at all, and their integer fields (class-rules.ts). */
+  classRules?: ClassRules | undefined
 }
 
 /** A query as the routes read it from their wire format. */
@@ -97,6 +100,7 @@ export class ObjectStore {
   readonly #fetch: (key: FetchKey) => Promise<WireObject | null>
   readonly #create: (request: CreateRequest) => Promise<CreateOutcome>
   readonly #compiledPages = new CompiledPages()
+  readonly #rules: ClassRules
 
   constructor(options: ObjectStoreOptions) {
     const { db, publish } = options
@@ -104,6 +108,7 @@ export class ObjectStore {
     this.#fieldIndexes = options.fieldIndexes
     this.#publish = publish
     this.#answerMaxBytes = options.answerMaxBytes
+    this.#rules = options.classRules ?? noClassRules
     // Fetches that arrive together share one statement (as session lookups do): on the embedded
     // database a statement's fixed cost was most of a fetch.
     this.#fetch = createCoalescer(
@@ -244,6 +249,7 @@ export class ObjectStore {
 
   /** Creates an object through the group-commit writer (writer.ts). */
   create(request: CreateRequest): Promise<CreateOutcome> {
+    this.#rules.assertWritable(request.className, request.ownerId)
     return this.#create(request)
   }
 
@@ -256,6 +262,7 @@ export class ObjectStore {
     input: { className: string; objectId: string; userId: Changer },
     modify: (current: WireObject) => { data?: Document; publicRead?: boolean; ownerId?: string },
   ): Promise<{ before: WireObject; after: WireObject }> {
+    this.#rules.assertWritable(input.className, input.userId)
     const changed = await this.#db.transaction(async (tx) => {
       const [row] = await tx
         .select()
@@ -300,6 +307,7 @@ export class ObjectStore {
 
   /** Deletes an object; returns it as it was. */
   async delete(input: { className: string; objectId: string; userId: Changer }) {
+    this.#rules.assertWritable(input.className, input.userId)
     const rows = await this.#db
       .delete(objects)
       .where(changeableBy(input.className, input.objectId, input.userId))
@@ -330,6 +338,8 @@ export class ObjectStore {
    */
   async importRows(rows: NewObject[]): Promise<number> {
     if (rows.length === 0) return 0
+    for (const className of new Set(rows.map((row) => row.className)))
+      this.#rules.assertWritable(className, undefined)
     const inserted = await this.#db
       .insert(objects)
       .values(rows)

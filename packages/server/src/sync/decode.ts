@@ -9,6 +9,9 @@ import type { Document } from '../objects/wire.ts'
 // value is ever rounded: JavaScript numbers are exact only up to 2^53); narrower ones are
 // numbers. Addresses are checksummed.
 
+/** Integers this wide or narrower are numbers; wider ones decimal strings. */
+const NUMBER_BITS = 48
+
 /** The field an ABI argument is stored under. */
 export function fieldFor(name: string | undefined, index: number): string {
   const base = name && isValidName(name) ? name : `arg${index}`
@@ -37,10 +40,24 @@ function valueOf(parameter: AbiParameter, value: unknown): unknown {
   const integer = /^u?int(\d*)$/.exec(type)
   if (integer) {
     const bits = Number(integer[1] || 256)
-    return bits <= 48 ? Number(value) : (value as bigint).toString()
+    return bits <= NUMBER_BITS ? Number(value) : (value as bigint).toString()
   }
   if (type === 'address') return getAddress(value as string)
   return value
+}
+
+/**
+ * The top-level fields the rows of `events` hold integers in wider than a number keeps exact,
+ * as decimal strings (their queries compare them as numbers).
+ */
+export function integerFieldsOf(events: readonly AbiEvent[]): Set<string> {
+  const fields = new Set<string>()
+  for (const event of events)
+    event.inputs.forEach((input, i) => {
+      const integer = /^u?int(\d*)$/.exec(input.type)
+      if (integer && Number(integer[1] || 256) > NUMBER_BITS) fields.add(fieldFor(input.name, i))
+    })
+  return fields
 }
 
 export interface LogPlace {
