@@ -15,6 +15,7 @@ import {
 } from './access.ts'
 import type { ObjectChange } from './changes.ts'
 import { noClassRules, type ClassRules } from './class-rules.ts'
+import { integerCondition } from './integer-fields.ts'
 import type { FieldIndexes } from './field-indexes.ts'
 import { CompiledPages, queryObjects } from './pages.ts'
 import type { Condition } from './condition.ts'
@@ -166,20 +167,25 @@ export class ObjectStore {
     className: string,
     query: ObjectQuery,
   ): Promise<{ results: WireObject[]; count?: number }> {
-    const { where, order } = query
+    const { order } = query
+    const integers = this.#rules.integerFields(className)
+    const where = integerCondition(query.where, integers)
     return queryObjects(
       this.#db,
       {
         className,
         viewerId: viewer,
         where: translateWhere(where),
-        orderBy: translateOrder(order),
-        ...this.#fieldIndexes.planQuery(className, where, order),
+        orderBy: translateOrder(order, integers),
+        ...this.#fieldIndexes.planQuery(className, where, order, integers),
         limit: query.limit,
         skip: query.skip,
         count: query.count ?? false,
         maxBytes: answerBudget(this.#answerMaxBytes),
-        source: { where: query.whereText ?? (where ? JSON.stringify(where) : undefined), order },
+        source: {
+          where: query.whereText ?? (query.where ? JSON.stringify(query.where) : undefined),
+          order,
+        },
       },
       this.#compiledPages,
     )
@@ -191,7 +197,7 @@ export class ObjectStore {
    */
   scan(viewer: Changer, className: string, where: Condition | undefined): ObjectScan {
     const db = this.#db
-    const condition = translateWhere(where)
+    const condition = this.liveCondition(className, where)
     return {
       async fieldNames() {
         const keys = await db.execute(
@@ -215,6 +221,14 @@ export class ObjectStore {
         }
       },
     }
+  }
+
+  /**
+   * `where` on `className` as SQL, for a live subscription's filter (see `matches`): the same
+   * translation as a query's.
+   */
+  liveCondition(className: string, where: Condition | undefined): SQL | undefined {
+    return translateWhere(integerCondition(where, this.#rules.integerFields(className)))
   }
 
   /** How many objects each class holds, by class name. */
