@@ -24,6 +24,16 @@ await build({
   logLevel: 'warning',
 })
 
+// The site module's resolution hooks are loaded by Node as their own file (site-module.ts).
+await build({
+  entryPoints: ['src/site-module-hooks.mjs'],
+  outfile: 'dist/site-module-hooks.js',
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  logLevel: 'warning',
+})
+
 // The sign-in signature worker runs as its own file beside cli.js (auth/signer-recovery.ts).
 await build({
   entryPoints: ['src/auth/recover-worker.mjs'],

@@ -16,7 +16,7 @@ export interface SyncStatus {
   name: string
   chainId: number
   className: string
-  /** Backfilling (behind the head by more than a range) or following the head. */
+  /** Backfilling (the head not reached yet since the start) or following the head. */
   mode: 'starting' | 'backfill' | 'following'
   nextBlock: string
   head: string | undefined
@@ -39,6 +39,8 @@ export class Syncer {
   private readonly recent: { at: number; rows: number }[] = []
   private lastError: string | undefined
   private started = false
+  /** The head was reached once since the start: from then on the sync follows it. */
+  private reachedHead = false
 
   constructor(
     private readonly db: Database,
@@ -61,11 +63,7 @@ export class Syncer {
       name: this.sync.name,
       chainId: this.sync.chainId,
       className: this.sync.className,
-      mode: !this.started
-        ? 'starting'
-        : left !== undefined && left > BigInt(this.range.size)
-          ? 'backfill'
-          : 'following',
+      mode: !this.started ? 'starting' : this.reachedHead ? 'following' : 'backfill',
       nextBlock: this.next.toString(),
       head: this.head?.toString(),
       blocksLeft: left?.toString(),
@@ -88,6 +86,7 @@ export class Syncer {
           this.started = true
         }
         const more = await this.step()
+        if (!more) this.reachedHead = true
         failures = 0
         this.lastError = undefined
         wait = more ? 0 : this.sync.pollMs
