@@ -43,12 +43,13 @@ async function rows(app: FastifyInstance): Promise<Row[]> {
 async function syncedApp(
   kind: DatabaseKind,
   upstream: string,
-  env: { address: Address; confirmations?: number; start?: bigint },
+  env: { address: Address; confirmations?: number; start?: bigint; maxRange?: number },
   database?: Awaited<ReturnType<typeof testDatabase>>,
 ) {
   process.env.SYNC_ADDRESS = env.address
   process.env.SYNC_CONFIRMATIONS = String(env.confirmations ?? 1)
   process.env.SYNC_START_BLOCK = String(env.start ?? 0n)
+  process.env.SYNC_MAX_RANGE = String(env.maxRange ?? 10_000)
   const overrides = { rpc: rpcTestConfig({ 31337: [upstream] }), functionsModule: fixture }
   if (!database) return (await testApp(kind, overrides)).app
   const app = await buildServer({ config: testConfig(overrides), database, logger: false })
@@ -182,16 +183,18 @@ describe.each(databaseKinds())('contract event sync on %s', (kind) => {
       await emitter.testClient.mine({ blocks: 200 })
     }
     const database = await testDatabase(kind)
-    const first = await syncedApp(kind, limited.url, { address: emitter.address, start }, database)
+    // Small ranges, so that the stop comes in the middle.
+    const env = { address: emitter.address, start, maxRange: 10 }
+    const first = await syncedApp(kind, limited.url, env, database)
     await expect
-      .poll(async () => (await rows(first)).length, { timeout: 30_000, interval: 50 })
+      .poll(() => first.services.syncStatus()[0]?.rows ?? 0, { timeout: 30_000, interval: 5 })
       .toBeGreaterThan(0)
     await first.close()
     const stored = await database.db.execute(
       sql`select count(*)::int as n from objects where class_name = 'Activity'`,
     )
     expect((stored as unknown as { rows: { n: number }[] }).rows[0]!.n).toBeLessThan(1200)
-    const second = await syncedApp(kind, limited.url, { address: emitter.address, start }, database)
+    const second = await syncedApp(kind, limited.url, env, database)
     await expect
       .poll(async () => (await rows(second)).length, { timeout: 40_000, interval: 500 })
       .toBe(1200)
