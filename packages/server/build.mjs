@@ -1,5 +1,8 @@
 // Bundles the server's own code, and the SDK modules it shares (read from their sources), into
 // dist/cli.js; npm dependencies stay external.
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
 import { build } from 'esbuild'
 
 await build({
@@ -24,6 +27,16 @@ await build({
   logLevel: 'warning',
 })
 
+// The site module's resolution hooks are loaded by Node as their own file (site-module.ts).
+await build({
+  entryPoints: ['src/site-module-hooks.mjs'],
+  outfile: 'dist/site-module-hooks.js',
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  logLevel: 'warning',
+})
+
 // The sign-in signature worker runs as its own file beside cli.js (auth/signer-recovery.ts).
 await build({
   entryPoints: ['src/auth/recover-worker.mjs'],
@@ -35,3 +48,19 @@ await build({
   packages: 'external',
   logLevel: 'warning',
 })
+
+// The embedded database's template, so that a new data directory starts from a migrated
+// database instead of creating one (db/pglite-template.ts).
+await build({
+  entryPoints: ['src/db/make-template.ts'],
+  outfile: 'dist/make-template.js',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  packages: 'external',
+  logLevel: 'warning',
+})
+for (const file of fs.readdirSync('dist'))
+  if (file.startsWith('pglite-template-')) fs.rmSync(path.join('dist', file))
+execFileSync(process.execPath, ['dist/make-template.js', 'dist'], { stdio: 'inherit' })

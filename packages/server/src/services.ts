@@ -23,6 +23,7 @@ import { loadSiteModule } from './site-module.ts'
 import type { SiteFunctions } from './compat/functions.ts'
 import { checkSync, type Sync } from './sync/definition.ts'
 import { startSyncs, type SyncRunner } from './sync/runner.ts'
+import { syncedClassRules } from './sync/synced-classes.ts'
 import type { SyncStatus } from './sync/syncer.ts'
 
 // Every long-lived service of one server, built once. Domain code takes the services it needs
@@ -118,6 +119,11 @@ export async function openServices(
     await fieldIndexes.load()
     closers.push(() => fieldIndexes.close())
 
+    const site = await loadSiteModule(config.functionsModule)
+    const syncs = site.syncs.map((definition) =>
+      checkSync(definition, new Set(config.rpc.upstreams.keys())),
+    )
+
     // The store publishes on the change feed, and the feed reads objects through the store (a
     // change too big for one notification travels as its keys): each takes the other's function.
     const objects = new ObjectStore({
@@ -126,6 +132,8 @@ export async function openServices(
       publish: (changes) => feed.publish(changes),
       answerMaxBytes: config.answerMaxBytes,
       roles: new ViewerRoles(database.db, cluster),
+      // Synced classes are written by their sync alone; their wide integers compare as numbers.
+      classRules: syncedClassRules(syncs),
     })
     // Every committed object change, from this process or any other.
     const feed = openChangeFeed(database.db, cluster, (keys) => objects.readAsServer(keys))
@@ -139,10 +147,6 @@ export async function openServices(
     const sessions = new Sessions(database.db, cluster)
     await Promise.all([feed.ready, sessions.ready])
 
-    const site = await loadSiteModule(config.functionsModule)
-    const syncs = site.syncs.map((definition) =>
-      checkSync(definition, new Set(config.rpc.upstreams.keys())),
-    )
     let runner: SyncRunner | undefined
     closers.push(() => runner?.stop())
 

@@ -1,3 +1,4 @@
+import { createRequire, register } from 'node:module'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { FUNCTION_NAME, isFreeFunctionName, type SiteFunctions } from './compat/functions.ts'
@@ -15,6 +16,7 @@ export async function loadSiteModule(modulePath: string | undefined): Promise<Si
   const functions = new Map<string, SiteFunction>()
   const syncs: SyncDefinition[] = []
   if (!modulePath) return { functions, syncs }
+  resolveBareImportsFromPortico(path.resolve(modulePath))
   const loaded = (await import(pathToFileURL(path.resolve(modulePath)).href)) as {
     default?: FunctionsSetup
   }
@@ -36,4 +38,26 @@ export async function loadSiteModule(modulePath: string | undefined): Promise<Si
     },
   })
   return { functions, syncs }
+}
+
+let hooked = false
+
+/**
+ * Lets a site module kept outside Portico's folder import the packages Portico has (`viem`
+ * first of all, which the README's sync example imports): Node resolves a bare import from the
+ * importing file's folder up, so from `/srv/site/functions.mjs` it never reaches Portico's
+ * `node_modules`. A resolution hook (site-module-hooks.mjs) retries such an import from
+ * Portico's own folder when the module's folder has no answer. Inside Portico's folder nothing
+ * is needed, and no hook is registered.
+ */
+function resolveBareImportsFromPortico(modulePath: string): void {
+  if (hooked) return
+  const viem = createRequire(import.meta.url).resolve('viem')
+  const root = viem.slice(0, viem.lastIndexOf(`${path.sep}node_modules${path.sep}`))
+  if (!path.relative(root, modulePath).startsWith('..')) return
+  hooked = true
+  const hooks = import.meta.url.endsWith('.ts')
+    ? './site-module-hooks.mjs'
+    : './site-module-hooks.js'
+  register(new URL(hooks, import.meta.url), { data: { parentURL: import.meta.url } })
 }

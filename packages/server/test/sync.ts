@@ -5,13 +5,14 @@ import { anvilAccount } from '@portico/test-kit/anvil'
 import { emitterAbi, emitterBytecode } from '@portico/test-kit/emitter'
 
 /** A wallet on the test chain with anvil's test actions, and the deployed event emitter. */
-export async function deployEmitter(url: string) {
+export async function deployEmitter(url: string, chainId: number = foundry.id) {
+  const chain = { ...foundry, id: chainId }
   const wallet = createWalletClient({
     account: privateKeyToAccount(anvilAccount.privateKey),
-    chain: foundry,
+    chain,
     transport: http(url),
   }).extend(publicActions)
-  const testClient = createTestClient({ mode: 'anvil', chain: foundry, transport: http(url) })
+  const testClient = createTestClient({ mode: 'anvil', chain, transport: http(url) })
   const hash = await wallet.deployContract({ abi: emitterAbi, bytecode: emitterBytecode })
   const { contractAddress } = await wallet.waitForTransactionReceipt({ hash })
   const address = getAddress(contractAddress!)

@@ -62,6 +62,7 @@ export const errorCodes = [
   'empty_file',
   'unsupported_file_type',
   'file_store_unavailable',
+  'synced_class',
   // Import
   'invalid_import',
   // RPC gateway

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream'
 
-import { badRequest, errorBodySchema } from '../errors.ts'
+import { badRequest, errorBodySchema, HttpError } from '../errors.ts'
 import { ImportFileError } from '../import/export-file.ts'
 import { importOpened, openFile } from '../import/parse-import.ts'
 import { consoleAccess } from './access.ts'
@@ -86,6 +86,11 @@ export const consoleImportRoute = routePlugin(
               })
               line({ report })
             } catch (error) {
+              // A refusal (a class no import may write) is the admin's to read, not a failure.
+              if (error instanceof HttpError) {
+                line({ error: error.message, code: error.code })
+                return
+              }
               request.log.error({ err: error }, 'import failed')
               line({
                 error:

@@ -3,7 +3,6 @@ import type { WebSocket } from 'ws'
 import { readMessages, sendJson, type SocketHandler } from '../live/sockets.ts'
 import { MAX_SUBSCRIPTIONS, Subscriber } from '../live/subscriber.ts'
 import { parseWhere } from '../objects/condition.ts'
-import { translateWhere } from '../objects/query.ts'
 import type { Services } from '../services.ts'
 import { compatClassName } from './classes.ts'
 import { TOKEN_PREFIX } from './call.ts'
@@ -27,7 +26,7 @@ let nextClientId = 1
 
 export type ParseLiveQueryServices = Pick<
   Services,
-  'config' | 'liveHub' | 'sessions' | 'log' | 'syncs'
+  'config' | 'liveHub' | 'sessions' | 'log' | 'syncs' | 'objects'
 >
 
 export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHandler {
@@ -115,7 +114,10 @@ export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHa
             : undefined
           const view = syncedView(services, className)
           const given = query.where === undefined ? {} : (query.where as Record<string, unknown>)
-          const condition = translateWhere(parseWhere((view ? view.where(given) : given) ?? {}))
+          const condition = services.objects.liveCondition(
+            className,
+            parseWhere((view ? view.where(given) : given) ?? {}),
+          )
           const present = (object: WireObject) =>
             view
               ? view.toParse(toParseObject(object, view.keys(fields)))

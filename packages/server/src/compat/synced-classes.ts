@@ -1,5 +1,5 @@
 import { getAddress, isAddress, type AbiEvent } from 'viem'
-import { fieldFor } from '../sync/decode.ts'
+import { fieldFor, integerFieldsOf } from '../sync/decode.ts'
 import type { Sync } from '../sync/definition.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import type { ParseObject } from './parse-object.ts'
@@ -7,7 +7,9 @@ import type { ParseObject } from './parse-object.ts'
 // Classes filled by a contract-event sync, as Moralis v1's synced classes looked to v1 apps:
 // snake_case names for where the event happened, lowercase addresses, an ABI input named `id`
 // as `uid`, and each wide integer (a decimal string) also as `<name>_decimal`, a NumberDecimal.
-// Queries and subscriptions name fields the same way and are translated back.
+// Queries and subscriptions name fields the same way and are translated back; `<name>_decimal`
+// is its integer field, which the store compares and sorts as a number (as is the string field
+// itself), and a NumberDecimal in a query is its decimal text.
 
 const RENAMED: Record<string, string> = {
   transactionHash: 'transaction_hash',
@@ -36,24 +38,29 @@ function lowerAddresses(value: unknown): unknown {
   return value
 }
 
-/** Addresses in a v1 query are lowercase; the rows keep them checksummed. */
-function checksummed(value: unknown): unknown {
+/**
+ * A v1 query's value as the rows hold it: addresses checksummed (v1 sends them lowercase), a
+ * NumberDecimal as its decimal text.
+ */
+function stored(value: unknown): unknown {
   if (typeof value === 'string')
     return ADDRESS.test(value) && isAddress(value, { strict: false }) ? getAddress(value) : value
-  if (Array.isArray(value)) return value.map(checksummed)
-  if (value !== null && typeof value === 'object' && !('__type' in value))
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, checksummed(v)]))
-  return value
+  if (Array.isArray(value)) return value.map(stored)
+  if (value === null || typeof value !== 'object') return value
+  const decimal = decimalText(value)
+  if (decimal !== undefined) return decimal
+  if ('__type' in value) return value
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, stored(v)]))
 }
 
-function fieldBack(name: string): string {
-  if (name.endsWith('_decimal'))
-    throw new ParseError(
-      ParseCode.INVALID_QUERY,
-      `Portico keeps ${name.slice(0, -8)} as an exact decimal string; query and sort on it, not on ${name}.`,
-    )
-  if (name === 'uid') return 'id'
-  return BACK[name] ?? name
+/** The text of `{"__type":"NumberDecimal","value":{"$numberDecimal":"…"}}` (or its inner part). */
+function decimalText(value: object): string | undefined {
+  const inner =
+    (value as { __type?: unknown }).__type === 'NumberDecimal'
+      ? (value as { value?: unknown }).value
+      : value
+  const text = (inner as { $numberDecimal?: unknown } | null)?.$numberDecimal
+  return typeof text === 'string' ? text : undefined
 }
 
 /** How `className` looks to v1 apps when one of `source.syncs` fills it (else undefined). */
@@ -65,6 +72,20 @@ export function syncedView(
   if (syncs.length === 0) return undefined
   const events = new Map<string, AbiEvent>()
   for (const sync of syncs) for (const event of sync.events) events.set(event.name, event)
+  const integers = integerFieldsOf([...events.values()])
+  const fieldBack = (name: string): string => {
+    if (name.endsWith('_decimal')) {
+      const base = name.slice(0, -'_decimal'.length)
+      const field = base === 'uid' ? 'id' : base
+      if (integers.has(field)) return field
+      throw new ParseError(
+        ParseCode.INVALID_QUERY,
+        `${name} is not a field of ${className}: _decimal goes with its integer fields.`,
+      )
+    }
+    if (name === 'uid') return 'id'
+    return BACK[name] ?? name
+  }
 
   return {
     toParse(object) {
@@ -88,6 +109,8 @@ export function syncedView(
     where(where) {
       if (!where) return where
       const out: Record<string, unknown> = {}
+      // `value` and `value_decimal` are one field: a second constraint on it joins the first.
+      const more: Record<string, unknown>[] = []
       for (const [key, value] of Object.entries(where)) {
         if (key === '$or' || key === '$and') {
           out[key] = Array.isArray(value)
@@ -95,8 +118,12 @@ export function syncedView(
             : value
           continue
         }
-        out[fieldBack(key)] = checksummed(value)
+        const field = fieldBack(key)
+        if (Object.hasOwn(out, field)) more.push({ [field]: stored(value) })
+        else out[field] = stored(value)
       }
+      if (more.length)
+        out.$and = [...(Array.isArray(out.$and) ? (out.$and as unknown[]) : []), ...more]
       return out
     },
     order(order) {

@@ -5,7 +5,6 @@ import { sessionTokenOf } from '../auth/sessions.ts'
 import { HttpError } from '../errors.ts'
 import { assertClassName } from '../objects/names.ts'
 import { parseWhere } from '../objects/condition.ts'
-import { translateWhere } from '../objects/query.ts'
 import type { Services } from '../services.ts'
 import { checkMessage } from './messages.ts'
 import { MAX_SUBSCRIPTIONS, MAX_TOKEN_LENGTH, Subscriber, type RequestId } from './subscriber.ts'
@@ -22,7 +21,10 @@ import { readMessages, sendJson, type SocketHandler } from './sockets.ts'
 // one of the site's origins (otherwise any site could read a visitor's private objects through
 // their cookie); other clients send their bearer token in `connect`.
 
-export type NativeLiveServices = Pick<Services, 'config' | 'liveHub' | 'sessions' | 'log'>
+export type NativeLiveServices = Pick<
+  Services,
+  'config' | 'liveHub' | 'sessions' | 'log' | 'objects'
+>
 
 export function nativeLiveSocket(services: NativeLiveServices): SocketHandler {
   const { config, log } = services
@@ -91,7 +93,9 @@ export function nativeLiveSocket(services: NativeLiveServices): SocketHandler {
             )
           const className = assertClassName(message.className)
           const condition =
-            message.where === undefined ? undefined : translateWhere(parseWhere(message.where))
+            message.where === undefined
+              ? undefined
+              : services.objects.liveCondition(className, parseWhere(message.where))
           const viewerId = await viewer
           subscriber.subscribe(requestId, {
             className,

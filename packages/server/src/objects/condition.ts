@@ -17,6 +17,8 @@ export type Bound =
   | { type: 'string'; value: string }
   /** Canonical ISO text, which sorts in time order. */
   | { type: 'date'; iso: string }
+  /** Decimal text compared as an exact number with an integer field (integer-fields.ts). */
+  | { type: 'numeric'; value: string }
 
 export type RangeOperator = '$gt' | '$gte' | '$lt' | '$lte'
 

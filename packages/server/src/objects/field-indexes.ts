@@ -4,6 +4,7 @@ import { rowsOf, type Database } from '../db/client.ts'
 import type { Cluster, Leadership } from '../db/cluster/cluster.ts'
 import { objectFieldIndexes } from '../db/schema.ts'
 import { fieldTerms, type Condition } from './condition.ts'
+import { integerIndexExpression } from './integer-fields.ts'
 import { walksCreationIndex } from './query.ts'
 
 // Indexes on document fields, made for the fields each class is actually queried on.
@@ -49,6 +50,14 @@ export const defaultFieldIndexOptions: FieldIndexOptions = {
 const INDEXABLE = new Set(['$eq', '$in', '$gt', '$gte', '$lt', '$lte'])
 const RANGES = new Set(['$gt', '$gte', '$lt', '$lte'])
 const META_FIELDS = new Set(['objectId', 'owner', 'createdAt', 'updatedAt'])
+/**
+ * Marks an index on a field's integer (integer-fields.ts) where indexes are listed, apart from
+ * one on its JSON value: a class whose field became an integer field gets the one it needs.
+ */
+const INTEGER_INDEX = '::numeric'
+const noFields: ReadonlySet<string> = new Set()
+const indexKey = (field: string, integers: ReadonlySet<string>) =>
+  integers.has(field) ? `${field}${INTEGER_INDEX}` : field
 /** Only these reach the index's SQL text (class and field names are validated stricter still). */
 const SAFE_NAME = /^_?[A-Za-z][A-Za-z0-9_]{0,63}$/
 
@@ -109,15 +118,18 @@ export class FieldIndexes {
     className: string,
     where: Condition | undefined,
     order: string | undefined,
+    /** Fields compared as the integers they hold: their index is on that number. */
+    integerFields: ReadonlySet<string> = noFields,
   ): { walkCreationIndex: boolean; recentFirst: boolean } {
     const filtered = indexableFields(where)
     const sorted = orderField(order)
+    const key = (field: string) => indexKey(field, integerFields)
     for (const field of sorted === undefined ? filtered : [...filtered, sorted]) {
-      this.#note(className, field)
+      this.#note(className, field, integerFields.has(field))
     }
-    const indexed = filtered.some((field) => this.has(className, field))
+    const indexed = filtered.some((field) => this.has(className, key(field)))
     const walks = walksCreationIndex(where, order)
-    const served = this.#served(className, where)
+    const served = this.#served(className, where, key)
     return {
       walkCreationIndex: !indexed && walks,
       // A range the planner cannot size, with no equality to lead it to a field index.
@@ -126,10 +138,10 @@ export class FieldIndexes {
   }
 
   /** Whether the top level of `where` has a range, or an equality or `$in`, on an indexed field. */
-  #served(className: string, where: Condition | undefined) {
+  #served(className: string, where: Condition | undefined, key: (field: string) => string) {
     const served = { range: false, lookup: false }
     for (const term of where?.terms ?? []) {
-      if (term.kind !== 'field' || !this.has(className, term.field)) continue
+      if (term.kind !== 'field' || !this.has(className, key(term.field))) continue
       if (term.test.op === '$eq' || term.test.op === '$in') served.lookup = true
       if (RANGES.has(term.test.op)) served.range = true
     }
@@ -153,9 +165,10 @@ export class FieldIndexes {
     fields.add(field)
   }
 
-  #note(className: string, field: string) {
-    if (this.has(className, field) || !SAFE_NAME.test(className) || !SAFE_NAME.test(field)) return
-    const key = `${className}\0${field}`
+  #note(className: string, field: string, integer: boolean) {
+    const indexed = integer ? `${field}${INTEGER_INDEX}` : field
+    if (this.has(className, indexed) || !SAFE_NAME.test(className) || !SAFE_NAME.test(field)) return
+    const key = `${className}\0${indexed}`
     const seen = (this.#seen.get(key) ?? 0) + 1
     this.#seen.set(key, seen)
     // Asked again at every multiple of the threshold, so a class that grows gets its index.
@@ -165,20 +178,22 @@ export class FieldIndexes {
     if (builtHere >= this.options.perClass || builtAll >= this.options.total) return
     this.#queued.add(key)
     this.#builds = this.#builds
-      .then(() => (this.#closed ? undefined : this.#build(className, field)))
+      .then(() => (this.#closed ? undefined : this.#build(className, field, integer)))
       .catch((error: unknown) => this.onError(error, { className, field }))
       .finally(() => this.#queued.delete(key))
   }
 
-  async #build(className: string, field: string): Promise<void> {
+  async #build(className: string, field: string, integer: boolean): Promise<void> {
     const large = await this.db.execute(
       sql`select count(*)::int as n from (select 1 from objects where class_name = ${className} limit ${this.options.minRows}) as enough`,
     )
     const [{ n = 0 } = {}] = rowsOf<{ n: number }>(large)
     if (n < this.options.minRows) return
-    const name = fieldIndexName(className, field)
+    const indexed = integer ? `${field}${INTEGER_INDEX}` : field
+    const name = fieldIndexName(className, indexed)
+    const expression = integer ? integerIndexExpression(field) : `(data -> '${field}')`
     const definition =
-      `if not exists "${name}" on objects ((data -> '${field}'), created_at, id) ` +
+      `if not exists "${name}" on objects (${expression}, created_at, id) ` +
       `where class_name = '${className}'`
     let built = false
     this.#building = this.cluster.lead(`field-index:${name}`, async () => {
@@ -197,9 +212,9 @@ export class FieldIndexes {
     await this.db.execute(sql`analyze objects`)
     await this.db
       .insert(objectFieldIndexes)
-      .values({ className, field, indexName: name })
+      .values({ className, field: indexed, indexName: name })
       .onConflictDoNothing()
-    this.#markBuilt(className, field)
+    this.#markBuilt(className, indexed)
   }
 }
 

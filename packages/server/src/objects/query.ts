@@ -25,6 +25,7 @@ import {
   type Term,
 } from './condition.ts'
 import { geoCondition, nearestFirst } from './geo-query.ts'
+import { integerRange, integerValue } from './integer-fields.ts'
 import { assertFieldName } from './names.ts'
 
 // Translates the query language of `GET /api/classes/:class` (its `where` parsed and checked in
@@ -128,6 +129,7 @@ function fieldCondition(name: string, test: FieldTest): SQL {
   }
   const operator = sql.raw(RANGE[test.op])
   const { bound } = test
+  if (bound.type === 'numeric') return integerRange(name, RANGE[test.op], bound.value)
   // Only values of the same JSON type compare: jsonb orders all numbers below all booleans etc.
   if (bound.type === 'date') {
     // Stored dates are canonical ISO strings, which sort as text in time order.
@@ -189,7 +191,12 @@ export function walksCreationIndex(
  * `order=-score,name` → ORDER BY terms, ending with a stable tie-break on creation and id.
  * Without an order, a `where` with `$nearSphere` at its top sorts nearest first.
  */
-export function translateOrder(text: string | undefined, condition?: Condition): SQL[] {
+export function translateOrder(
+  text: string | undefined,
+  condition?: Condition,
+  /** Fields sorted as the integers they hold (integer-fields.ts). */
+  integerFields?: ReadonlySet<string>,
+): SQL[] {
   const keys = text ? text.split(',').filter(Boolean) : []
   const terms: SQL[] = keys.length === 0 ? nearestFirst(condition) : []
   if (keys.length > 5) throw invalid('Order by at most 5 fields.')
@@ -198,7 +205,11 @@ export function translateOrder(text: string | undefined, condition?: Condition):
     const name = descending ? key.slice(1) : key
     const column = Object.hasOwn(COLUMNS, name) ? COLUMNS[name] : undefined
     if (!column) assertFieldName(name)
-    const expression = column ? sql`${column}` : field(name)
+    const expression = column
+      ? sql`${column}`
+      : integerFields?.has(name)
+        ? integerValue(name)
+        : field(name)
     terms.push(descending ? desc(expression) : asc(expression))
   }
   // A stable tie-break. Its direction follows a createdAt key, so that `-createdAt` pages walk

@@ -18,6 +18,8 @@ import {
 import type { ViewerRoles } from './viewer-roles.ts'
 import { permsOf, withPublicRead, type Acl } from './acl.ts'
 import type { ObjectChange } from './changes.ts'
+import { noClassRules, type ClassRules } from './class-rules.ts'
+import { integerCondition } from './integer-fields.ts'
 import type { FieldIndexes } from './field-indexes.ts'
 import { CompiledPages, queryObjects } from './pages.ts'
 import type { Condition } from './condition.ts'
@@ -48,6 +50,8 @@ export interface ObjectStoreOptions {
   answerMaxBytes: number
   /** The roles of each viewer, for the access rule; told when a role is written. */
   roles: ViewerRoles
+  /** Who may write some classes at all, and their integer fields (class-rules.ts). */
+  classRules?: ClassRules | undefined
 }
 
 /** A query as the routes read it from their wire format. */
@@ -113,6 +117,7 @@ export class ObjectStore {
   readonly #create: (request: CreateRequest) => Promise<CreateOutcome>
   readonly #compiledPages = new CompiledPages()
   readonly #roles: ViewerRoles
+  readonly #rules: ClassRules
 
   constructor(options: ObjectStoreOptions) {
     const { db, publish } = options
@@ -121,6 +126,7 @@ export class ObjectStore {
     this.#publish = publish
     this.#answerMaxBytes = options.answerMaxBytes
     this.#roles = options.roles
+    this.#rules = options.classRules ?? noClassRules
     // Fetches that arrive together share one statement (as session lookups do): on the embedded
     // database a statement's fixed cost was most of a fetch.
     this.#fetch = createCoalescer(
@@ -193,21 +199,26 @@ export class ObjectStore {
     className: string,
     query: ObjectQuery,
   ): Promise<{ results: WireObject[]; count?: number }> {
-    const { where, order } = query
+    const { order } = query
     const viewer = await this.#viewer(changer)
+    const integers = this.#rules.integerFields(className)
+    const where = integerCondition(query.where, integers)
     return queryObjects(
       this.#db,
       {
         className,
         viewer,
         where: translateWhere(where),
-        orderBy: translateOrder(order, where),
-        ...this.#fieldIndexes.planQuery(className, where, order),
+        orderBy: translateOrder(order, where, integers),
+        ...this.#fieldIndexes.planQuery(className, where, order, integers),
         limit: query.limit,
         skip: query.skip,
         count: query.count ?? false,
         maxBytes: answerBudget(this.#answerMaxBytes),
-        source: { where: query.whereText ?? (where ? JSON.stringify(where) : undefined), order },
+        source: {
+          where: query.whereText ?? (query.where ? JSON.stringify(query.where) : undefined),
+          order,
+        },
       },
       this.#compiledPages,
     )
@@ -219,7 +230,7 @@ export class ObjectStore {
    */
   scan(changer: Changer, className: string, where: Condition | undefined): ObjectScan {
     const db = this.#db
-    const condition = translateWhere(where)
+    const condition = this.liveCondition(className, where)
     const resolved = this.#viewer(changer)
     return {
       async fieldNames() {
@@ -246,6 +257,14 @@ export class ObjectStore {
         }
       },
     }
+  }
+
+  /**
+   * `where` on `className` as SQL, for a live subscription's filter (see `matches`): the same
+   * translation as a query's.
+   */
+  liveCondition(className: string, where: Condition | undefined): SQL | undefined {
+    return translateWhere(integerCondition(where, this.#rules.integerFields(className)))
   }
 
   /** How many objects each class holds, by class name. */
@@ -284,6 +303,7 @@ export class ObjectStore {
 
   /** Creates an object through the group-commit writer (writer.ts). */
   create(request: CreateRequest): Promise<CreateOutcome> {
+    this.#rules.assertWritable(request.className, request.ownerId)
     // A role's name is unique: in a group, one name in use would fail the others' statement.
     if (request.className === '_Role')
       return this.createRelated(request, []).then((created) => ({ created }))
@@ -305,6 +325,7 @@ export class ObjectStore {
       relations?: RelationChange[]
     },
   ): Promise<{ before: WireObject; after: WireObject }> {
+    this.#rules.assertWritable(input.className, input.userId)
     const viewer = await this.#viewer(input.userId)
     const changed = await this.#db.transaction(async (tx) => {
       const [row] = await tx
@@ -390,6 +411,7 @@ export class ObjectStore {
 
   /** Deletes an object (and the relation members it held); returns it as it was. */
   async delete(input: { className: string; objectId: string; userId: Changer }) {
+    this.#rules.assertWritable(input.className, input.userId)
     const viewer = await this.#viewer(input.userId)
     const rows = await this.#db.transaction(async (tx) => {
       const deleted = await tx
@@ -432,6 +454,8 @@ export class ObjectStore {
    */
   async importRows(rows: NewObject[], tx: Database = this.#db): Promise<number> {
     if (rows.length === 0) return 0
+    for (const className of new Set(rows.map((row) => row.className)))
+      this.#rules.assertWritable(className, undefined)
     const inserted = await tx
       .insert(objects)
       .values(rows.map(rowOf))

@@ -1,30 +1,43 @@
+/** Logs a range is sized to hold: enough to make a commit's fixed cost small, few enough to
+ * keep memory flat (a range's rows are held until they are written). */
+export const TARGET_LOGS = 5_000
+
 /**
- * The number of blocks per `eth_getLogs`, fitted to what the node accepts: halved when it
- * refuses a range (too many blocks or results, a time-out), doubled again after three ranges in
- * a row succeed, but not back up to a size it refused until many ranges have passed since (its
- * limits may change, so the size is probed again then), never above `max`.
+ * The number of blocks per `eth_getLogs`, fitted to the contract and the node: after each range,
+ * the next is sized to hold about `targetLogs` logs at the density just seen (growing or
+ * shrinking at most fourfold at once); halved when the node refuses a range (too many blocks or
+ * results, a time-out), and not back up to a size it refused until many ranges have passed since
+ * (its limits may change, so the size is probed again then); never above `max`.
  */
 export class AdaptiveRange {
-  private streak = 0
+  private sinceRefusal = 0
   /** The smallest size refused lately. */
   private refused = Number.POSITIVE_INFINITY
   size: number
 
-  constructor(readonly max: number) {
+  constructor(
+    readonly max: number,
+    readonly targetLogs = TARGET_LOGS,
+  ) {
     this.size = Math.min(max, 2_000)
   }
 
-  succeeded(): void {
-    this.streak++
-    if (this.streak >= 100) this.refused = Number.POSITIVE_INFINITY
-    if (this.streak % 3 !== 0) return
-    const grown = Math.min(this.max, this.size * 2)
-    this.size = grown < this.refused ? grown : Math.max(this.size, Math.floor(this.refused * 0.75))
+  /** A range of `blocks` blocks was read whole; it held `logs` logs. */
+  read(blocks: number, logs: number): void {
+    this.sinceRefusal++
+    if (this.sinceRefusal >= 100) this.refused = Number.POSITIVE_INFINITY
+    const fitted = logs === 0 ? blocks * 4 : Math.floor((blocks * this.targetLogs) / logs)
+    let next = Math.max(Math.floor(blocks / 4), Math.min(blocks * 4, fitted))
+    // A range cut short by the head says little about the density: do not shrink for it.
+    if (blocks < this.size && logs < this.targetLogs) next = Math.max(next, this.size)
+    next = Math.min(next, this.max)
+    if (next >= this.refused) next = Math.floor(this.refused * 0.75)
+    this.size = Math.max(1, next)
   }
 
   /** A refused range; false when it was one block already (the node is failing, not refusing). */
   failed(): boolean {
-    this.streak = 0
+    this.sinceRefusal = 0
     this.refused = Math.min(this.refused, this.size)
     if (this.size === 1) return false
     this.size = Math.max(1, Math.floor(this.size / 2))

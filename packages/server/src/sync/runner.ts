@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify'
-import { createPublicClient, fallback, http, type PublicClient } from 'viem'
 import type { Database } from '../db/client.ts'
 import type { Cluster } from '../db/cluster/cluster.ts'
 import type { ObjectStore } from '../objects/store.ts'
 import type { Sync } from './definition.ts'
+import { NodeClient } from './node-client.ts'
 import { Syncer, type SyncStatus } from './syncer.ts'
 
 // Runs the declared syncs. With several processes on one PostgreSQL exactly one of them syncs
@@ -26,26 +26,14 @@ export function startSyncs(options: {
   /** Where one process at a time is chosen to run each sync. */
   cluster: Pick<Cluster, 'lead'>
 }): SyncRunner {
-  const clients = new Map<number, PublicClient>()
-  const clientFor = (chainId: number) => {
-    let client = clients.get(chainId)
-    if (!client) {
-      const urls = options.upstreams.get(chainId) ?? []
-      // No retries inside viem: a refused range is retried at once, smaller (syncer.ts), and
-      // any other failure by the sync's own backoff.
-      client = createPublicClient({
-        transport: fallback(
-          urls.map((url) =>
-            http(url, { timeout: 15_000, retryCount: 0, batch: { batchSize: 100 } }),
-          ),
-        ),
-      }) as PublicClient
-      clients.set(chainId, client)
-    }
-    return client
-  }
+  // Each sync has its own client (connections, answers of any size): one sync's large answer
+  // or stalled call never holds up another's. No retries inside it: a refused range is read
+  // again at once, smaller (syncer.ts), and any other failure after the sync's own backoff.
+  const clients = options.syncs.map(
+    (sync) => new NodeClient(options.upstreams.get(sync.chainId) ?? []),
+  )
   const syncers = options.syncs.map(
-    (sync) => new Syncer(options.db, options.objects, sync, clientFor(sync.chainId), options.log),
+    (sync, index) => new Syncer(options.db, options.objects, sync, clients[index]!, options.log),
   )
   const leaderships = syncers.map((syncer) => {
     const leadership = options.cluster.lead(`sync:${syncer.sync.name}`, async (signal) => {
@@ -66,6 +54,7 @@ export function startSyncs(options: {
       })),
     async stop() {
       await Promise.all(leaderships.map((leadership) => leadership.stop()))
+      for (const client of clients) client.close()
     },
   }
 }

@@ -9,6 +9,9 @@ import type { Sync } from './definition.ts'
 // exists is left alone, so a log is never written twice), rows confirmed by the new head, rows
 // of blocks a reorg dropped removed, the hashes of recent blocks, and the next block to read.
 // A crash anywhere loses nothing: the sync resumes from the last committed `next_block`.
+// `synced_events` lists the rows a later commit may still change: those not confirmed yet and
+// those of blocks whose hashes are kept (a reorg can reach no further back). The rows of older
+// blocks, confirmed when written (most of a backfill), are not listed.
 
 /** Synced rows belong to this user, who never signs in: no one else can change them. */
 export const SYNC_OWNER = {
@@ -60,6 +63,10 @@ export interface RangeCommit {
   blocks: { number: bigint; hash: string }[]
   /** Rows of blocks up to here are confirmed now. */
   confirmThrough: bigint
+  /** Every row up to here is confirmed already (undefined: not known, all are looked at). */
+  confirmFrom?: bigint | undefined
+  /** The lowest block whose hash is kept: rows from here up are listed for reorgs. */
+  keepFrom: bigint
   nextBlock: bigint
   head: bigint
 }
@@ -95,20 +102,20 @@ export function commitRange(
         new Date(),
       )
       count = made.length
-      // All rows as ONE parameter (a JSON array) unpacked by PostgreSQL: thousands of bound
-      // parameters per statement cost far more than the rows themselves.
-      const input = JSON.stringify(
-        commit.rows.map((row) => ({
-          id: row.id,
-          block: row.blockNumber.toString(),
-          confirmed: row.confirmed,
-        })),
+      const listed = commit.rows.filter(
+        (row) => !row.confirmed || row.blockNumber >= commit.keepFrom,
       )
-      await tx.execute(sql`
-        insert into ${syncedEvents} (name, object_id, block_number, confirmed)
-        select ${sync.name}::text, r.id, r.block::bigint, r.confirmed
-        from jsonb_to_recordset(${input}::jsonb) as r(id text, block text, confirmed boolean)
-        on conflict do nothing`)
+      if (listed.length) {
+        // Three arrays, each ONE parameter: thousands of bound parameters per statement cost
+        // far more than the rows themselves.
+        await tx.execute(sql`
+          insert into ${syncedEvents} (name, object_id, block_number, confirmed)
+          select ${sync.name}::text, r.id, r.block, r.confirmed
+          from unnest(${pgArray(listed.map((row) => row.id))}::text[],
+            ${pgArray(listed.map((row) => row.blockNumber))}::bigint[],
+            ${pgArray(listed.map((row) => row.confirmed))}::boolean[]) as r(id, block, confirmed)
+          on conflict do nothing`)
+      }
     }
     const confirming = await tx
       .update(syncedEvents)
@@ -118,6 +125,11 @@ export function commitRange(
           eq(syncedEvents.name, sync.name),
           eq(syncedEvents.confirmed, false),
           lte(syncedEvents.blockNumber, commit.confirmThrough),
+          // Only the blocks above those confirmed already: the index on (name, block) then
+          // reads a few rows, not every row of the sync.
+          commit.confirmFrom === undefined
+            ? undefined
+            : gt(syncedEvents.blockNumber, commit.confirmFrom),
         ),
       )
       .returning({ id: syncedEvents.objectId })
@@ -156,4 +168,12 @@ export function commitRange(
       .where(eq(eventSyncs.name, sync.name))
     return count
   })
+}
+
+/**
+ * A PostgreSQL array literal of ids (letters, digits, `-`, `_`), block numbers or booleans:
+ * nothing in them needs quoting.
+ */
+function pgArray(values: readonly (string | bigint | boolean)[]): string {
+  return `{${values.join(',')}}`
 }

@@ -43,12 +43,13 @@ async function rows(app: FastifyInstance): Promise<Row[]> {
 async function syncedApp(
   kind: DatabaseKind,
   upstream: string,
-  env: { address: Address; confirmations?: number; start?: bigint },
+  env: { address: Address; confirmations?: number; start?: bigint; maxRange?: number },
   database?: Awaited<ReturnType<typeof testDatabase>>,
 ) {
   process.env.SYNC_ADDRESS = env.address
   process.env.SYNC_CONFIRMATIONS = String(env.confirmations ?? 1)
   process.env.SYNC_START_BLOCK = String(env.start ?? 0n)
+  process.env.SYNC_MAX_RANGE = String(env.maxRange ?? 10_000)
   const overrides = { rpc: rpcTestConfig({ 31337: [upstream] }), functionsModule: fixture }
   if (!database) return (await testApp(kind, overrides)).app
   const app = await buildServer({ config: testConfig(overrides), database, logger: false })
@@ -82,9 +83,21 @@ describe.each(databaseKinds())('contract event sync on %s', (kind) => {
     await emitter.send('note', [2n ** 200n, 'hello', true, -5n])
     const app = await syncedApp(kind, limited.url, { address: emitter.address })
 
-    await expect
-      .poll(async () => (await rows(app)).length, { timeout: 50_000, interval: 500 })
-      .toBe(3002)
+    // Health says `backfill` as long as blocks are left to read (the chain stands still here).
+    const seen: { mode: string; blocksLeft: string | undefined }[] = []
+    const deadline = Date.now() + 50_000
+    for (;;) {
+      const status = app.services.syncStatus()[0]
+      if (status) seen.push({ mode: status.mode, blocksLeft: status.blocksLeft })
+      if (status?.rows === 3002 && status.mode === 'following') break
+      if (Date.now() > deadline) throw new Error(`the sync is still at ${JSON.stringify(status)}`)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    expect(
+      seen.filter((s) => s.mode === 'backfill' && s.blocksLeft !== undefined).length,
+    ).toBeGreaterThan(3)
+    expect(seen.filter((s) => s.mode === 'following' && s.blocksLeft !== '0')).toEqual([])
+    expect((await rows(app)).length).toBe(3002)
     const all = await rows(app)
     const transfers = all.filter((row) => row.event === 'Transfer')
     expect(transfers.map((row) => row.value)).toEqual([...expected, max].map(String))
@@ -170,16 +183,18 @@ describe.each(databaseKinds())('contract event sync on %s', (kind) => {
       await emitter.testClient.mine({ blocks: 200 })
     }
     const database = await testDatabase(kind)
-    const first = await syncedApp(kind, limited.url, { address: emitter.address, start }, database)
+    // Small ranges, so that the stop comes in the middle.
+    const env = { address: emitter.address, start, maxRange: 10 }
+    const first = await syncedApp(kind, limited.url, env, database)
     await expect
-      .poll(async () => (await rows(first)).length, { timeout: 30_000, interval: 50 })
+      .poll(() => first.services.syncStatus()[0]?.rows ?? 0, { timeout: 30_000, interval: 5 })
       .toBeGreaterThan(0)
     await first.close()
     const stored = await database.db.execute(
       sql`select count(*)::int as n from objects where class_name = 'Activity'`,
     )
     expect((stored as unknown as { rows: { n: number }[] }).rows[0]!.n).toBeLessThan(1200)
-    const second = await syncedApp(kind, limited.url, { address: emitter.address, start }, database)
+    const second = await syncedApp(kind, limited.url, env, database)
     await expect
       .poll(async () => (await rows(second)).length, { timeout: 40_000, interval: 500 })
       .toBe(1200)

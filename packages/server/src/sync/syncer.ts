@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { Block, PublicClient } from 'viem'
 import type { Database } from '../db/client.ts'
 import type { ObjectStore } from '../objects/store.ts'
-import { rowOf } from './decode.ts'
+import { dateOf, LogDecoder, type DecodedLog } from './decode.ts'
 import type { Sync } from './definition.ts'
-import { AdaptiveRange } from './range.ts'
-import { commitRange, KEPT_BLOCKS, recentBlocks, startProgress, type SyncRow } from './store.ts'
+import type { NodeClient } from './node-client.ts'
+import { AdaptiveRange, TARGET_LOGS } from './range.ts'
+import { commitRange, KEPT_BLOCKS, recentBlocks, startProgress } from './store.ts'
 
 // One contract-event sync: backfill from the start block in adaptive `eth_getLogs` ranges,
 // then follow the head. Each step first checks that the newest recorded block is still on the
@@ -16,7 +16,7 @@ export interface SyncStatus {
   name: string
   chainId: number
   className: string
-  /** Backfilling (behind the head by more than a range) or following the head. */
+  /** Backfilling (the head not reached yet since the start) or following the head. */
   mode: 'starting' | 'backfill' | 'following'
   nextBlock: string
   head: string | undefined
@@ -39,16 +39,23 @@ export class Syncer {
   private readonly recent: { at: number; rows: number }[] = []
   private lastError: string | undefined
   private started = false
+  /** The head was reached once since the start: from then on the sync follows it. */
+  private reachedHead = false
+  /** Every row up to this block is confirmed (unknown until this process's first commit). */
+  private confirmedThrough: bigint | undefined
+  private readonly decoder: LogDecoder
 
   constructor(
     private readonly db: Database,
     /** Each range's rows are written through it, in one transaction with the sync's progress. */
     private readonly objects: ObjectStore,
     readonly sync: Sync,
-    private readonly client: PublicClient,
+    /** This sync's own client to the chain's nodes. */
+    private readonly client: NodeClient,
     private readonly log: FastifyBaseLogger,
   ) {
     this.range = new AdaptiveRange(sync.maxRange)
+    this.decoder = new LogDecoder(sync.events, sync.chainId)
   }
 
   status(): SyncStatus {
@@ -61,11 +68,7 @@ export class Syncer {
       name: this.sync.name,
       chainId: this.sync.chainId,
       className: this.sync.className,
-      mode: !this.started
-        ? 'starting'
-        : left !== undefined && left > BigInt(this.range.size)
-          ? 'backfill'
-          : 'following',
+      mode: !this.started ? 'starting' : this.reachedHead ? 'following' : 'backfill',
       nextBlock: this.next.toString(),
       head: this.head?.toString(),
       blocksLeft: left?.toString(),
@@ -87,7 +90,8 @@ export class Syncer {
           this.next = await startProgress(this.db, this.sync)
           this.started = true
         }
-        const more = await this.step()
+        const more = await this.step(signal)
+        if (!more) this.reachedHead = true
         failures = 0
         this.lastError = undefined
         wait = more ? 0 : this.sync.pollMs
@@ -115,11 +119,15 @@ export class Syncer {
     }
   }
 
-  /** One range; true when more blocks are waiting. */
-  async step(): Promise<boolean> {
-    const head = await this.client.getBlockNumber({ cacheTime: 0 })
+  /**
+   * Reads and commits ranges from the next block; true when more blocks are waiting. Ranges of
+   * old blocks (below those whose hashes are kept, so no reorg can touch them) are read one
+   * ahead: the next range arrives while this one is written.
+   */
+  async step(signal?: AbortSignal): Promise<boolean> {
+    const head = await this.client.blockNumber()
     this.head = head
-    const dropAfter = await this.findReorg()
+    let dropAfter = await this.findReorg()
     if (dropAfter !== undefined) {
       this.log.warn(
         { sync: this.sync.name, dropAfter: dropAfter.toString() },
@@ -127,101 +135,163 @@ export class Syncer {
       )
       this.next = dropAfter + 1n
     }
-    const confirmThrough = head - BigInt(this.sync.confirmations) + 1n
     const from = this.next
     if (from > head) {
       // Nothing new since the last commit: no rows, no confirmations, no reorg.
       if (dropAfter === undefined && head === this.committedHead) return false
-      await commitRange(this.objects, this.sync, {
-        dropAfter,
-        rows: [],
-        blocks: [],
-        confirmThrough,
-        nextBlock: from,
-        head,
-      })
-      this.committedHead = head
+      await this.commit({ rows: [], blocks: [], nextBlock: from }, head, dropAfter)
       return false
     }
+    const first = await this.read(from, head)
+    if (!first) return true
+    let range: RangeRead = first
+    for (;;) {
+      const nextFrom = range.nextBlock
+      const old = nextFrom + BigInt(this.range.size) - 1n < this.keepFrom(head)
+      const ahead: Promise<RangeRead | undefined> | undefined =
+        nextFrom <= head && old && !signal?.aborted ? this.read(nextFrom, head) : undefined
+      // Its failure is met where it is awaited (below), or dropped with it.
+      ahead?.catch(() => {})
+      await this.commit(range, head, dropAfter)
+      dropAfter = undefined
+      if (!ahead) return range.nextBlock <= head
+      const got = await ahead
+      if (!got) return true
+      range = got
+    }
+  }
+
+  /** The lowest block whose hash is kept (reorgs are looked for from there up). */
+  private keepFrom(head: bigint): bigint {
+    return head - KEPT_BLOCKS - BigInt(this.sync.confirmations)
+  }
+
+  /**
+   * Reads one range from `from` (its size fitted by `AdaptiveRange`) and decodes its logs as they
+   * arrive; undefined when the node refused it (the range is smaller now: read again at once).
+   * A range holding more logs than a commit should carry ends early, at a block boundary.
+   */
+  private async read(from: bigint, head: bigint): Promise<RangeRead | undefined> {
     const to = minimum(head, from + BigInt(this.range.size) - 1n)
-    let logs
+    const confirmThrough = head - BigInt(this.sync.confirmations) + 1n
+    let rows: DecodedLog[] = []
+    let logs = 0
+    let last = -1n
+    let ordered = true
+    let cutAt: bigint | undefined
+    let complete: boolean
     try {
-      logs = await this.client.getLogs({
-        address: this.sync.addresses,
-        events: this.sync.events,
-        fromBlock: from,
-        toBlock: to,
-        strict: true,
-      })
+      complete = await this.client.logs(
+        {
+          address: this.sync.addresses,
+          topics: this.decoder.topics(),
+          fromBlock: from,
+          toBlock: to,
+        },
+        () => {
+          rows = []
+          logs = 0
+          last = -1n
+          ordered = true
+          cutAt = undefined
+          return (raw) => {
+            const block = BigInt(raw.blockNumber)
+            if (block < last) ordered = false
+            // Enough for one commit: stop where a block begins (logs come in block order).
+            if (ordered && logs >= MAX_LOGS && block > last) {
+              cutAt = block
+              return false
+            }
+            if (block > last) last = block
+            logs++
+            const row = this.decoder.decode(raw, block <= confirmThrough)
+            if (row) rows.push(row)
+          }
+        },
+      )
     } catch (error) {
       // Too many blocks or results, or too slow: again at once with a smaller range.
-      if (this.range.failed()) return true
+      if (this.range.failed()) return undefined
       throw error
     }
-    this.range.succeeded()
-    // Blocks whose time the rows need, and the recent ones whose hashes detect a reorg.
-    const keepFrom = head - KEPT_BLOCKS - BigInt(this.sync.confirmations)
-    const numbers = new Set<bigint>(logs.map((log) => log.blockNumber!))
-    for (let n = maximum(from, keepFrom); n <= to; n++) numbers.add(n)
-    const blocks = new Map<bigint, Block>()
-    await Promise.all(
-      [...numbers].map(async (number) =>
-        blocks.set(number, await this.client.getBlock({ blockNumber: number })),
-      ),
-    )
-    const rows: SyncRow[] = []
-    for (const log of logs) {
-      const block = blocks.get(log.blockNumber!)!
-      // The chain moved under this step (a reorg between the calls): read again next step.
-      if (block.hash !== log.blockHash)
+    const end = complete ? to : cutAt! - 1n
+    this.range.read(Number(end - from + 1n), logs)
+    // Times the node did not send with the logs, and the hashes of recent blocks (to find reorgs).
+    const keepFrom = this.keepFrom(head)
+    const needed = new Set<bigint>()
+    for (const row of rows) if (row.timestamp === undefined) needed.add(row.blockNumber)
+    for (let n = maximum(from, keepFrom); n <= end; n++) needed.add(n)
+    const headers = await this.client.blocks([...needed])
+    for (const number of needed)
+      if (!headers.has(number)) throw new Error(`the node has no block ${number} yet`)
+    for (const row of rows) {
+      const header = headers.get(row.blockNumber)
+      // The chain moved under this read (a reorg between the calls): read again next step.
+      if (header && header.hash !== row.blockHash)
         throw new Error('a block changed while it was read; reading again')
-      const row = rowOf(this.sync.events, log, {
-        chainId: this.sync.chainId,
-        blockTimestamp: new Date(Number(block.timestamp) * 1000),
-        confirmed: log.blockNumber! <= confirmThrough,
-      })
-      if (row)
-        rows.push({
-          id: row.id,
-          blockNumber: log.blockNumber!,
-          confirmed: log.blockNumber! <= confirmThrough,
-          data: row.data,
-        })
+      if (row.timestamp === undefined) row.data.blockTimestamp = dateOf(header!.timestamp)
     }
-    const kept = [...blocks.values()]
-      .filter((block) => block.number! >= keepFrom)
-      .map((block) => ({ number: block.number!, hash: block.hash! }))
+    const blocks = [...headers.values()]
+      .filter((block) => block.number >= keepFrom)
+      .map((block) => ({ number: block.number, hash: block.hash }))
+    return { rows, blocks, nextBlock: end + 1n }
+  }
+
+  /** Commits a range read at `head` (after dropping the rows above `dropAfter`, on a reorg). */
+  private async commit(range: RangeRead, head: bigint, dropAfter: bigint | undefined) {
+    const confirmThrough = head - BigInt(this.sync.confirmations) + 1n
     const written = await commitRange(this.objects, this.sync, {
       dropAfter,
-      rows,
-      blocks: kept,
+      rows: range.rows.map((row) => ({
+        id: row.id,
+        blockNumber: row.blockNumber,
+        confirmed: row.data.confirmed === true,
+        data: row.data,
+      })),
+      blocks: range.blocks,
       confirmThrough,
-      nextBlock: to + 1n,
+      confirmFrom: this.confirmedThrough,
+      keepFrom: this.keepFrom(head),
+      nextBlock: range.nextBlock,
       head,
     })
-    this.next = to + 1n
+    this.next = range.nextBlock
     this.committedHead = head
+    // Every row up to here is confirmed now: later commits look for unconfirmed rows above it.
+    this.confirmedThrough = confirmThrough
     this.rows += written
     this.recent.push({ at: Date.now(), rows: written })
     while (this.recent.length && this.recent[0]!.at < Date.now() - 60_000) this.recent.shift()
-    return to < head
   }
 
   /** The last block still on the chain when the newest recorded one is not; undefined when it is. */
   private async findReorg(): Promise<bigint | undefined> {
     const recorded = await recentBlocks(this.db, this.sync.name)
     if (recorded.length === 0) return undefined
-    for (const [index, block] of recorded.entries()) {
-      // A block the node no longer has (or cannot give now) counts as not on the chain: the
-      // search goes one block further back, and a wrong guess only rewrites rows it re-reads.
-      const current = await this.client
-        .getBlock({ blockNumber: block.number })
-        .catch(() => undefined)
-      if (current?.hash === block.hash) return index === 0 ? undefined : block.number
-    }
+    // A block the node no longer has (or cannot give now) counts as not on the chain: the
+    // search goes one block further back, and a wrong guess only rewrites rows it re-reads.
+    const current = await this.client.blocks([recorded[0]!.number]).catch(() => undefined)
+    if (current?.get(recorded[0]!.number)?.hash === recorded[0]!.hash) return undefined
+    const chain = await this.client
+      .blocks(recorded.map((block) => block.number))
+      .catch(() => undefined)
+    for (const block of recorded)
+      if (chain?.get(block.number)?.hash === block.hash) return block.number
     return recorded.at(-1)!.number - 1n
   }
 }
+
+/** A range read and decoded, waiting to be committed. */
+interface RangeRead {
+  rows: DecodedLog[]
+  /** Hashes of the recent blocks read. */
+  blocks: { number: bigint; hash: string }[]
+  /** The block after the range (the range may have ended before the block asked for). */
+  nextBlock: bigint
+}
+
+/** Logs past which a range ends at the next block boundary (about twice what it is sized for). */
+const MAX_LOGS = 2 * TARGET_LOGS
 
 const minimum = (a: bigint, b: bigint) => (a < b ? a : b)
 const maximum = (a: bigint, b: bigint) => (a > b ? a : b)
