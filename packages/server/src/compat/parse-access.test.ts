@@ -198,6 +198,11 @@ describe.each(databaseKinds())('the Parse access model through the parse SDK on 
     expect(texts(members)).toEqual(['open'])
     expect(await seen.relation('docs').query().count()).toBe(1)
     expect(await new Parse.Query('Doc').count()).toBe(1)
+    // $inQuery is not served at all: refused, so it cannot reach what the ACL hides either.
+    const inner = new Parse.Query('Doc').equalTo('text', 'hidden')
+    await expect(
+      new Parse.Query('Folder').matchesQuery('first', inner).find(),
+    ).rejects.toMatchObject({ code: 102 })
 
     await as(alice)
     const mine = await new Parse.Query('Folder').get(folder.id)

@@ -68,8 +68,8 @@ async function fill(db: Database, n: number) {
     sql`insert into users (id, address) values ('u1', '0x01') on conflict do nothing`,
   )
   await db.execute(sql`
-    insert into objects (class_name, id, owner_id, public_read, data, created_at)
-    select 'Transfer', 'o' || g, 'u1', true,
+    insert into objects (class_name, id, owner_id, read_perm, write_perm, data, created_at)
+    select 'Transfer', 'o' || g, 'u1', array['*'], array['u1'],
            jsonb_build_object('amount', case when g % 500 = 0 then 'none'
              else ((g * 7919) % ${n})::numeric * 1000000000000000000000::numeric || '' end),
            timestamptz '2026-01-01' + g * interval '1 second'
