@@ -32,7 +32,8 @@ export interface OpenApiDocument {
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-const json = (value: unknown) => `<pre>${escape(JSON.stringify(value, null, 2))}</pre>`
+// A schema wider than the page scrolls inside its block, which the keyboard must reach too.
+const json = (value: unknown) => `<pre tabindex="0">${escape(JSON.stringify(value, null, 2))}</pre>`
 
 function renderOperation(method: string, path: string, op: Operation): string {
   const id = `${method}-${path}`.replace(/[^a-zA-Z0-9]+/g, '-')
