@@ -77,12 +77,18 @@ export function subscribedHeads(url: string, log: FastifyBaseLogger, chainId: nu
       waiters.add(state)
       return {
         async next(ms, signal) {
-          if (!state.announced) {
+          if (!state.announced && !signal.aborted) {
             await new Promise<void>((resolve) => {
-              state.wake = resolve
-              void sleep(ms, signal).then(resolve)
+              const done = () => {
+                clearTimeout(timer)
+                signal.removeEventListener('abort', done)
+                state.wake = undefined
+                resolve()
+              }
+              const timer = setTimeout(done, ms)
+              signal.addEventListener('abort', done, { once: true })
+              state.wake = done
             })
-            state.wake = undefined
           }
           state.announced = false
         },
