@@ -177,6 +177,7 @@ export async function openServices(
           objects,
           syncs,
           upstreams: config.rpc.upstreams,
+          headUrls: config.sync.headUrls,
           log,
           cluster,
         })

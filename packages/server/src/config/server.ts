@@ -3,6 +3,7 @@ import { loadAppConfig, type AppConfig } from './app.ts'
 import { positiveInt, type Env } from './values.ts'
 import { loadRpcConfig, type RpcGatewayConfig } from './rpc.ts'
 import { loadFilesConfig, type FilesConfig } from './files.ts'
+import { loadSyncConfig, type SyncConfig } from './sync.ts'
 
 /** Everything the server reads from its environment, parsed once at start. */
 export interface ServerConfig {
@@ -25,6 +26,8 @@ export interface ServerConfig {
   batchMaxRequests: number
   /** RPC gateway: upstream nodes per chain, batch cap, rate limits (`RPC_*` variables). */
   rpc: RpcGatewayConfig
+  /** Contract syncs: WebSocket nodes whose new heads they follow (`RPC_WS_URL_*`). */
+  sync: SyncConfig
   /**
    * Which peers may name the client's address in `X-Forwarded-For` (TRUST_PROXY): false (off,
    * the default), a hop count, or the proxies' addresses and CIDR ranges.
@@ -107,6 +110,7 @@ export function loadConfig(
       problems,
     ),
     rpc: defaults.rpc ?? loadRpcConfig(env, problems),
+    sync: defaults.sync ?? loadSyncConfig(env, problems),
     trustProxy: parseTrustProxy(env.TRUST_PROXY, defaults.trustProxy ?? false, problems),
     timeouts: {
       requestMs: positiveInt(

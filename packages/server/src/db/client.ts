@@ -88,7 +88,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const dataDir = options.dir && !options.client ? path.join(options.dir, 'pglite') : undefined
   const key = dataDir ? templateKey(migrationsFolder) : undefined
   const fresh = dataDir !== undefined && !fs.existsSync(path.join(dataDir, 'PG_VERSION'))
-  const created = fresh && !unpackTemplate(dataDir, key!)
+  const created = fresh && !(await unpackTemplate(dataDir, key!))
   const settings = { ...byteaAsHex, startParams: pgliteStartParams }
   const client = options.client ?? (dataDir ? new PGlite(dataDir, settings) : new PGlite(settings))
   await client.waitReady

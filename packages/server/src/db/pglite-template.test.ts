@@ -30,7 +30,7 @@ describe('the embedded database template', () => {
     await first.close()
 
     const target = path.join(folder(), 'pglite')
-    expect(unpackTemplate(target, key, [templates])).toBe(true)
+    expect(await unpackTemplate(target, key, [templates])).toBe(true)
     // The write-ahead log is a hole but for its written pages: its size, not its bytes.
     const wal = fs
       .readdirSync(path.join(target, 'pg_wal'))
@@ -43,7 +43,7 @@ describe('the embedded database template', () => {
     expect((rows as unknown as { rows: { id: string }[] }).rows).toEqual([{ id: 'u' }])
     await opened.close()
     // An existing database is left alone; a template for another schema is not used.
-    expect(unpackTemplate(target, key, [templates])).toBe(false)
-    expect(unpackTemplate(path.join(folder(), 'pglite'), 'another', [templates])).toBe(false)
+    expect(await unpackTemplate(target, key, [templates])).toBe(false)
+    expect(await unpackTemplate(path.join(folder(), 'pglite'), 'another', [templates])).toBe(false)
   })
 })

@@ -49,7 +49,11 @@ export const templateName = (key: string) => `pglite-template-${key}.tar.gz`
  * Fills the empty data directory `dataDir` from a template made for `key`: true when one was
  * found, false when PGlite must create the database itself. An existing database is left alone.
  */
-export function unpackTemplate(dataDir: string, key: string, from = templateDirs()): boolean {
+export async function unpackTemplate(
+  dataDir: string,
+  key: string,
+  from = templateDirs(),
+): Promise<boolean> {
   if (fs.existsSync(path.join(dataDir, 'PG_VERSION'))) return false
   const file = from
     .map((dir) => path.join(dir, templateName(key)))
@@ -58,7 +62,7 @@ export function unpackTemplate(dataDir: string, key: string, from = templateDirs
   // Unpacked beside it, then renamed: a start cut short never leaves half a database behind.
   const partial = `${dataDir}.unpacking-${process.pid}`
   fs.rmSync(partial, { recursive: true, force: true })
-  untar(zlib.gunzipSync(fs.readFileSync(file)), partial)
+  await untar(fs.createReadStream(file).pipe(zlib.createGunzip()), partial)
   fs.rmSync(dataDir, { recursive: true, force: true })
   fs.renameSync(partial, dataDir)
   return true
@@ -134,39 +138,73 @@ function header(name: string, mode: number, size: number, type: '0' | '5'): Buff
   return block
 }
 
-function untar(archive: Buffer, into: string): void {
+/**
+ * Unpacks an archive as it streams in, a chunk at a time: the whole archive (39 MB unpacked)
+ * is never held, which would stay in the process's peak memory.
+ */
+async function untar(input: AsyncIterable<Buffer>, into: string): Promise<void> {
   fs.mkdirSync(into, { recursive: true, mode: 0o700 })
-  let at = 0
-  while (at + 512 <= archive.length) {
-    const block = archive.subarray(at, at + 512)
-    if (block.every((byte) => byte === 0)) break
-    const name = block.toString('utf8', 0, 100).replace(/\0.*$/s, '')
-    const mode = parseInt(block.toString('ascii', 100, 107), 8)
-    const size = parseInt(block.toString('ascii', 124, 135), 8)
-    const type = block.toString('ascii', 156, 157)
-    const target = path.join(into, name)
-    if (!target.startsWith(into + path.sep)) throw new Error(`an archive entry outside: ${name}`)
-    at += 512
-    if (type === '5') fs.mkdirSync(target, { recursive: true, mode })
-    else {
-      writeSparse(target, archive.subarray(at, at + size), mode)
-      at += Math.ceil(size / 512) * 512
+  let pending: Buffer = Buffer.alloc(0)
+  /** The file being written: its descriptor, where the next bytes go, bytes left, padding. */
+  let file: { fd: number; position: number; left: number; pad: number; size: number } | undefined
+  let ended = false
+  for await (const chunk of input) {
+    pending = pending.length ? Buffer.concat([pending, chunk]) : chunk
+    let at = 0
+    while (!ended) {
+      if (file) {
+        const take = Math.min(file.left, pending.length - at)
+        writeSparse(file, pending.subarray(at, at + take))
+        at += take
+        file.left -= take
+        if (file.left > 0) break
+        if (pending.length - at < file.pad) break
+        at += file.pad
+        finish(file)
+        file = undefined
+        continue
+      }
+      if (pending.length - at < 512) break
+      const block = pending.subarray(at, at + 512)
+      at += 512
+      if (block.every((byte) => byte === 0)) {
+        ended = true
+        break
+      }
+      const name = block.toString('utf8', 0, 100).replace(/\0.*$/s, '')
+      const mode = parseInt(block.toString('ascii', 100, 107), 8)
+      const size = parseInt(block.toString('ascii', 124, 135), 8)
+      const target = path.join(into, name)
+      if (!target.startsWith(into + path.sep)) throw new Error(`an archive entry outside: ${name}`)
+      if (block.toString('ascii', 156, 157) === '5') fs.mkdirSync(target, { recursive: true, mode })
+      else
+        file = {
+          fd: fs.openSync(target, 'w', mode),
+          position: 0,
+          left: size,
+          pad: (512 - (size % 512)) % 512,
+          size,
+        }
     }
+    pending = pending.subarray(at)
   }
+  if (file) throw new Error('the template archive ends in the middle of a file')
 }
 
 /**
- * Writes a file's bytes up to its last non-zero one and extends it to its size with a hole: a
- * new database's write-ahead log is a 16 MB file of zeros but for its first pages.
+ * Writes a chunk of a file where it belongs, leaving a chunk of zeros as a hole: a new
+ * database's write-ahead log is a 16 MB file of zeros but for its first pages.
  */
-function writeSparse(target: string, bytes: Buffer, mode: number): void {
-  let end = bytes.length
-  while (end > 0 && bytes[end - 1] === 0) end--
-  const fd = fs.openSync(target, 'w', mode)
+function writeSparse(file: { fd: number; position: number }, bytes: Buffer): void {
+  if (!bytes.every((byte) => byte === 0))
+    fs.writeSync(file.fd, bytes, 0, bytes.length, file.position)
+  file.position += bytes.length
+}
+
+function finish(file: { fd: number; size: number }): void {
   try {
-    if (end) fs.writeSync(fd, bytes, 0, end)
-    if (end < bytes.length) fs.ftruncateSync(fd, bytes.length)
+    fs.ftruncateSync(file.fd, file.size)
   } finally {
-    fs.closeSync(fd)
+    fs.closeSync(file.fd)
   }
 }

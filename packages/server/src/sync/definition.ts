@@ -1,4 +1,4 @@
-import { getAddress, isAddress, type Abi, type AbiEvent, type Address } from 'viem'
+import { getAddress, isAddress, parseAbiItem, type Abi, type AbiEvent, type Address } from 'viem'
 import { isValidName } from '../objects/names.ts'
 
 // A contract-event sync as a site declares it (`defineSync` in FUNCTIONS_MODULE), checked and
@@ -8,8 +8,8 @@ export interface SyncDefinition {
   /** Names the sync (its progress is kept under this name); letters, digits, `_` and `-`. */
   name: string
   chainId: number
-  /** The contract, or several contracts emitting the same events. */
-  address: string | string[]
+  /** The contract, or several contracts emitting the same events (may be left out with `factory`). */
+  address?: string | string[] | undefined
   /** The ABI, or just its events. */
   abi: Abi | readonly unknown[]
   /** Events to keep, by name; all events of the ABI when absent. */
@@ -26,6 +26,20 @@ export interface SyncDefinition {
   pollMs?: number | undefined
   /** Most blocks per `eth_getLogs` (default 10000); ranges shrink when the node refuses them. */
   maxRange?: number | undefined
+  /**
+   * Contracts a factory creates: the sync also reads the events of every address that this
+   * event of the factory names in `parameter` (from the block that names it on).
+   */
+  factory?: FactoryDefinition | undefined
+}
+
+export interface FactoryDefinition {
+  /** The factory contract, or several. */
+  address: string | string[]
+  /** Its event naming a new contract: an ABI event, or its signature (`event Created(address child)`). */
+  event: AbiEvent | string
+  /** The event's input holding the new contract's address. */
+  parameter: string
 }
 
 export interface Sync {
@@ -39,6 +53,7 @@ export interface Sync {
   publicRead: boolean
   pollMs: number
   maxRange: number
+  factory: { addresses: Address[]; event: AbiEvent; parameter: string } | undefined
 }
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/
@@ -56,9 +71,11 @@ export function checkSync(definition: SyncDefinition, upstreamChains: ReadonlySe
     fail(
       `no node is configured for chain ${definition.chainId}: set RPC_URL_${definition.chainId}.`,
     )
-  const addresses = [definition.address].flat()
+  const factory =
+    definition.factory === undefined ? undefined : checkFactory(definition.factory, fail)
+  const addresses = definition.address === undefined && factory ? [] : [definition.address].flat()
   if (
-    addresses.length === 0 ||
+    (addresses.length === 0 && !factory) ||
     addresses.some((a) => typeof a !== 'string' || !isAddress(a, { strict: false }))
   )
     fail('"address" is a contract address or a list of them.')
@@ -89,7 +106,7 @@ export function checkSync(definition: SyncDefinition, upstreamChains: ReadonlySe
   return {
     name: definition.name,
     chainId: definition.chainId,
-    addresses: addresses.map((a) => getAddress(a)),
+    addresses: addresses.map((a) => getAddress(a as string)),
     events,
     className: definition.className,
     startBlock,
@@ -97,5 +114,35 @@ export function checkSync(definition: SyncDefinition, upstreamChains: ReadonlySe
     publicRead: definition.publicRead ?? true,
     pollMs,
     maxRange,
+    factory,
+  }
+}
+
+function checkFactory(
+  definition: FactoryDefinition,
+  fail: (message: string) => never,
+): NonNullable<Sync['factory']> {
+  const addresses = [definition?.address].flat()
+  if (
+    addresses.length === 0 ||
+    addresses.some((a) => typeof a !== 'string' || !isAddress(a, { strict: false }))
+  )
+    fail('"factory.address" is a contract address or a list of them.')
+  let event: AbiEvent | undefined
+  try {
+    const item =
+      typeof definition.event === 'string' ? parseAbiItem(definition.event) : definition.event
+    if ((item as { type?: unknown })?.type === 'event') event = item as AbiEvent
+  } catch {
+    // Reported below.
+  }
+  if (!event) return fail('"factory.event" is an ABI event or its signature.')
+  const input = event.inputs.find((candidate) => candidate.name === definition.parameter)
+  if (!input || input.type !== 'address')
+    fail(`"factory.parameter" names an address input of ${event.name}.`)
+  return {
+    addresses: addresses.map((a) => getAddress(a as string)),
+    event,
+    parameter: definition.parameter,
   }
 }

@@ -1,6 +1,6 @@
 /** Logs a range is sized to hold: enough to make a commit's fixed cost small, few enough to
  * keep memory flat (a range's rows are held until they are written). */
-export const TARGET_LOGS = 5_000
+export const TARGET_LOGS = 2_000
 
 /**
  * The number of blocks per `eth_getLogs`, fitted to the contract and the node: after each range,

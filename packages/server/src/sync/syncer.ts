@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify'
+import { decodeEventLog, getAddress, toEventSelector, type Hex } from 'viem'
 import type { Database } from '../db/client.ts'
 import type { ObjectStore } from '../objects/store.ts'
 import { dateOf, LogDecoder, type DecodedLog } from './decode.ts'
 import type { Sync } from './definition.ts'
+import { polledHeads, sleep, type HeadWaiter } from './heads.ts'
 import type { NodeClient } from './node-client.ts'
 import { AdaptiveRange, TARGET_LOGS } from './range.ts'
 import { commitRange, KEPT_BLOCKS, recentBlocks, startProgress } from './store.ts'
@@ -44,6 +46,8 @@ export class Syncer {
   /** Every row up to this block is confirmed (unknown until this process's first commit). */
   private confirmedThrough: bigint | undefined
   private readonly decoder: LogDecoder
+  /** The contracts the factory created in the blocks read so far. */
+  private readonly children = new Set<string>()
 
   constructor(
     private readonly db: Database,
@@ -79,22 +83,27 @@ export class Syncer {
     }
   }
 
-  /** Runs until `signal` aborts; a failing step is retried with backoff. */
-  async run(signal: AbortSignal): Promise<void> {
+  /**
+   * Runs until `signal` aborts, looking for new blocks when `heads` announces one (or every
+   * `pollMs`); a failing step is retried with backoff.
+   */
+  async run(signal: AbortSignal, heads: HeadWaiter = polledHeads().waiter()): Promise<void> {
     let failures = 0
     let lastReport = 0
     while (!signal.aborted) {
       let wait = 0
+      let caughtUp = false
       try {
         if (!this.started) {
           this.next = await startProgress(this.db, this.sync)
+          await this.loadChildren(this.next - 1n)
           this.started = true
         }
         const more = await this.step(signal)
         if (!more) this.reachedHead = true
         failures = 0
         this.lastError = undefined
-        wait = more ? 0 : this.sync.pollMs
+        caughtUp = !more
       } catch (error) {
         failures++
         this.lastError =
@@ -116,6 +125,7 @@ export class Syncer {
         )
       }
       if (wait) await sleep(wait, signal)
+      else if (caughtUp) await heads.next(this.sync.pollMs, signal)
     }
   }
 
@@ -161,6 +171,61 @@ export class Syncer {
     }
   }
 
+  /**
+   * The contracts the factory created up to `through` (the blocks already read, on a start):
+   * their events are read from then on. Read in ranges halved while the node refuses them.
+   */
+  private async loadChildren(through: bigint): Promise<void> {
+    if (!this.sync.factory) return
+    this.children.clear()
+    let size = BigInt(this.sync.maxRange)
+    for (let from = this.sync.startBlock; from <= through;) {
+      const to = minimum(through, from + size - 1n)
+      let created
+      try {
+        created = await this.createdIn(from, to)
+      } catch (error) {
+        if (size === 1n) throw error
+        size = size / 2n
+        continue
+      }
+      for (const { child } of created) this.children.add(child)
+      from = to + 1n
+    }
+  }
+
+  /** The contracts the factory's event names in blocks `from` to `to`, with their block. */
+  private async createdIn(from: bigint, to: bigint): Promise<{ block: bigint; child: string }[]> {
+    const factory = this.sync.factory!
+    let created: { block: bigint; child: string }[] = []
+    await this.client.logs(
+      {
+        address: factory.addresses,
+        topics: [[toEventSelector(factory.event)]],
+        fromBlock: from,
+        toBlock: to,
+      },
+      () => {
+        created = []
+        return (raw) => {
+          try {
+            const { args } = decodeEventLog({
+              abi: [factory.event],
+              data: raw.data as Hex,
+              topics: raw.topics as [Hex, ...Hex[]],
+            })
+            const child = (args as Record<string, unknown>)[factory.parameter]
+            if (typeof child === 'string')
+              created.push({ block: BigInt(raw.blockNumber), child: getAddress(child) })
+          } catch {
+            // Not the factory's event as declared (another contract's at that address): skipped.
+          }
+        }
+      },
+    )
+    return created
+  }
+
   /** The lowest block whose hash is kept (reorgs are looked for from there up). */
   private keepFrom(head: bigint): bigint {
     return head - KEPT_BLOCKS - BigInt(this.sync.confirmations)
@@ -179,42 +244,48 @@ export class Syncer {
     let last = -1n
     let ordered = true
     let cutAt: bigint | undefined
-    let complete: boolean
+    let complete = true
+    let created: { block: bigint; child: string }[] = []
     try {
-      complete = await this.client.logs(
-        {
-          address: this.sync.addresses,
-          topics: this.decoder.topics(),
-          fromBlock: from,
-          toBlock: to,
-        },
-        () => {
-          rows = []
-          logs = 0
-          last = -1n
-          ordered = true
-          cutAt = undefined
-          return (raw) => {
-            const block = BigInt(raw.blockNumber)
-            if (block < last) ordered = false
-            // Enough for one commit: stop where a block begins (logs come in block order).
-            if (ordered && logs >= MAX_LOGS && block > last) {
-              cutAt = block
-              return false
+      if (this.sync.factory) created = await this.createdIn(from, to)
+      const addresses = [...this.sync.addresses, ...this.children, ...created.map((c) => c.child)]
+      if (addresses.length)
+        complete = await this.client.logs(
+          {
+            address: addresses,
+            topics: this.decoder.topics(),
+            fromBlock: from,
+            toBlock: to,
+          },
+          () => {
+            rows = []
+            logs = 0
+            last = -1n
+            ordered = true
+            cutAt = undefined
+            return (raw) => {
+              const block = BigInt(raw.blockNumber)
+              if (block < last) ordered = false
+              // Enough for one commit: stop where a block begins (logs come in block order).
+              if (ordered && logs >= MAX_LOGS && block > last) {
+                cutAt = block
+                return false
+              }
+              if (block > last) last = block
+              logs++
+              const row = this.decoder.decode(raw, block <= confirmThrough)
+              if (row) rows.push(row)
             }
-            if (block > last) last = block
-            logs++
-            const row = this.decoder.decode(raw, block <= confirmThrough)
-            if (row) rows.push(row)
-          }
-        },
-      )
+          },
+        )
     } catch (error) {
       // Too many blocks or results, or too slow: again at once with a smaller range.
       if (this.range.failed()) return undefined
       throw error
     }
     const end = complete ? to : cutAt! - 1n
+    // Contracts created in the blocks read are followed from now on.
+    for (const { block, child } of created) if (block <= end) this.children.add(child)
     this.range.read(Number(end - from + 1n), logs)
     // Times the node did not send with the logs, and the hashes of recent blocks (to find reorgs).
     const keepFrom = this.keepFrom(head)
@@ -295,15 +366,3 @@ const MAX_LOGS = 2 * TARGET_LOGS
 
 const minimum = (a: bigint, b: bigint) => (a < b ? a : b)
 const maximum = (a: bigint, b: bigint) => (a > b ? a : b)
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms)
-    function done() {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    signal.addEventListener('abort', done, { once: true })
-  })
-}
