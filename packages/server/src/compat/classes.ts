@@ -6,6 +6,7 @@ import type { WireObject } from '../objects/rows.ts'
 import { viewerOf, writerOf, type CompatAnswer, type CompatCall } from './call.ts'
 import { ANY_OWNER, type Changer } from '../objects/access.ts'
 import { MASTER_OWNER } from './master-key.ts'
+import type { CreateRequest } from '../objects/writer.ts'
 import { recordAudit } from '../admin/audit.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import {
@@ -149,8 +150,9 @@ export async function createInClass(call: CompatCall, className: string): Promis
   const data = applyParseWrite({}, call.params)
   const relations = relationChangesOf(call.params)
   if (className === '_Role') checkRoleWrite(undefined, data, relations)
-  const request = {
+  const request: CreateRequest = {
     className,
+    writer,
     ownerId: creator ?? MASTER_OWNER.id,
     data,
     acl: createAcl(call.params.ACL, creator),

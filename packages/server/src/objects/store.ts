@@ -303,7 +303,7 @@ export class ObjectStore {
 
   /** Creates an object through the group-commit writer (writer.ts). */
   create(request: CreateRequest): Promise<CreateOutcome> {
-    this.#rules.assertWritable(request.className, request.ownerId)
+    this.#rules.assertWritable(request.className, request.writer ?? request.ownerId)
     // A role's name is unique: in a group, one name in use would fail the others' statement.
     if (request.className === '_Role')
       return this.createRelated(request, []).then((created) => ({ created }))

@@ -4,6 +4,7 @@ import { rowsOf, textArray, type Database } from '../db/client.ts'
 import { objects } from '../db/schema.ts'
 import { claimStatement, type IdempotencyClaim } from '../idempotency/store.ts'
 import { permsOf, type Acl } from './acl.ts'
+import type { Changer } from './access.ts'
 import type { ObjectChange } from './changes.ts'
 import { toWire, type WireObject } from './rows.ts'
 import type { Document } from './wire.ts'
@@ -21,6 +22,8 @@ export interface CreateRequest {
   ownerId: string
   data: Document
   acl: Acl
+  /** Who writes it, when not its owner: the master key (`ANY_OWNER`) may write where others may not. */
+  writer?: Changer | undefined
   idempotency?: IdempotencyClaim | undefined
 }
 

@@ -10,8 +10,10 @@ import { rpcTestConfig } from '../../test/rpc.ts'
 import { deployEmitter } from '../../test/sync.ts'
 import { importClass } from '../import/parse-import.ts'
 
-// A synced class is written by its sync alone (and the console): a signed-in stranger cannot
-// make up, change or delete an "event" on any surface.
+// A synced class is written by its sync alone (and the console and the master key): a signed-in
+// stranger cannot make up, change or delete an "event" on any surface.
+
+const MASTER_KEY = 'master-key-of-the-synced-class-tests'
 
 const fixture = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -46,6 +48,7 @@ describe.each(databaseKinds())('writes to a synced class on %s', (kind) => {
       rpc: rpcTestConfig({ 31337: [anvil.url] }),
       functionsModule: fixture,
       app: { ...base.app, adminAddresses: [ADMIN], viewerAddresses: [VIEWER] },
+      compat: { ...base.compat, masterKey: MASTER_KEY, masterKeyIps: ['127.0.0.1/8'] },
     }))
     stranger = (await signedIn(app)).headers
     const deadline = Date.now() + 20_000
@@ -224,5 +227,23 @@ describe.each(databaseKinds())('writes to a synced class on %s', (kind) => {
       rows: [{ line: 1, value: row }],
     })
     expect(report.imported).toBe(1)
+  })
+
+  it('lets the master key write it on the mount, as the console does', async () => {
+    const master = (body: Record<string, unknown>, route: string) =>
+      app.inject({
+        method: 'POST',
+        url: `/server/${route}`,
+        headers: { 'content-type': 'text/plain' },
+        payload: JSON.stringify({ _ApplicationId: 'portico', _MasterKey: MASTER_KEY, ...body }),
+      })
+    const made = await master({ ...forged, value: '9' }, 'classes/Activity')
+    expect(made.statusCode).toBe(201)
+    const changed = await master({ _method: 'PUT', value: '10' }, `classes/Activity/${rowId}`)
+    expect(changed.statusCode).toBe(200)
+    expect((await values()).sort()).toEqual(['10', '9'])
+    const gone = await master({ _method: 'DELETE' }, `classes/Activity/${made.json().objectId}`)
+    expect(gone.statusCode).toBe(200)
+    expect(await values()).toEqual(['10'])
   })
 })
