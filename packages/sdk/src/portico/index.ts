@@ -18,4 +18,5 @@ export {
 } from './auth-machine.ts'
 export type { SignInStep } from './sign-in-flow.ts'
 export type { SessionInfo } from '../auth/session.ts'
+export type { LinkedWallet, LinkWalletParameters } from '../auth/wallets.ts'
 export { createStore, type Store } from '../store/store.ts'
