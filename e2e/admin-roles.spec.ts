@@ -47,7 +47,8 @@ test('an admin makes a role, adds a member, gives an object to the role, and the
     data: { text: 'for readers only' },
   })
   expect(made.status).toBe(201)
-  const secret = `/api/classes/RoleSecret/${JSON.parse(made.text).objectId}`
+  const secretId = JSON.parse(made.text).objectId as string
+  const secret = `/api/classes/RoleSecret/${secretId}`
   expect((await inPage(member, 'GET', secret)).status).toBe(404)
 
   // Roles: create one, open it, add the member by wallet address.
@@ -89,7 +90,8 @@ test('an admin makes a role, adds a member, gives an object to the role, and the
   await page.goto('/admin/objects')
   await page.getByLabel('Class').selectOption('RoleSecret')
   const objects = page.getByRole('table', { name: 'Objects of RoleSecret' })
-  await objects.getByRole('button', { name: /^Open / }).click()
+  // This run's object (another run's may be in the same class).
+  await objects.getByRole('button', { name: `Open ${secretId}` }).click()
   await page.getByRole('button', { name: 'Add a role' }).click()
   await page.getByRole('button', { name: 'Save' }).click()
   await expect(page.getByRole('alert')).toHaveText('Entry 2: say which role, or remove the entry.')
