@@ -88,6 +88,8 @@ export function effectiveSettings(config: ServerConfig): Setting[] {
     ['COMPAT_MOUNT', config.compat.mount ?? 'off'],
     ['COMPAT_LEGACY_SIGN_IN', String(config.compat.legacySignIn)],
     ['FUNCTIONS_MODULE', config.functionsModule ?? '—'],
+    ['CLOUD_CODE', config.cloudCode ?? '—'],
+    ['CLOUD_TIMEOUT_MS', `${config.cloudTimeoutMs} ms`],
     ['LIVE_SESSION_CHECK_MS', `${config.liveSessionCheckMs} ms`],
     ['LIVE_MAX_SOCKETS_PER_ADDRESS', String(config.liveMaxSocketsPerAddress)],
   ]
