@@ -64,6 +64,7 @@ export async function openCloudCode(options: CloudCodeOptions): Promise<CloudCod
   const jobs = new CloudJobs(registry, objects, logs)
 
   if (options.path) {
+    keepRunningOnStrayRejections(services.log)
     await ensureMasterOwner(services.db)
     const globals = globalThis as Record<string, unknown>
     globals.Parse = Parse
@@ -99,4 +100,18 @@ export async function openCloudCode(options: CloudCodeOptions): Promise<CloudCod
     },
     close: () => jobs.idle(),
   }
+}
+
+let guarded = false
+
+/**
+ * Cloud code is the site's JavaScript: a promise it starts and forgets may reject with nobody
+ * waiting, which would end the whole process. Such a rejection is logged instead.
+ */
+function keepRunningOnStrayRejections(log: CompatServices['log']): void {
+  if (guarded) return
+  guarded = true
+  process.on('unhandledRejection', (reason) =>
+    log.error({ err: reason }, 'a promise rejected with nobody waiting for it (cloud code?)'),
+  )
 }

@@ -628,15 +628,34 @@ export class ObjectStore {
    * changes nothing); returns how many were written. Nothing is told to live listeners. `tx` is
    * the import's transaction when a row is written with other tables (a user and its wallets).
    */
-  async importRows(rows: NewObject[], tx: Database = this.#db): Promise<number> {
+  async importRows(
+    rows: NewObject[],
+    tx: Database = this.#db,
+    options: { triggers?: boolean } = {},
+  ): Promise<number> {
     if (rows.length === 0) return 0
     for (const className of new Set(rows.map((row) => row.className)))
       this.#rules.assertWritable(className, undefined)
-    const inserted = await tx
-      .insert(objects)
-      .values(rows.map(rowOf))
-      .onConflictDoNothing()
-      .returning({ id: objects.id })
+    // Triggers run outside any transaction of the import's (they read and write themselves).
+    const triggers = options.triggers === true && tx === this.#db
+    const context = this.#hooks.context()
+    if (triggers)
+      rows = await Promise.all(
+        rows.map(async (row) => {
+          if (!this.#hooks.handles('beforeSave', row.className)) return row
+          const saved = await this.#hooks.beforeSave(
+            { className: row.className, objectId: row.id, data: row.data, acl: row.acl },
+            null,
+            ANY_OWNER,
+            context,
+          )
+          return { ...row, data: saved.data, acl: saved.acl }
+        }),
+      )
+    const insert = tx.insert(objects).values(rows.map(rowOf)).onConflictDoNothing()
+    if (!triggers) return (await insert.returning({ id: objects.id })).length
+    const inserted = await insert.returning()
+    for (const row of inserted) await this.#afterSave(toWire(row), null, ANY_OWNER, context)
     return inserted.length
   }
 
