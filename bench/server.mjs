@@ -371,13 +371,56 @@ async function compatSection({ url, token, bare, concurrency }) {
   }
 }
 
+/**
+ * Cloud code: creates in a class with an empty `beforeSave` (bench/cloud/main.js) against
+ * creates in one without, measured in turn (plain, triggered, plain). Target: ≥ 0.9 of plain.
+ * @param {Target} target
+ * @returns {Promise<{ rows: Row[], acknowledged: Record<string, number> }>}
+ */
+async function cloudTriggerSection({ url, token, concurrency }) {
+  const auth = { authorization: `Bearer ${token}` }
+  const create = (/** @type {string} */ className) => (/** @type {number} */ i) =>
+    /** @type {[string, Parameters<typeof request>[1]]} */ ([
+      `${url}/api/classes/${className}`,
+      {
+        method: 'POST',
+        headers: { ...auth, 'idempotency-key': randomUUID() },
+        body: JSON.stringify({ data: { n: i, name: `item ${i}`, tags: ['a', 'b'] } }),
+      },
+    ])
+  await measure(concurrency, create('BenchPlain'), 201, 300)
+  await measure(concurrency, create('BenchTriggered'), 201, 300)
+  const plainBefore = await measure(concurrency, create('BenchPlain'), 201)
+  const triggered = await measure(concurrency, create('BenchTriggered'), 201)
+  const plainAfter = await measure(concurrency, create('BenchPlain'), 201)
+  const plain = (plainBefore.perSecond + plainAfter.perSecond) / 2
+  return {
+    rows: [
+      {
+        name: `creates, empty beforeSave @${concurrency}`,
+        perSecond: triggered.perSecond,
+        ratio: triggered.perSecond / plain,
+        target: 0.9,
+      },
+    ],
+    acknowledged: {
+      BenchPlain: 300 + plainBefore.acknowledged + plainAfter.acknowledged,
+      BenchTriggered: 300 + triggered.acknowledged,
+    },
+  }
+}
+
 /** Add sections here; each returns its rows and what it expects to be stored. */
-const sections = [objectsSection, compatSection, signInSection, eventsSection]
+const sections = [objectsSection, compatSection, signInSection, eventsSection, cloudTriggerSection]
 
 async function main() {
   // PostgreSQL may hold earlier runs' rows: what this run stored is the growth of each count.
   const storedBefore = process.env.DATABASE_URL ? await countStored() : {}
-  const { url, token, child } = await startTarget(dataDir, {}, children)
+  const { url, token, child } = await startTarget(
+    dataDir,
+    { CLOUD_CODE: path.join(root, 'bench/cloud/main.js') },
+    children,
+  )
   const bareBody = JSON.stringify({ data: { n: 1, name: 'item 1', tags: ['a', 'b'] } })
   const bareRequest = () =>
     /** @type {[string, Parameters<typeof request>[1]]} */ ([
