@@ -30,7 +30,16 @@ export function installCloudApi(Parse: ParseSdk, registry: CloudRegistry, logs: 
     registry.defineTrigger('afterLogout', '_User', handler, validator)
   cloud.httpRequest = httpRequest
   cloud.getLogger = () => logs.logger()
-  for (const name of ['beforeSaveFile', 'afterSaveFile', 'beforeDeleteFile', 'afterDeleteFile', 'beforeConnect', 'beforeSubscribe', 'afterLiveQueryEvent', 'beforePasswordResetRequest'])
+  for (const name of [
+    'beforeSaveFile',
+    'afterSaveFile',
+    'beforeDeleteFile',
+    'afterDeleteFile',
+    'beforeConnect',
+    'beforeSubscribe',
+    'afterLiveQueryEvent',
+    'beforePasswordResetRequest',
+  ])
     cloud[name] = () => {
       throw new Error(`Parse.Cloud.${name} is not available on Portico (object triggers only).`)
     }

@@ -134,7 +134,10 @@ describe.each(databaseKinds())('cloud code of a Parse app on %s', (kind) => {
     const stored = await new Parse.Query('Note').get(note.id)
     expect(stored.get('slug')).toBe('second-words')
 
-    const [one, two] = await Parse.Object.saveAll([new Note({ text: 'A b' }), new Note({ text: 'C d' })])
+    const [one, two] = await Parse.Object.saveAll([
+      new Note({ text: 'A b' }),
+      new Note({ text: 'C d' }),
+    ])
     expect([one.get('slug'), two.get('slug')]).toEqual(['a-b', 'c-d'])
 
     expect(await refusal(new Note({ text: 'forbidden' }).save())).toEqual({
@@ -164,11 +167,24 @@ describe.each(databaseKinds())('cloud code of a Parse app on %s', (kind) => {
     })
     expect(refused.status).toBe(400)
     expect(await refused.json()).toMatchObject({
-      error: { code: 'cloud_code_error', message: 'Notes may not say that.', details: { parseCode: 142 } },
+      error: {
+        code: 'cloud_code_error',
+        message: 'Notes may not say that.',
+        details: { parseCode: 142 },
+      },
     })
 
-    const audits = await new Parse.Query('Audit').equalTo('note', note.id).ascending('createdAt').find()
-    expect(audits.map((a: { get(k: string): unknown }) => [a.get('action'), a.get('text'), a.get('before')])).toEqual([
+    const audits = await new Parse.Query('Audit')
+      .equalTo('note', note.id)
+      .ascending('createdAt')
+      .find()
+    expect(
+      audits.map((a: { get(k: string): unknown }) => [
+        a.get('action'),
+        a.get('text'),
+        a.get('before'),
+      ]),
+    ).toEqual([
       ['create', 'Hello, Cloud Code!', null],
       ['update', 'Second Words', 'Hello, Cloud Code!'],
     ])
@@ -182,7 +198,10 @@ describe.each(databaseKinds())('cloud code of a Parse app on %s', (kind) => {
     expect((await new Parse.Query('Note').get(locked.id)).id).toBe(locked.id)
     const gone = await new Note({ text: 'drop me' }).save()
     await gone.destroy()
-    const audit = await new Parse.Query('Audit').equalTo('note', gone.id).equalTo('action', 'delete').first()
+    const audit = await new Parse.Query('Audit')
+      .equalTo('note', gone.id)
+      .equalTo('action', 'delete')
+      .first()
     expect(audit).toBeDefined()
   })
 
@@ -192,9 +211,9 @@ describe.each(databaseKinds())('cloud code of a Parse app on %s', (kind) => {
     const shown = await new Secret({ visible: true, text: 'shown' }).save()
     const hidden = await new Secret({ visible: false, text: 'hidden' }).save()
     const found = await new Parse.Query('Secret').find()
-    expect(found.map((s: { get(k: string): unknown }) => [s.get('text'), s.get('seenBy')])).toEqual([
-      ['shown', 'user'],
-    ])
+    expect(found.map((s: { get(k: string): unknown }) => [s.get('text'), s.get('seenBy')])).toEqual(
+      [['shown', 'user']],
+    )
     expect((await new Parse.Query('Secret').get(shown.id)).get('seenBy')).toBe('user')
     expect((await refusal(new Parse.Query('Secret').get(hidden.id))).code).toBe(101)
   })
@@ -241,7 +260,10 @@ describe.each(databaseKinds())('cloud code of a Parse app on %s', (kind) => {
     again.set('banned', true)
     await again.save()
     await Parse.User.logOut()
-    expect(await refusal(parseLogIn(Parse, carol))).toEqual({ code: 101, message: 'You are banned.' })
+    expect(await refusal(parseLogIn(Parse, carol))).toEqual({
+      code: 101,
+      message: 'You are banned.',
+    })
   })
 
   it('starts jobs with the master key and records their runs', async () => {

@@ -4,7 +4,14 @@ import type { WindowCounter } from '../db/cluster/cluster.ts'
 import { users } from '../db/schema.ts'
 import { currentScope } from '../http/request-scope.ts'
 import { ANY_OWNER } from '../objects/access.ts'
-import type { FindDraft, HookActor, HookContext, HookKind, ObjectHooks, SaveDraft } from '../objects/hooks.ts'
+import type {
+  FindDraft,
+  HookActor,
+  HookContext,
+  HookKind,
+  ObjectHooks,
+  SaveDraft,
+} from '../objects/hooks.ts'
 import { isRelation } from '../objects/relations.ts'
 import type { WireObject } from '../objects/rows.ts'
 import type { ObjectStore } from '../objects/store.ts'
@@ -54,7 +61,12 @@ export class CloudTriggers implements ObjectHooks {
     return { ...currentScope()?.context }
   }
 
-  async beforeSave(draft: SaveDraft, original: WireObject | null, actor: HookActor, context: HookContext) {
+  async beforeSave(
+    draft: SaveDraft,
+    original: WireObject | null,
+    actor: HookActor,
+    context: HookContext,
+  ) {
     const trigger = this.registry.trigger('beforeSave', draft.className)!
     const object = draftObject(this.Parse, draft, original)
     const request = {
@@ -72,7 +84,12 @@ export class CloudTriggers implements ObjectHooks {
     return saved
   }
 
-  async afterSave(object: WireObject, original: WireObject | null, actor: HookActor, context: HookContext) {
+  async afterSave(
+    object: WireObject,
+    original: WireObject | null,
+    actor: HookActor,
+    context: HookContext,
+  ) {
     const trigger = this.registry.trigger('afterSave', object.className)!
     await this.quietly(trigger, async () => ({
       ...(await this.requestOf(actor)),
@@ -104,7 +121,12 @@ export class CloudTriggers implements ObjectHooks {
     }))
   }
 
-  async beforeFind(className: string, draft: FindDraft, actor: HookActor, isGet: boolean): Promise<FindDraft> {
+  async beforeFind(
+    className: string,
+    draft: FindDraft,
+    actor: HookActor,
+    isGet: boolean,
+  ): Promise<FindDraft> {
     const trigger = this.registry.trigger('beforeFind', className)!
     const query = this.Parse.Query.fromJSON(className, {
       where: draft.where,
@@ -121,7 +143,12 @@ export class CloudTriggers implements ObjectHooks {
     }
     const answer = await this.run(trigger, request, 'params')
     const changed = answer instanceof this.Parse.Query ? answer : request.query
-    const json = changed.toJSON() as { where?: Record<string, unknown>; order?: string; limit?: number; skip?: number }
+    const json = changed.toJSON() as {
+      where?: Record<string, unknown>
+      order?: string
+      limit?: number
+      skip?: number
+    }
     return {
       where: json.where ?? {},
       order: json.order,
@@ -130,7 +157,12 @@ export class CloudTriggers implements ObjectHooks {
     }
   }
 
-  async afterFind(className: string, found: WireObject[], actor: HookActor, isGet: boolean): Promise<WireObject[]> {
+  async afterFind(
+    className: string,
+    found: WireObject[],
+    actor: HookActor,
+    isGet: boolean,
+  ): Promise<WireObject[]> {
     const trigger = this.registry.trigger('afterFind', className)!
     const request = {
       ...(await this.requestOf(actor)),
@@ -181,7 +213,8 @@ export class CloudTriggers implements ObjectHooks {
     const scope = currentScope()
     return {
       master: actor === ANY_OWNER,
-      user: typeof actor === 'string' ? await this.userObject(actor, scope?.sessionToken) : undefined,
+      user:
+        typeof actor === 'string' ? await this.userObject(actor, scope?.sessionToken) : undefined,
       installationId: scope?.installationId,
       ip: scope?.ip ?? '127.0.0.1',
       headers: scope?.headers ?? {},
@@ -190,7 +223,11 @@ export class CloudTriggers implements ObjectHooks {
   }
 
   /** Runs a handler after its validator, within its deadline. */
-  async run(trigger: Registered, request: CloudRequest, fields: 'params' | 'object'): Promise<unknown> {
+  async run(
+    trigger: Registered,
+    request: CloudRequest,
+    fields: 'params' | 'object',
+  ): Promise<unknown> {
     return runCloud({ label: trigger.name, timeoutMs: this.deps.timeoutMs }, async () => {
       await validate(trigger.validator, request, {
         fields,
@@ -207,7 +244,9 @@ export class CloudTriggers implements ObjectHooks {
     try {
       await this.run(trigger, await request(), 'object')
     } catch (error) {
-      this.deps.logs.logger().warn(`${trigger.name} failed: ${(error as Error).message ?? String(error)}`)
+      this.deps.logs
+        .logger()
+        .warn(`${trigger.name} failed: ${(error as Error).message ?? String(error)}`)
     }
   }
 

@@ -46,8 +46,7 @@ export async function openCloudCode(options: CloudCodeOptions): Promise<CloudCod
   const registry = new CloudRegistry()
   const logs = new CloudLogs(services.log)
   const objects = (): ObjectStore => services.objects
-  let Parse: ParseSdk
-  Parse = loadParseSdk({
+  const Parse: ParseSdk = loadParseSdk({
     appId: services.config.app.appId,
     serverUrl: `http://127.0.0.1${services.config.compat.mount ?? '/server'}`,
     controller: inProcessController({ services, routes: options.routes, sdk: () => Parse }),
@@ -73,9 +72,12 @@ export async function openCloudCode(options: CloudCodeOptions): Promise<CloudCod
       try {
         await loadCloudFile(file)
       } catch (error) {
-        throw new Error(`Loading cloud code ${file} failed: ${(error as Error).message ?? String(error)}`, {
-          cause: error,
-        })
+        throw new Error(
+          `Loading cloud code ${file} failed: ${(error as Error).message ?? String(error)}`,
+          {
+            cause: error,
+          },
+        )
       }
     }
   }

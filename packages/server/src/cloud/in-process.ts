@@ -1,5 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { sessionResolver, TOKEN_PREFIX, type CompatCall, type CompatServices, type Method, METHODS } from '../compat/call.ts'
+import {
+  sessionResolver,
+  TOKEN_PREFIX,
+  type CompatCall,
+  type CompatServices,
+  type Method,
+  METHODS,
+} from '../compat/call.ts'
 import { toParseError } from '../compat/parse-error.ts'
 import type { CompatRoutes } from '../compat/routes.ts'
 import { currentScope, withScope } from '../http/request-scope.ts'
@@ -34,7 +41,9 @@ export function inProcessController(options: InProcessOptions): RestController {
       const scope = currentScope()
       // The answer is JSON on the wire: a copy keeps the caller's objects out of the store's.
       const params =
-        data && typeof data === 'object' ? (JSON.parse(JSON.stringify(data)) as Record<string, unknown>) : {}
+        data && typeof data === 'object'
+          ? (JSON.parse(JSON.stringify(data)) as Record<string, unknown>)
+          : {}
       const request = {
         ip: scope?.ip ?? '127.0.0.1',
         headers: scope?.headers ?? {},

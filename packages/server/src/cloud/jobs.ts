@@ -75,7 +75,8 @@ export class CloudJobs {
       message: (text: unknown) => this.#update(id, { message: String(text).slice(0, 2_000) }),
     }
     const run = runCloud({ label: `job ${name}` }, () => job.handler(request)).then(
-      (result) => this.#finish(id, 'succeeded', typeof result === 'string' ? result : undefined, lines),
+      (result) =>
+        this.#finish(id, 'succeeded', typeof result === 'string' ? result : undefined, lines),
       (error: Error) => this.#finish(id, 'failed', error.message, lines),
     )
     this.#running.add(run)
@@ -98,18 +99,32 @@ export class CloudJobs {
     await Promise.allSettled([...this.#running])
   }
 
-  async #finish(id: string, status: 'succeeded' | 'failed', message: string | undefined, lines: CloudLogLine[]) {
+  async #finish(
+    id: string,
+    status: 'succeeded' | 'failed',
+    message: string | undefined,
+    lines: CloudLogLine[],
+  ) {
     await this.#update(id, {
       status,
       ...(message === undefined ? {} : { message: message.slice(0, 2_000) }),
       finishedAt: { __type: 'Date', iso: new Date().toISOString() },
-      log: lines.map((line) => ({ time: line.time, level: line.level, message: line.message.slice(0, 2_000) })),
+      log: lines.map((line) => ({
+        time: line.time,
+        level: line.level,
+        message: line.message.slice(0, 2_000),
+      })),
     }).catch((error: unknown) =>
       this.logs.logger(id).error(`recording the end of job run ${id} failed: ${String(error)}`),
     )
   }
 
   async #update(id: string, fields: Record<string, unknown>): Promise<void> {
-    await this.objects().update({ className: JOB_STATUS, objectId: id, userId: ANY_OWNER, data: fields })
+    await this.objects().update({
+      className: JOB_STATUS,
+      objectId: id,
+      userId: ANY_OWNER,
+      data: fields,
+    })
   }
 }

@@ -59,9 +59,9 @@ type CompiledModule = Module & {
 function compileCommonJs(file: string, source: string, compiled: Map<string, CompiledModule>) {
   const module = new Module(file) as CompiledModule
   module.filename = file
-  module.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(
-    path.dirname(file),
-  )
+  module.paths = (
+    Module as unknown as { _nodeModulePaths(dir: string): string[] }
+  )._nodeModulePaths(path.dirname(file))
   compiled.set(file, module)
   const plain = createRequire(file)
   module.require = ((specifier: string) => {

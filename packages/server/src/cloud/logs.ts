@@ -41,19 +41,21 @@ export class CloudLogs {
 
   /** A logger whose lines carry `jobId` (a job's) or none. */
   logger(jobId?: string, onLine?: (line: CloudLogLine) => void): CloudLogger {
-    const write = (level: LogLevel) => (...args: unknown[]) => {
-      const line: CloudLogLine = {
-        time: new Date().toISOString(),
-        level,
-        message: format(...args).slice(0, 10_000),
-        requestId: currentScope()?.requestId || undefined,
-        jobId,
+    const write =
+      (level: LogLevel) =>
+      (...args: unknown[]) => {
+        const line: CloudLogLine = {
+          time: new Date().toISOString(),
+          level,
+          message: format(...args).slice(0, 10_000),
+          requestId: currentScope()?.requestId || undefined,
+          jobId,
+        }
+        this.#lines.push(line)
+        if (this.#lines.length > KEPT_LINES) this.#lines.splice(0, this.#lines.length - KEPT_LINES)
+        this.#log[level]({ requestId: line.requestId, jobId }, line.message)
+        onLine?.(line)
       }
-      this.#lines.push(line)
-      if (this.#lines.length > KEPT_LINES) this.#lines.splice(0, this.#lines.length - KEPT_LINES)
-      this.#log[level]({ requestId: line.requestId, jobId }, line.message)
-      onLine?.(line)
-    }
     return {
       info: write('info'),
       warn: write('warn'),

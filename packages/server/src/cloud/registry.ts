@@ -89,7 +89,8 @@ export class CloudRegistry {
   }
 
   defineTrigger(kind: TriggerKind, target: unknown, handler: unknown, validator?: unknown): void {
-    const className = kind === 'beforeLogin' || kind === 'afterLogout' ? '_User' : classNameOf(target)
+    const className =
+      kind === 'beforeLogin' || kind === 'afterLogout' ? '_User' : classNameOf(target)
     this.#triggers.set(
       `${kind}\n${className}`,
       checked(`${kind} trigger`, `${kind} ${className}`, handler, validator),

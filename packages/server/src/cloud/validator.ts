@@ -41,7 +41,10 @@ export async function validate(
     throw refuse('Validation failed. Master key is required to complete this request.')
   if (rules.requireMaster) return
   const needsUser =
-    rules.requireUser || rules.requireUserKeys || rules.requireAnyUserRoles || rules.requireAllUserRoles
+    rules.requireUser ||
+    rules.requireUserKeys ||
+    rules.requireAnyUserRoles ||
+    rules.requireAllUserRoles
   if (needsUser && !request.user && !request.master)
     throw refuse('Validation failed. Please login to continue.')
   if (rules.requireUserKeys && request.user) {
@@ -66,7 +69,11 @@ export async function validate(
   if (rules.fields) checkFields(rules.fields, request, options.fields)
 }
 
-function checkFields(fields: NonNullable<ValidatorOptions['fields']>, request: CloudRequest, where: 'params' | 'object') {
+function checkFields(
+  fields: NonNullable<ValidatorOptions['fields']>,
+  request: CloudRequest,
+  where: 'params' | 'object',
+) {
   const object = where === 'object' ? request.object : undefined
   const read = (key: string) => (object ? object.get(key) : request.params?.[key])
   const write = (key: string, value: unknown) => {
@@ -77,7 +84,9 @@ function checkFields(fields: NonNullable<ValidatorOptions['fields']>, request: C
     ? fields.map((key) => [key, { required: true }])
     : Object.entries(fields).map(([key, rule]) => [
         key,
-        rule && typeof rule === 'object' && !Array.isArray(rule) ? (rule as FieldRule) : { type: rule },
+        rule && typeof rule === 'object' && !Array.isArray(rule)
+          ? (rule as FieldRule)
+          : { type: rule },
       ])
   for (const [key, rule] of entries) {
     let value = read(key)
@@ -88,13 +97,16 @@ function checkFields(fields: NonNullable<ValidatorOptions['fields']>, request: C
     if (rule.constant && object && !object.isNew?.() && request.original)
       object.set(key, request.original.get(key))
     if (value === undefined || value === null) {
-      if (rule.required) throw refuse(rule.error ?? `Validation failed. Please specify data for ${key}.`)
+      if (rule.required)
+        throw refuse(rule.error ?? `Validation failed. Please specify data for ${key}.`)
       continue
     }
     if (rule.type !== undefined) {
       const expected = typeName(rule.type)
       if (expected && actualType(value) !== expected)
-        throw refuse(rule.error ?? `Validation failed. Invalid type for ${key}. Expected: ${expected}`)
+        throw refuse(
+          rule.error ?? `Validation failed. Invalid type for ${key}. Expected: ${expected}`,
+        )
     }
     if (rule.options !== undefined) {
       const ok =

@@ -47,7 +47,9 @@ export async function importCommand(
   for (const option of options)
     if (option !== '--triggers') throw new UsageError(`Unknown option ${option}.\n${usage}`)
   if (triggers && !env.CLOUD_CODE)
-    throw new UsageError('--triggers runs the triggers of CLOUD_CODE: set CLOUD_CODE to your cloud code.')
+    throw new UsageError(
+      '--triggers runs the triggers of CLOUD_CODE: set CLOUD_CODE to your cloud code.',
+    )
   if (kind !== 'parse' || !folder || extra.length) throw new UsageError(usage)
   if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory())
     throw new UsageError(`No folder at ${path.resolve(folder)}.\n${usage}`)

@@ -184,7 +184,10 @@ export async function createInClass(call: CompatCall, className: string): Promis
 /** `_JobStatus` objects are the server's record of job runs: only the master key changes them. */
 function serverKept(className: string, writer: unknown) {
   if (className === JOB_STATUS && writer !== ANY_OWNER)
-    throw new ParseError(ParseCode.OPERATION_FORBIDDEN, `${JOB_STATUS} objects are kept by the server.`)
+    throw new ParseError(
+      ParseCode.OPERATION_FORBIDDEN,
+      `${JOB_STATUS} objects are kept by the server.`,
+    )
 }
 
 /**

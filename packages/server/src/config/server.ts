@@ -146,7 +146,12 @@ export function loadConfig(
     },
     functionsModule: undefined,
     cloudCode: undefined,
-    cloudTimeoutMs: positiveInt(env, 'CLOUD_TIMEOUT_MS', defaults.cloudTimeoutMs ?? 30_000, problems),
+    cloudTimeoutMs: positiveInt(
+      env,
+      'CLOUD_TIMEOUT_MS',
+      defaults.cloudTimeoutMs ?? 30_000,
+      problems,
+    ),
     liveSessionCheckMs: positiveInt(
       env,
       'LIVE_SESSION_CHECK_MS',

@@ -509,9 +509,9 @@ describe('portico import parse', () => {
       print: (line) => lines.push(line),
     })
     expect(lines).toContain('Note.json: 2 rows imported, 0 already there, 1 refused')
-    expect(lines.some((l) => l.includes('Refused by cloud code: Bad titles are not imported.'))).toBe(
-      true,
-    )
+    expect(
+      lines.some((l) => l.includes('Refused by cloud code: Bad titles are not imported.')),
+    ).toBe(true)
     const handle = await openDatabase({ kind: 'pglite', dir: dataDir })
     try {
       const stored = await handle.db.select().from(objects).orderBy(objects.id)

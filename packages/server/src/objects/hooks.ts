@@ -9,12 +9,7 @@ import type { Document } from './wire.ts'
 // triggers costs nothing.
 
 export type HookKind =
-  | 'beforeSave'
-  | 'afterSave'
-  | 'beforeDelete'
-  | 'afterDelete'
-  | 'beforeFind'
-  | 'afterFind'
+  'beforeSave' | 'afterSave' | 'beforeDelete' | 'afterDelete' | 'beforeFind' | 'afterFind'
 
 /** Who writes or reads: a user id, `ANY_OWNER` (the master key), or undefined (a visitor). */
 export type HookActor = Changer | undefined

@@ -814,7 +814,9 @@ export interface Change {
 const MAX_REPLANS = 5
 
 const sameObject = (a: WireObject, b: WireObject) =>
-  a.updatedAt === b.updatedAt && isDeepStrictEqual(a.data, b.data) && isDeepStrictEqual(a.acl, b.acl)
+  a.updatedAt === b.updatedAt &&
+  isDeepStrictEqual(a.data, b.data) &&
+  isDeepStrictEqual(a.acl, b.acl)
 
 const rowOf = ({ acl, ...row }: NewObject) => ({ ...row, ...permsOf(acl) })
 
