@@ -22,8 +22,9 @@ import { sharedSettings } from './shared-settings.ts'
 import { loadSiteModule } from './site-module.ts'
 import type { SiteFunctions } from './compat/functions.ts'
 import { checkSync, type Sync } from './sync/definition.ts'
-import { startSyncs, type SyncRunner } from './sync/runner.ts'
-import { syncedClassRules } from './sync/synced-classes.ts'
+import { LiveSyncs } from './sync/live-syncs.ts'
+import { startSyncs } from './sync/runner.ts'
+import { Watches } from './sync/watches.ts'
 import type { SyncStatus } from './sync/syncer.ts'
 
 // Every long-lived service of one server, built once. Domain code takes the services it needs
@@ -72,8 +73,13 @@ export interface Services {
   chainClients: ReturnType<typeof createChainClients>
   /** The site module's server functions. */
   functions: SiteFunctions
-  /** The contract-event syncs the site declared. */
+  /**
+   * The contract-event syncs whose classes the mount shows in the v1 shape: the site's, the
+   * watches, and stopped watches whose rows stay (this array changes in place).
+   */
   syncs: Sync[]
+  /** Contract-event syncs made at run time (Moralis v1's `watchContractEvent`). */
+  watches: Watches
   /** Their progress, as this process sees it (`writer`: this process runs it). */
   syncStatus(): (SyncStatus & { writer: boolean })[]
   /** Starts the background work (syncs) once the server is ready to serve. */
@@ -120,9 +126,10 @@ export async function openServices(
     closers.push(() => fieldIndexes.close())
 
     const site = await loadSiteModule(config.functionsModule)
-    const syncs = site.syncs.map((definition) =>
-      checkSync(definition, new Set(config.rpc.upstreams.keys())),
+    const syncs = new LiveSyncs(
+      site.syncs.map((definition) => checkSync(definition, new Set(config.rpc.upstreams.keys()))),
     )
+    closers.push(() => syncs.stop())
 
     // The store publishes on the change feed, and the feed reads objects through the store (a
     // change too big for one notification travels as its keys): each takes the other's function.
@@ -133,7 +140,7 @@ export async function openServices(
       answerMaxBytes: config.answerMaxBytes,
       roles: new ViewerRoles(database.db, cluster),
       // Synced classes are written by their sync alone; their wide integers compare as numbers.
-      classRules: syncedClassRules(syncs),
+      classRules: syncs.classRules,
     })
     // Every committed object change, from this process or any other.
     const feed = openChangeFeed(database.db, cluster, (keys) => objects.readAsServer(keys))
@@ -145,10 +152,16 @@ export async function openServices(
     // Sessions are remembered for a moment per process; a revocation is told to the others, and
     // this process hears them before it serves a request.
     const sessions = new Sessions(database.db, cluster)
-    await Promise.all([feed.ready, sessions.ready])
-
-    let runner: SyncRunner | undefined
-    closers.push(() => runner?.stop())
+    const watches = new Watches({
+      db: database.db,
+      cluster,
+      syncs,
+      upstreams: config.rpc.upstreams,
+      localChainId: config.sync.localChainId,
+      log,
+    })
+    closers.push(() => watches.close())
+    await Promise.all([feed.ready, sessions.ready, watches.ready, watches.reload()])
 
     return {
       config,
@@ -168,19 +181,21 @@ export async function openServices(
       liveHub,
       chainClients: createChainClients(config.rpc.upstreams),
       functions: site.functions,
-      syncs,
-      syncStatus: () => runner?.status() ?? [],
+      syncs: syncs.shown,
+      watches,
+      syncStatus: () => syncs.status(),
       start() {
-        if (runner || syncs.length === 0) return
-        runner = startSyncs({
-          db: database.db,
-          objects,
-          syncs,
-          upstreams: config.rpc.upstreams,
-          headUrls: config.sync.headUrls,
-          log,
-          cluster,
-        })
+        syncs.start((list) =>
+          startSyncs({
+            db: database.db,
+            objects,
+            syncs: list,
+            upstreams: config.rpc.upstreams,
+            headUrls: config.sync.headUrls,
+            log,
+            cluster,
+          }),
+        )
       },
       close,
     }

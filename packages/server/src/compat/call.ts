@@ -9,6 +9,7 @@ import type { FileStore } from '../files/store.ts'
 import type { WindowCounter } from '../db/cluster/cluster.ts'
 import type { FieldIndexes } from '../objects/field-indexes.ts'
 import type { Sync } from '../sync/definition.ts'
+import type { Watches } from '../sync/watches.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 
 // One call to the compatibility mount, whichever way it came: the envelope (`POST` with a
@@ -32,6 +33,8 @@ export interface CompatServices {
   objects: ObjectStore
   /** The contract-event syncs, whose classes the mount shows as Moralis v1 did. */
   syncs: readonly Sync[]
+  /** Contract-event syncs made at run time (`watchContractEvent`). */
+  watches: Watches
 }
 
 export interface CompatCall {
