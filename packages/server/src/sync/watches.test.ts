@@ -9,7 +9,7 @@ import { freePort } from '@portico/test-kit/ports'
 import { buildServer } from '../app.ts'
 import { loadConfig } from '../config/server.ts'
 import type { DatabaseHandle } from '../db/client.ts'
-import { databaseKinds, testConfig, testDatabase } from '../../test/helpers.ts'
+import { databaseKinds, signedIn, testConfig, testDatabase } from '../../test/helpers.ts'
 import { keepOnLoopback } from '../../test/compat.ts'
 import { rpcTestConfig } from '../../test/rpc.ts'
 import { deployEmitter } from '../../test/sync.ts'
@@ -25,6 +25,8 @@ keepOnLoopback('moralis-v1/lib/node/RESTController.js')
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the v1 SDK ships loose types
 const Moralis = require('moralis-v1/node') as any
 const MASTER = 'watch-master-key-for-tests'
+const ADMIN = getAddress(`0x${'a2'.repeat(20)}`)
+const VIEWER = getAddress(`0x${'b2'.repeat(20)}`)
 const transfer = emitterAbi.find(
   (item) => item.type === 'event' && item.name === 'Transfer',
 ) as AbiEvent
@@ -49,7 +51,11 @@ describe.each(databaseKinds())('watchContractEvent from the moralis-v1 client on
   const serve = async (listen = true) => {
     const app = await buildServer({
       config: testConfig({
-        app: loadConfig({ PORT: String(port) }).app,
+        app: {
+          ...loadConfig({ PORT: String(port) }).app,
+          adminAddresses: [ADMIN],
+          viewerAddresses: [VIEWER],
+        },
         rpc: rpcTestConfig({ 31337: [anvil.url] }),
         compat: {
           mount: '/server',
@@ -182,6 +188,51 @@ describe.each(databaseKinds())('watchContractEvent from the moralis-v1 client on
         },
       )
       .toEqual(['500'])
+  })
+
+  it('lists the syncs in the console and removes a watch there', async () => {
+    const app = open[0]!
+    const admin = (await signedIn(app, ADMIN)).headers
+    const viewer = (await signedIn(app, VIEWER)).headers
+    const member = (await signedIn(app)).headers
+    expect(
+      await run('watchContractEvent', options(emitter.address, { tableName: 'Console' })),
+    ).toEqual({ success: true })
+    type Listed = {
+      results: {
+        name: string
+        kind: string
+        className: string
+        writer: string
+        rows: number
+        blocksLeft: string | null
+        mode: string | null
+        events: string[]
+      }[]
+    }
+    const list = async () =>
+      (await app.inject({ url: '/api/admin/syncs', headers: viewer })).json<Listed>().results
+    await expect
+      .poll(async () => (await list()).find((sync) => sync.className === 'Console')?.rows, {
+        timeout: 20_000,
+      })
+      .toBe(4)
+    const listed = await list()
+    expect(listed.map((sync) => sync.className)).toEqual(['Minted', 'BigMints', 'Console'])
+    expect(listed[2]).toMatchObject({
+      name: 'watch-Console',
+      kind: 'watch',
+      writer: 'this process',
+      events: ['Transfer'],
+    })
+    expect((await app.inject({ url: '/api/admin/syncs', headers: member })).statusCode).toBe(403)
+    const remove = (headers: Record<string, string>, table = 'Console') =>
+      app.inject({ method: 'DELETE', url: `/api/admin/watches/${table}`, headers })
+    expect((await remove(viewer)).statusCode).toBe(403)
+    expect((await remove(admin)).statusCode).toBe(204)
+    expect((await remove(admin)).statusCode).toBe(404)
+    expect((await remove(admin, 'Not-a-class')).statusCode).toBe(400)
+    expect((await list()).map((sync) => sync.className)).toEqual(['Minted', 'BigMints'])
   })
 
   it('keeps the watch over a restart, and unwatching stops it with its rows kept', async () => {

@@ -124,6 +124,13 @@ export class Watches {
       }))
   }
 
+  /** The sync names of stopped watches (their classes keep the v1 shape; nothing runs). */
+  stoppedSyncNames(): Set<string> {
+    return new Set(
+      [...this.#rows.values()].filter((row) => row.stoppedAt !== null).map((row) => row.syncName),
+    )
+  }
+
   /**
    * Makes a watch from v1's options and starts it. The same options again (by table, chain,
    * contract, event and filter) are a success with no change; other options for a watched table
