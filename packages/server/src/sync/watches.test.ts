@@ -126,6 +126,15 @@ describe.each(databaseKinds())('watchContractEvent from the moralis-v1 client on
 
   it('syncs the watched event into the table, in the v1 row shape, history and new events', async () => {
     expect(await run('watchContractEvent', options(emitter.address))).toEqual({ success: true })
+    // History starts where the contract was made: the first transaction of a fresh anvil.
+    expect(open[0]!.services.watches.list()).toMatchObject([
+      {
+        tableName: 'Minted',
+        chainId: 31337,
+        startBlock: '1',
+        event: 'Transfer(address,address,uint256)',
+      },
+    ])
     await expect.poll(async () => (await rows('Minted').find()).length, { timeout: 20_000 }).toBe(1)
     await emitter.send('mint', [getAddress(recipient), 2n ** 255n])
     await expect.poll(async () => (await rows('Minted').find()).length, { timeout: 20_000 }).toBe(2)

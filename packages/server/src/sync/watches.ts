@@ -173,7 +173,9 @@ export class Watches {
     const existing = await this.#read(tableName)
     if (existing && existing.stoppedAt === null) return this.#same(existing, wanted)
     // Checked now, so that a watch never exists that cannot run.
-    const startBlock = historical ? 0n : (await this.#head(chainId)) + 1n
+    const startBlock = historical
+      ? await this.#contractStart(chainId, address)
+      : (await this.#head(chainId)) + 1n
     this.#sync({
       tableName,
       syncName,
@@ -339,6 +341,36 @@ export class Watches {
       throw new WatchRefusal(
         `the node of chain ${chainId} did not answer (${(error as Error).message.split('\n')[0]!.slice(0, 200)}): try again.`,
       )
+    } finally {
+      client.close()
+    }
+  }
+
+  /**
+   * The block the contract was created in, where its history starts: the first block at which
+   * it has code (a binary search, about 30 calls). 0 when the node keeps no old state to ask.
+   */
+  async #contractStart(chainId: number, address: string): Promise<bigint> {
+    const client = new NodeClient(this.#options.upstreams.get(chainId) ?? [])
+    try {
+      const hasCode = async (block: bigint) =>
+        (await client.call<string>('eth_getCode', [address, `0x${block.toString(16)}`])) !== '0x'
+      let high = await client.blockNumber()
+      if (!(await hasCode(high))) return 0n
+      let low = 0n
+      while (low < high) {
+        const middle = (low + high) / 2n
+        if (await hasCode(middle)) high = middle
+        else low = middle + 1n
+      }
+      return low
+    } catch (error) {
+      // A node without old state (not an archive node): read from the first block instead.
+      this.#options.log.info(
+        { err: error, chainId, address },
+        'contract creation block not found; a historical watch reads from block 0',
+      )
+      return 0n
     } finally {
       client.close()
     }
