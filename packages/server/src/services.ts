@@ -129,7 +129,6 @@ export async function openServices(
     const syncs = new LiveSyncs(
       site.syncs.map((definition) => checkSync(definition, new Set(config.rpc.upstreams.keys()))),
     )
-    closers.push(() => syncs.stop())
 
     // The store publishes on the change feed, and the feed reads objects through the store (a
     // change too big for one notification travels as its keys): each takes the other's function.
@@ -152,6 +151,8 @@ export async function openServices(
     // Sessions are remembered for a moment per process; a revocation is told to the others, and
     // this process hears them before it serves a request.
     const sessions = new Sessions(database.db, cluster)
+    // The syncs stop before the change feed and live queries they publish to.
+    closers.push(() => syncs.stop())
     const watches = new Watches({
       db: database.db,
       cluster,
