@@ -172,10 +172,10 @@ export class Watches {
     const wanted = { chainId, address, event, filter: filter ?? null }
     const existing = await this.#read(tableName)
     if (existing && existing.stoppedAt === null) return this.#same(existing, wanted)
-    // Checked now, so that a watch never exists that cannot run.
     const startBlock = historical
       ? await this.#contractStart(chainId, address)
       : (await this.#head(chainId)) + 1n
+    // Checked now, so that a watch never exists that cannot run.
     this.#sync({
       tableName,
       syncName,
@@ -257,8 +257,13 @@ export class Watches {
       const now = current.get(tableName)
       if (now && stateOf(now) === stateOf(row)) continue
       this.#rows.delete(tableName)
-      if (row.stoppedAt === null) await syncs.remove(row.syncName)
-      else syncs.dropShape(row.syncName)
+      if (row.stoppedAt === null) {
+        await syncs.remove(row.syncName)
+        // Stopped here after the process that unwatched it forgot its progress: this process
+        // may have written one more range meanwhile, forgotten now too.
+        if (now?.stoppedAt && now.createdAt.getTime() === row.createdAt.getTime())
+          await forgetProgress(this.#options.db, row.syncName)
+      } else syncs.dropShape(row.syncName)
     }
     for (const row of rows) {
       if (this.#rows.has(row.tableName)) continue
