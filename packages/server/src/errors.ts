@@ -18,6 +18,15 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * A refusal or failure of the site's cloud code, with Parse's code (`Parse.Error`'s, 141 for
+ * anything else): the compatibility mount answers that code, `/api` answers `cloud_code_error`.
+ */
+export function cloudCodeError(parseCode: number, message: string): HttpError {
+  const status = parseCode === 100 ? 429 : parseCode === 101 ? 404 : 400
+  return new HttpError(status, 'cloud_code_error', message, { parseCode })
+}
+
 export const badRequest = (message: string, code: ErrorCode = 'bad_request', details?: unknown) =>
   new HttpError(400, code, message, details)
 export const unauthorized = (message = 'Sign in first.', code: ErrorCode = 'unauthorized') =>

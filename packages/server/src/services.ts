@@ -26,6 +26,9 @@ import { LiveSyncs } from './sync/live-syncs.ts'
 import { startSyncs } from './sync/runner.ts'
 import { Watches } from './sync/watches.ts'
 import type { SyncStatus } from './sync/syncer.ts'
+import { openCloudCode, type CloudCode } from './cloud/code.ts'
+import { compatRoutes, type CompatRoutes } from './compat/routes.ts'
+import { SwitchableHooks } from './objects/hooks.ts'
 
 // Every long-lived service of one server, built once. Domain code takes the services it needs
 // as arguments; routes receive this object as their plugin option. Nothing here knows Fastify.
@@ -73,6 +76,10 @@ export interface Services {
   chainClients: ReturnType<typeof createChainClients>
   /** The site module's server functions. */
   functions: SiteFunctions
+  /** The site's cloud code (CLOUD_CODE): its triggers, functions, jobs and log. */
+  cloud: CloudCode
+  /** The compatibility mount's route table (cloud code's SDK calls it in-process). */
+  compatRoutes: CompatRoutes
   /**
    * The contract-event syncs whose classes the mount shows in the v1 shape: the site's, the
    * watches, and stopped watches whose rows stay (this array changes in place).
@@ -132,12 +139,17 @@ export async function openServices(
 
     // The store publishes on the change feed, and the feed reads objects through the store (a
     // change too big for one notification travels as its keys): each takes the other's function.
+    // Cloud code loads once the services exist (its SDK calls them): the store holds a switch
+    // that is pointed at its triggers then.
+    const hooks = new SwitchableHooks()
+    const roles = new ViewerRoles(database.db, cluster)
     const objects = new ObjectStore({
       db: database.db,
       fieldIndexes,
       publish: (changes) => feed.publish(changes),
       answerMaxBytes: config.answerMaxBytes,
-      roles: new ViewerRoles(database.db, cluster),
+      roles,
+      hooks,
       // Synced classes are written by their sync alone; their wide integers compare as numbers.
       classRules: syncs.classRules,
     })
@@ -163,8 +175,9 @@ export async function openServices(
     })
     closers.push(() => watches.close())
     await Promise.all([feed.ready, sessions.ready, watches.ready, watches.reload()])
+    const chainClients = createChainClients(config.rpc.upstreams)
 
-    return {
+    const services: Services = {
       config,
       database,
       db: database.db,
@@ -180,8 +193,10 @@ export async function openServices(
       signIns: new SignIns(database.db),
       apiKeys: new ApiKeyVerifier(database.db),
       liveHub,
-      chainClients: createChainClients(config.rpc.upstreams),
+      chainClients,
       functions: site.functions,
+      cloud: undefined as unknown as CloudCode,
+      compatRoutes: undefined as unknown as CompatRoutes,
       syncs: syncs.shown,
       watches,
       syncStatus: () => syncs.status(),
@@ -200,6 +215,32 @@ export async function openServices(
       },
       close,
     }
+    const cloud = await openCloudCode({
+      path: config.cloudCode,
+      services,
+      routes: () => services.compatRoutes,
+      roles,
+      counter: cluster.windowCounter,
+      timeoutMs: config.cloudTimeoutMs,
+    })
+    closers.push(() => cloud.close())
+    services.cloud = cloud
+    services.compatRoutes = compatRoutes({
+      mount: config.compat.mount ?? '/server',
+      clientFor: chainClients,
+      functions: site.functions,
+      cloud,
+    })
+    for (const name of cloud.registry.functions.keys())
+      if (site.functions.has(name))
+        throw new ConfigError([
+          `The function "${name}" is defined both in FUNCTIONS_MODULE and in CLOUD_CODE: keep one.`,
+        ])
+    if (config.cloudCode) {
+      hooks.current = cloud.triggers
+      services.signIns.beforeLogin = (user) => cloud.triggers.beforeLogin(user)
+    }
+    return services
   } catch (error) {
     await close()
     throw error

@@ -63,6 +63,9 @@ export const errorCodes = [
   'unsupported_file_type',
   'file_store_unavailable',
   'synced_class',
+  'object_busy',
+  // Cloud code: a trigger or function refused or failed (`details.parseCode` is Parse's code)
+  'cloud_code_error',
   // Import
   'invalid_import',
   // RPC gateway

@@ -89,6 +89,8 @@ export function effectiveSettings(config: ServerConfig): Setting[] {
     ['COMPAT_LEGACY_SIGN_IN', String(config.compat.legacySignIn)],
     ['COMPAT_LOCAL_CHAIN_ID', config.sync.localChainId?.toString() ?? '—'],
     ['FUNCTIONS_MODULE', config.functionsModule ?? '—'],
+    ['CLOUD_CODE', config.cloudCode ?? '—'],
+    ['CLOUD_TIMEOUT_MS', `${config.cloudTimeoutMs} ms`],
     ['LIVE_SESSION_CHECK_MS', `${config.liveSessionCheckMs} ms`],
     ['LIVE_MAX_SOCKETS_PER_ADDRESS', String(config.liveMaxSocketsPerAddress)],
   ]

@@ -170,7 +170,8 @@ export const authRoutes = routePlugin(
 
     app.post('/api/auth/logout', { schema: s.logout }, async (request, reply) => {
       const current = await request.currentUser()
-      if (current) await services.sessions.revoke(current.user.id, current.session.id)
+      if (current && (await services.sessions.revoke(current.user.id, current.session.id)))
+        await services.cloud.triggers.afterLogout(current.user, current.session.id)
       clearCookie(reply)
       return reply.status(204).send(null)
     })

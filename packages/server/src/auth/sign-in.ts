@@ -141,10 +141,27 @@ export class SignIns {
     })
   }
 
+  /**
+   * Cloud code's `beforeLogin`: may refuse a verified sign-in (it throws). The session it would
+   * have started is ended before the refusal is answered, so its token never reaches anyone.
+   */
+  beforeLogin: ((user: { id: string; address: string }) => Promise<void>) | undefined
+
   /** Consumes the nonce and starts the session; refused as the nonce's state says. */
   async complete(p: CompleteSignInParameters): Promise<CompleteSignInResult> {
     const done = await this.#grouped(p)
-    if (done) return done
-    throw await nonceRefusal(this.#db, p.nonce)
+    if (!done) throw await nonceRefusal(this.#db, p.nonce)
+    if (this.beforeLogin) {
+      try {
+        await this.beforeLogin(done.user)
+      } catch (error) {
+        await this.#db
+          .update(sessions)
+          .set({ revokedAt: new Date() })
+          .where(eq(sessions.id, done.session.id))
+        throw error
+      }
+    }
+    return done
   }
 }

@@ -8,6 +8,8 @@ import { FieldIndexes } from '../objects/field-indexes.ts'
 import { ViewerRoles } from '../objects/viewer-roles.ts'
 import { ObjectStore } from '../objects/store.ts'
 import { openConfiguredDatabase, UsageError } from './database.ts'
+import { openServices } from '../services.ts'
+import { pino } from 'pino'
 
 const usage = `Usage:
   portico import parse FOLDER [--triggers]
@@ -19,7 +21,8 @@ _User goes first, then _Role, then the other classes, then the relations. Runnin
 changes nothing that was imported; a row that could not be imported is reported with its file,
 line and field, and is written when the import runs again after it was fixed. It writes to the
 database \`npm start\` uses (DATABASE_URL, or the embedded one in DATA_DIR).
-  --triggers   reserved: runs cloud code triggers on the imported rows (not available yet)`
+  --triggers   runs cloud code's save triggers (CLOUD_CODE) on each imported row, one at a
+               time: a beforeSave may change or refuse a row, afterSave is told of each`
 
 export interface FileOutcome {
   file: string
@@ -40,13 +43,11 @@ export async function importCommand(
 ): Promise<FileOutcome[]> {
   const options = argv.filter((arg) => arg.startsWith('-'))
   const [kind, folder, ...extra] = argv.filter((arg) => !arg.startsWith('-'))
-  for (const option of options) {
-    if (option === '--triggers')
-      throw new UsageError(
-        '--triggers is reserved for running cloud code triggers on imported rows, which this version does not do yet: run the import without it.',
-      )
-    throw new UsageError(`Unknown option ${option}.\n${usage}`)
-  }
+  const triggers = options.includes('--triggers')
+  for (const option of options)
+    if (option !== '--triggers') throw new UsageError(`Unknown option ${option}.\n${usage}`)
+  if (triggers && !env.CLOUD_CODE)
+    throw new UsageError('--triggers runs the triggers of CLOUD_CODE: set CLOUD_CODE to your cloud code.')
   if (kind !== 'parse' || !folder || extra.length) throw new UsageError(usage)
   if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory())
     throw new UsageError(`No folder at ${path.resolve(folder)}.\n${usage}`)
@@ -61,13 +62,20 @@ export async function importCommand(
   // is ever planned or built).
   // Nothing is led either: a cluster of this one process is enough.
   const cluster = openMemoryCluster({ shared: {}, liveMaxSocketsPerAddress: 1 })
-  const objects = new ObjectStore({
-    db: database.db,
-    fieldIndexes: new FieldIndexes(database.db, cluster, () => {}),
-    publish: async () => {},
-    answerMaxBytes: loadConfig(env).answerMaxBytes,
-    roles: new ViewerRoles(database.db, cluster),
-  })
+  // With --triggers the server's services run here (cloud code and its SDK need them), without
+  // listening; their triggers see the import as the master key.
+  const services = triggers
+    ? await openServices(loadConfig(env), database, pino({ level: 'warn' }))
+    : undefined
+  const objects =
+    services?.objects ??
+    new ObjectStore({
+      db: database.db,
+      fieldIndexes: new FieldIndexes(database.db, cluster, () => {}),
+      publish: async () => {},
+      answerMaxBytes: loadConfig(env).answerMaxBytes,
+      roles: new ViewerRoles(database.db, cluster),
+    })
   const outcomes: FileOutcome[] = []
   try {
     for (const name of names) {
@@ -76,6 +84,7 @@ export async function importCommand(
         const report = await importFile(database.db, objects, {
           name,
           text: fs.readFileSync(path.join(folder, name), 'utf8'),
+          triggers,
           onProgress: ({ className, done, total }) => {
             if (done >= total || Date.now() - shown < 1_000) return
             shown = Date.now()
@@ -99,6 +108,7 @@ export async function importCommand(
       }
     }
   } finally {
+    await services?.close()
     await database.close()
   }
   const refused = outcomes.reduce((sum, o) => sum + (o.report?.refused.length ?? 0), 0)

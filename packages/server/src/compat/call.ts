@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
 import type { CurrentUser, Sessions } from '../auth/sessions.ts'
 import type { SignIns } from '../auth/sign-in.ts'
 import type { ObjectStore } from '../objects/store.ts'
@@ -11,6 +11,7 @@ import type { FieldIndexes } from '../objects/field-indexes.ts'
 import type { Sync } from '../sync/definition.ts'
 import type { Watches } from '../sync/watches.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
+import type { CloudCode } from '../cloud/code.ts'
 
 // One call to the compatibility mount, whichever way it came: the envelope (`POST` with a
 // text/plain JSON body carrying `_method`, `_ApplicationId`, `_SessionToken`…), a REST call with
@@ -24,6 +25,7 @@ export const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELE
 /** The server's services the mount's routes use (a part of `Services`, services.ts). */
 export interface CompatServices {
   config: ServerConfig
+  log: FastifyBaseLogger
   db: Database
   fieldIndexes: FieldIndexes
   files: FileStore
@@ -31,6 +33,8 @@ export interface CompatServices {
   sessions: Sessions
   signIns: SignIns
   objects: ObjectStore
+  /** The site's cloud code (its `afterLogout` trigger is told of logouts). */
+  cloud: CloudCode
   /** The contract-event syncs, whose classes the mount shows as Moralis v1 did. */
   syncs: readonly Sync[]
   /** Contract-event syncs made at run time (`watchContractEvent`). */
@@ -63,6 +67,8 @@ export interface CompatCall {
 export interface CompatAnswer {
   status?: number
   body: unknown
+  /** Headers of the answer (a job's run id). */
+  headers?: Record<string, string>
 }
 
 /** Prefix of every session token this mount hands out (the clients log out only such tokens). */

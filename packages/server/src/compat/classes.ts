@@ -1,3 +1,5 @@
+import { isDeepStrictEqual } from 'node:util'
+import { JOB_STATUS } from '../cloud/jobs.ts'
 import { assertClassName, SYSTEM_CLASSES } from '../objects/names.ts'
 import { parseAcl } from '../objects/acl.ts'
 import { parseWhere } from '../objects/condition.ts'
@@ -27,7 +29,7 @@ const notFound = () => new ParseError(ParseCode.OBJECT_NOT_FOUND, 'Object not fo
 
 /** A class the mount serves: an ordinary one, or `_User` / `_EthAddress`. */
 export function compatClassName(name: string): string {
-  if (SYSTEM_CLASSES.has(name)) return name
+  if (SYSTEM_CLASSES.has(name) || name === JOB_STATUS) return name
   if (name.startsWith('_'))
     throw new ParseError(
       ParseCode.OPERATION_FORBIDDEN,
@@ -146,6 +148,7 @@ export async function createInClass(call: CompatCall, className: string): Promis
       `${className} rows are made by signing in with a wallet.`,
     )
   const writer = await writerOf(call)
+  serverKept(className, writer)
   const creator = writer === ANY_OWNER ? (await call.session())?.user.id : writer
   const data = applyParseWrite({}, call.params)
   const relations = relationChangesOf(call.params)
@@ -168,7 +171,31 @@ export async function createInClass(call: CompatCall, className: string): Promis
   // Without an idempotency claim a create is always applied.
   const created = (outcome as { created: WireObject }).created
   if (writer === ANY_OWNER) await auditMasterKey(call, 'object.create', null, created)
-  return { status: 201, body: { objectId: created.objectId, createdAt: created.createdAt } }
+  return {
+    status: 201,
+    body: {
+      objectId: created.objectId,
+      createdAt: created.createdAt,
+      ...changedByTrigger(data, created.data),
+    },
+  }
+}
+
+/** `_JobStatus` objects are the server's record of job runs: only the master key changes them. */
+function serverKept(className: string, writer: unknown) {
+  if (className === JOB_STATUS && writer !== ANY_OWNER)
+    throw new ParseError(ParseCode.OPERATION_FORBIDDEN, `${JOB_STATUS} objects are kept by the server.`)
+}
+
+/**
+ * The fields a `beforeSave` trigger set beyond what the client sent: Parse answers them, and the
+ * clients take them into the object they saved.
+ */
+function changedByTrigger(sent: Record<string, unknown>, saved: Record<string, unknown>) {
+  const changed: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(saved))
+    if (!isDeepStrictEqual(sent[key], value)) changed[key] = value
+  return changed
 }
 
 export async function updateInClass(
@@ -179,12 +206,15 @@ export async function updateInClass(
   if (className === '_EthAddress')
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, '_EthAddress rows are kept by the server.')
   const writer = await writerOf(call)
+  serverKept(className, writer)
   // A user's own fields are checked against the wallets linked to that user, whoever writes.
   const checkFields = await userFieldsRule(call.services.db, className, objectId)
+  let written: Record<string, unknown> = {}
   const { before, after: updated } = await call.services.objects.modify(
     { className, objectId, userId: writer },
     (current) => {
       const data = checkFields(applyParseWrite(current.data, call.params))
+      written = data
       const relations = relationChangesOf(call.params)
       if (className === '_Role') checkRoleWrite(current.data, data, relations)
       return {
@@ -196,7 +226,11 @@ export async function updateInClass(
   )
   if (writer === ANY_OWNER) await auditMasterKey(call, 'object.update', before, updated)
   return {
-    body: { updatedAt: updated.updatedAt, ...resultsOfWrite(className, call.params, updated.data) },
+    body: {
+      updatedAt: updated.updatedAt,
+      ...resultsOfWrite(className, call.params, updated.data),
+      ...changedByTrigger(written, updated.data),
+    },
   }
 }
 
@@ -248,6 +282,7 @@ export async function deleteFromClass(
   if (className === '_User' || className === '_EthAddress')
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, `${className} rows cannot be deleted here.`)
   const writer = await writerOf(call)
+  serverKept(className, writer)
   const before = await call.services.objects.delete({ className, objectId, userId: writer })
   if (writer === ANY_OWNER) await auditMasterKey(call, 'object.delete', before, null)
   return { body: {} }

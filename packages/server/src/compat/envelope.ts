@@ -42,6 +42,10 @@ export interface Envelope {
   sessionToken: string | undefined
   /** `X-Parse-Request-Id`: the client's idempotency key. */
   requestId: string | undefined
+  /** `_InstallationId` or `X-Parse-Installation-Id`. */
+  installationId: string | undefined
+  /** `_context` or `X-Parse-Cloud-Context`: what the client passes to cloud code's triggers. */
+  context: Record<string, unknown> | undefined
   /** The body's fields without the envelope's, and a GET's query parameters. */
   params: Record<string, unknown>
   /** The body's bytes when it was not JSON (a REST client's file upload). */
@@ -81,9 +85,27 @@ export function readEnvelope(request: EnvelopeRequest): Envelope {
     masterKey: textOf(body._MasterKey ?? header('x-parse-master-key')),
     sessionToken: typeof token === 'string' ? token : undefined,
     requestId: header('x-parse-request-id'),
+    installationId: textOf(body._InstallationId ?? header('x-parse-installation-id')) || undefined,
+    context: contextOf(body._context ?? header('x-parse-cloud-context')),
     params,
     bytes,
   }
+}
+
+/** The cloud context sent (an object, or its JSON text in the header); anything else is none. */
+function contextOf(value: unknown): Record<string, unknown> | undefined {
+  let parsed = value
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value)
+    } catch {
+      throw new ParseError(ParseCode.INVALID_JSON, 'X-Parse-Cloud-Context is not valid JSON.')
+    }
+  }
+  if (parsed === undefined || parsed === null) return undefined
+  if (typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new ParseError(ParseCode.INVALID_JSON, 'The cloud context must be a JSON object.')
+  return parsed as Record<string, unknown>
 }
 
 /** A text value as sent; anything else sent as the master key is "" (never valid). */

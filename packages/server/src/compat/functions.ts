@@ -1,6 +1,7 @@
+import type { CloudCode } from '../cloud/code.ts'
 import type { SiteFunction } from '../functions.ts'
 import { HttpError } from '../errors.ts'
-import type { CompatCall } from './call.ts'
+import type { CompatAnswer, CompatCall } from './call.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import { requestMessage, serverTime } from './users.ts'
 import { watchFunctions } from './watch-functions.ts'
@@ -8,7 +9,7 @@ import { watchFunctions } from './watch-functions.ts'
 // `functions/:name`: the built-ins the v1 clients call on their own (`getPluginSpecs` at start,
 // `getServerTime` before every sign-in), `requestMessage` (a Sign-In with Ethereum message, as
 // the self-hosted Moralis server offered), `trackEvent` (Portico's events, through `POST /api/events`), and the site's own
-// functions from FUNCTIONS_MODULE, run as the caller.
+// functions: cloud code's (`Parse.Cloud.define`) and FUNCTIONS_MODULE's, run as the caller.
 
 type Builtin = (call: CompatCall) => Promise<unknown>
 
@@ -57,9 +58,11 @@ export async function runFunction(
   call: CompatCall,
   name: string,
   site: SiteFunctions,
+  cloud?: CloudCode,
 ): Promise<unknown> {
   const builtin = Object.hasOwn(builtins, name) ? builtins[name] : undefined
   if (builtin) return builtin(call)
+  if (cloud?.hasFunction(name)) return cloud.runFunction(call, name)
   const handler = site.get(name)
   if (!handler)
     throw new ParseError(ParseCode.SCRIPT_FAILED, `Invalid function: "${name.slice(0, 64)}"`)
@@ -69,7 +72,7 @@ export async function runFunction(
       params: call.params,
       user: current ? { id: current.user.id, address: current.user.address } : null,
     })
-    return result === undefined ? null : result
+    return result
   } catch (error) {
     if (error instanceof ParseError || error instanceof HttpError) throw error
     // The site's own failure: its message goes to the caller (as Parse Server does), with 141.
@@ -79,4 +82,21 @@ export async function runFunction(
       error instanceof Error ? error.message : String(error),
     )
   }
+}
+
+/** `POST jobs/<name>` with the master key: starts a run of cloud code's job, as Parse Server does. */
+export async function startJob(
+  call: CompatCall,
+  name: string,
+  cloud: CloudCode | undefined,
+): Promise<CompatAnswer> {
+  if (!call.master)
+    throw new ParseError(
+      ParseCode.OPERATION_FORBIDDEN,
+      'unauthorized: starting a job needs the master key.',
+    )
+  if (!cloud?.registry.jobs.has(name))
+    throw new ParseError(ParseCode.SCRIPT_FAILED, `Invalid job: "${name.slice(0, 64)}"`)
+  const jobId = await cloud.jobs.start(name, call.params, 'api')
+  return { status: 200, body: {}, headers: { 'x-parse-job-status-id': jobId } }
 }

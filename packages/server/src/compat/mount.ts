@@ -6,8 +6,8 @@ import { serveFile } from './files.ts'
 import { ensureMasterOwner, masterKeyCheck } from './master-key.ts'
 import { ParseCode, ParseError, parseStatus, toParseError } from './parse-error.ts'
 import { once } from './request-id.ts'
+import { withScope } from '../http/request-scope.ts'
 import type { Services } from '../services.ts'
-import { compatRoutes } from './routes.ts'
 
 // The Moralis v1 / Parse compatibility mount (`/server` by default): the REST routes those
 // clients use, in their envelope, on Portico's object store, sessions, files and access rule.
@@ -37,11 +37,7 @@ export async function compatMount(
   if (config.compat.masterKey !== undefined) await ensureMasterOwner(services.db)
   // Base64 makes a file a third bigger; the envelope adds a little.
   const bodyLimit = Math.max(1024 * 1024, Math.ceil((config.fileMaxBytes * 4) / 3) + 64 * 1024)
-  const routes = compatRoutes({
-    mount,
-    clientFor: services.chainClients,
-    functions: services.functions,
-  })
+  const routes = services.compatRoutes
 
   // Encapsulated: these parsers and handlers apply under the mount only.
   app.removeAllContentTypeParsers()
@@ -114,10 +110,19 @@ export async function compatMount(
       ...sessionResolver(services.sessions, envelope.sessionToken),
     }
     const found = routes.find(call.method, call.path)
-    const answer =
-      found?.route.kind === 'call' && !found.route.once
-        ? await routes.answer(call, found)
-        : await once(call, envelope.requestId, () => routes.answer(call, found))
+    // Cloud code's request objects read the caller's token, installation and context from here.
+    const answer = await withScope(
+      {
+        sessionToken: envelope.sessionToken,
+        installationId: envelope.installationId,
+        context: envelope.context,
+      },
+      () =>
+        found?.route.kind === 'call' && !found.route.once
+          ? routes.answer(call, found)
+          : once(call, envelope.requestId, () => routes.answer(call, found)),
+    )
+    if (answer.headers) reply.headers(answer.headers)
     return reply.status(answer.status ?? 200).send(answer.body)
   }
 

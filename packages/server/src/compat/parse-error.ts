@@ -21,6 +21,7 @@ export const ParseCode = {
   INVALID_ACL: 123,
   FILE_SAVE_ERROR: 130,
   SCRIPT_FAILED: 141,
+  VALIDATION_ERROR: 142,
   DUPLICATE_REQUEST: 159,
   REQUEST_LIMIT_EXCEEDED: 155,
   ACCOUNT_ALREADY_LINKED: 208,
@@ -76,6 +77,8 @@ export function parseStatus(code: number): number {
 export function toParseError(error: unknown): ParseError | undefined {
   if (error instanceof ParseError) return error
   if (error instanceof HttpError) {
+    if (error.code === 'cloud_code_error')
+      return new ParseError((error.details as { parseCode: number }).parseCode, error.message)
     if (error.code.startsWith('siwe_') || error.code.startsWith('nonce_'))
       return new ParseError(ParseCode.OBJECT_NOT_FOUND, error.message)
     const code = CODES[error.code] ?? ParseCode.OPERATION_FORBIDDEN

@@ -11,7 +11,8 @@ import {
   updateInClass,
 } from './classes.ts'
 import { uploadFile } from './files.ts'
-import { runFunction, type SiteFunctions } from './functions.ts'
+import { runFunction, startJob, type SiteFunctions } from './functions.ts'
+import type { CloudCode } from '../cloud/code.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import { getUser, logout, me, signIn, unlinkEthAddress, updateUser } from './users.ts'
 
@@ -61,6 +62,8 @@ export interface CompatRoutesOptions {
   mount: string
   clientFor: ChainClients
   functions: SiteFunctions
+  /** The site's cloud code: its functions, and its jobs (`POST jobs/<name>`, master key). */
+  cloud?: CloudCode | undefined
 }
 
 /** What a segment must not hold to stay one segment of the router's path: it decodes them. */
@@ -103,9 +106,16 @@ export function compatRoutes(options: CompatRoutesOptions): CompatRoutes {
   on(
     'POST',
     '/functions/:name',
-    call(async (c, { name }) => ({
-      body: { result: await runFunction(c, name!, options.functions) },
-    })),
+    call(async (c, { name }) => {
+      const result = await runFunction(c, name!, options.functions, options.cloud)
+      // A function that returns nothing answers no `result`: the clients then resolve undefined.
+      return { body: result === undefined ? {} : { result } }
+    }),
+  )
+  on(
+    'POST',
+    '/jobs/:name',
+    call(async (c, { name }) => startJob(c, name!, options.cloud)),
   )
   on(
     'POST',

@@ -341,6 +341,7 @@ export async function me(call: CompatCall): Promise<CompatAnswer> {
 export async function logout(call: CompatCall): Promise<CompatAnswer> {
   // An invalid or expired session has nothing left to end: logging out still succeeds.
   const current = await call.session().catch(() => null)
-  if (current) await call.services.sessions.revoke(current.user.id, current.session.id)
+  if (current && (await call.services.sessions.revoke(current.user.id, current.session.id)))
+    await call.services.cloud.triggers.afterLogout(current.user, current.session.id)
   return { body: {} }
 }

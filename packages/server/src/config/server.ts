@@ -59,6 +59,10 @@ export interface ServerConfig {
   }
   /** The site's server functions: a JavaScript module whose default export defines them (FUNCTIONS_MODULE). */
   functionsModule: string | undefined
+  /** The site's cloud code: a Parse / Moralis v1 `cloud/main.js` or folder of files (CLOUD_CODE). */
+  cloudCode: string | undefined
+  /** Most milliseconds one cloud code function or trigger may take (CLOUD_TIMEOUT_MS, 30 s; jobs have none). */
+  cloudTimeoutMs: number
   /** How often live sockets re-check their sessions, closing those whose session ended (LIVE_SESSION_CHECK_MS, 30 s). */
   liveSessionCheckMs: number
   /** Most live-query sockets one client address may hold open (LIVE_MAX_SOCKETS_PER_ADDRESS, 20). */
@@ -141,6 +145,8 @@ export function loadConfig(
       masterKeyIps: [...LOOPBACK],
     },
     functionsModule: undefined,
+    cloudCode: undefined,
+    cloudTimeoutMs: positiveInt(env, 'CLOUD_TIMEOUT_MS', defaults.cloudTimeoutMs ?? 30_000, problems),
     liveSessionCheckMs: positiveInt(
       env,
       'LIVE_SESSION_CHECK_MS',
@@ -159,6 +165,7 @@ export function loadConfig(
   config.functionsModule = env.FUNCTIONS_MODULE
     ? path.resolve(env.FUNCTIONS_MODULE)
     : defaults.functionsModule
+  config.cloudCode = env.CLOUD_CODE ? path.resolve(env.CLOUD_CODE) : defaults.cloudCode
   if (config.timeouts.headersMs > config.timeouts.requestMs) {
     problems.push('HEADERS_TIMEOUT_MS cannot be longer than REQUEST_TIMEOUT_MS')
   }

@@ -10,6 +10,7 @@ import type { Services } from '../services.ts'
 import { serverVersion } from '../version.ts'
 import { installErrorHandler } from './error-handler.ts'
 import { installJsonBodyParser } from './json-body.ts'
+import { installRequestScope } from './request-scope.ts'
 import { metricsPlugin } from './metrics.ts'
 import { originGuard } from './origin-guard.ts'
 import { rateLimitStore } from './rate-limit-store.ts'
@@ -26,6 +27,7 @@ export const httpBasics = fp<{ services: Services }>(
     const { config } = services
     installErrorHandler(app)
     installJsonBodyParser(app)
+    installRequestScope(app)
     app.addHook('onSend', async (request, reply, payload) => {
       reply.header('x-request-id', request.id)
       return payload

@@ -11,7 +11,7 @@ import { listeningApp, type ListeningApp } from '../../test/compat.ts'
 import { databaseKinds, testApp } from '../../test/helpers.ts'
 import { objectRelations, objects, userAddresses, users } from '../db/schema.ts'
 import type { ObjectStore } from '../objects/store.ts'
-import type { Database } from '../db/client.ts'
+import { openDatabase, type Database } from '../db/client.ts'
 import { importCommand } from '../commands/import.ts'
 import { ImportFileError } from './export-file.ts'
 import { importFile, importOrder, IMPORT_OWNER, type ImportReport } from './parse-import.ts'
@@ -481,7 +481,7 @@ describe('portico import parse', () => {
     )
     await expect(
       importCommand(['parse', malformed, '--triggers'], { env: { DATA_DIR: dataDir } }),
-    ).rejects.toThrow(/reserved for running cloud code triggers/)
+    ).rejects.toThrow(/set CLOUD_CODE/)
     await expect(
       importCommand(['parse', malformed, '--force'], { env: { DATA_DIR: dataDir } }),
     ).rejects.toThrow(/Unknown option --force/)
@@ -489,5 +489,47 @@ describe('portico import parse', () => {
       importCommand(['mongo', malformed], { env: { DATA_DIR: dataDir } }),
     ).rejects.toThrow(/Usage/)
     fs.rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('runs cloud code save triggers on each row with --triggers', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-import-'))
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-export-'))
+    const at = '2024-05-01T10:00:00.000Z'
+    const rows = ['hello', 'bad', 'world'].map((title, i) => ({
+      objectId: `note${i}`,
+      title,
+      createdAt: at,
+      updatedAt: at,
+      ACL: { '*': { read: true } },
+    }))
+    fs.writeFileSync(path.join(folder, 'Note.json'), JSON.stringify(rows))
+    const lines: string[] = []
+    await importCommand(['parse', folder, '--triggers'], {
+      env: { DATA_DIR: dataDir, CLOUD_CODE: path.join(fixtures, 'cloud-import') },
+      print: (line) => lines.push(line),
+    })
+    expect(lines).toContain('Note.json: 2 rows imported, 0 already there, 1 refused')
+    expect(lines.some((l) => l.includes('Refused by cloud code: Bad titles are not imported.'))).toBe(
+      true,
+    )
+    const handle = await openDatabase({ kind: 'pglite', dir: dataDir })
+    try {
+      const stored = await handle.db.select().from(objects).orderBy(objects.id)
+      const notes = stored.filter((row) => row.className === 'Note')
+      expect(notes.map((row) => [row.id, (row.data as { title: string }).title])).toEqual([
+        ['note0', 'HELLO'],
+        ['note2', 'WORLD'],
+      ])
+      const imported = stored.filter((row) => row.className === 'Imported')
+      expect(imported.map((row) => (row.data as { note: string }).note).sort()).toEqual([
+        'note0',
+        'note2',
+      ])
+      expect(imported.every((row) => (row.data as { master: boolean }).master)).toBe(true)
+    } finally {
+      await handle.close()
+      fs.rmSync(dataDir, { recursive: true, force: true })
+      fs.rmSync(folder, { recursive: true, force: true })
+    }
   })
 })

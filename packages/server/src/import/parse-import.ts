@@ -1,5 +1,6 @@
 import type { Database } from '../db/client.ts'
 import { users } from '../db/schema.ts'
+import { HttpError } from '../errors.ts'
 import type { Acl } from '../objects/acl.ts'
 import { isValidName } from '../objects/names.ts'
 import type { NewObject, ObjectStore } from '../objects/store.ts'
@@ -82,9 +83,21 @@ export function openFile(name: string, text: string): OpenedFile {
 export async function importFile(
   db: Database,
   objects: ObjectStore,
-  input: { name: string; text: string; onProgress?: (progress: ImportProgress) => void },
+  input: {
+    name: string
+    text: string
+    onProgress?: (progress: ImportProgress) => void
+    /** Runs cloud code's save triggers on each row (`--triggers`). */
+    triggers?: boolean
+  },
 ): Promise<ImportReport> {
-  return importOpened(db, objects, openFile(input.name, input.text), input.onProgress)
+  return importOpened(
+    db,
+    objects,
+    openFile(input.name, input.text),
+    input.onProgress,
+    input.triggers,
+  )
 }
 
 /** Imports a file `openFile` read. */
@@ -93,6 +106,7 @@ export function importOpened(
   objects: ObjectStore,
   file: OpenedFile,
   onProgress?: (progress: ImportProgress) => void,
+  triggers = false,
 ): Promise<ImportReport> {
   const { name, format, rows } = file
   if (file.join) return importJoin(db, objects, { ...file.join, file: name, format, rows })
@@ -101,6 +115,7 @@ export function importOpened(
     className: file.className,
     format,
     rows,
+    triggers,
     ...(onProgress ? { onProgress } : {}),
   })
 }
@@ -125,6 +140,7 @@ export async function importClass(
     format: ExportFormat
     rows: ExportRow[]
     onProgress?: (progress: ImportProgress) => void
+    triggers?: boolean
   },
 ): Promise<ImportReport> {
   const { className } = input
@@ -169,6 +185,7 @@ export async function importClass(
         if ((value as { __type?: unknown } | null)?.__type === 'Relation') relations.add(field)
     }
     if (className === '_User') await writeUsers(db, objects, fresh, people, report)
+    else if (input.triggers) await writeTriggered(objects, className, fresh, people, report)
     else await writeRows(db, objects, className, fresh, people, report)
     input.onProgress?.({
       className,
@@ -237,6 +254,36 @@ async function writeRows(
       report.unchanged += 1 - imported
     } catch (error) {
       const refusal = databaseRefusal(error)
+      if (!refusal) throw error
+      refuse(report, line, row.raw, refusal)
+    }
+  }
+}
+
+/**
+ * Rows through cloud code's save triggers, one at a time: a `beforeSave` may change a row or
+ * refuse it (the row is then reported, the others go on), `afterSave` is told of each written.
+ */
+async function writeTriggered(
+  objects: ObjectStore,
+  className: string,
+  rows: { line: number; row: PreparedRow }[],
+  people: UserIds,
+  report: ImportReport,
+) {
+  for (const { line, row } of rows) {
+    try {
+      const imported = await objects.importRows([objectOf(className, row, people)], undefined, {
+        triggers: true,
+      })
+      report.imported += imported
+      report.unchanged += 1 - imported
+    } catch (error) {
+      const refusal =
+        databaseRefusal(error) ??
+        (error instanceof HttpError && error.code === 'cloud_code_error'
+          ? new RowRefused(`Refused by cloud code: ${error.message}`, undefined, FIX_AND_RERUN)
+          : undefined)
       if (!refusal) throw error
       refuse(report, line, row.raw, refusal)
     }

@@ -35,6 +35,9 @@ import {
   type RelationChange,
 } from './relations.ts'
 import { randomBytes } from 'node:crypto'
+import { isDeepStrictEqual } from 'node:util'
+import { noHooks, type HookActor, type HookContext, type ObjectHooks } from './hooks.ts'
+import { parseWhere } from './condition.ts'
 
 // The object store: the only module that reads or writes the `objects` table. Every read and
 // write takes the access rule (access.ts) into its own statement. Each committed change is told
@@ -52,6 +55,8 @@ export interface ObjectStoreOptions {
   roles: ViewerRoles
   /** Who may write some classes at all, and their integer fields (class-rules.ts). */
   classRules?: ClassRules | undefined
+  /** The site's triggers, run around every write and read of the classes they name. */
+  hooks?: ObjectHooks | undefined
 }
 
 /** A query as the routes read it from their wire format. */
@@ -118,6 +123,7 @@ export class ObjectStore {
   readonly #compiledPages = new CompiledPages()
   readonly #roles: ViewerRoles
   readonly #rules: ClassRules
+  readonly #hooks: ObjectHooks
 
   constructor(options: ObjectStoreOptions) {
     const { db, publish } = options
@@ -127,6 +133,7 @@ export class ObjectStore {
     this.#answerMaxBytes = options.answerMaxBytes
     this.#roles = options.roles
     this.#rules = options.classRules ?? noClassRules
+    this.#hooks = options.hooks ?? noHooks
     // Fetches that arrive together share one statement (as session lookups do): on the embedded
     // database a statement's fixed cost was most of a fetch.
     this.#fetch = createCoalescer(
@@ -142,12 +149,39 @@ export class ObjectStore {
     )
   }
 
-  /** One object, if `viewer` may read it. */
-  get(className: string, objectId: string, viewer: Changer | undefined) {
+  /** One object, if `viewer` may read it (through the class's find triggers, if any). */
+  get(
+    className: string,
+    objectId: string,
+    viewer: Changer | undefined,
+  ): Promise<WireObject | null> {
+    if (this.#hooks.handles('beforeFind', className) || this.#hooks.handles('afterFind', className))
+      return this.#hookedGet(className, objectId, viewer)
+    return this.#get(className, objectId, viewer)
+  }
+
+  #get(className: string, objectId: string, viewer: Changer | undefined) {
     if (viewer === ANY_OWNER) return this.readAsServer({ className, objectId })
     return this.#viewer(viewer).then((list) =>
       this.#fetch({ className, objectId, viewer: list as readonly string[] | undefined }),
     )
+  }
+
+  /** A get as Parse runs it with find triggers: a query for one id that the triggers may change. */
+  async #hookedGet(className: string, objectId: string, viewer: Changer | undefined) {
+    let draft = { where: { objectId } as Record<string, unknown>, limit: 1, skip: 0 }
+    if (this.#hooks.handles('beforeFind', className))
+      draft = await this.#hooks.beforeFind(className, draft, viewer, true)
+    const { results } = await this.#query(viewer, className, {
+      where: parseWhere(draft.where),
+      whereText: JSON.stringify(draft.where),
+      limit: 1,
+      skip: 0,
+    })
+    const found = this.#hooks.handles('afterFind', className)
+      ? await this.#hooks.afterFind(className, results, viewer, true)
+      : results
+    return found[0] ?? null
   }
 
   /** The list a caller's access is compared with (access.ts): their id and roles, with `*`. */
@@ -195,6 +229,44 @@ export class ObjectStore {
    * compatibility mount and the console, each of which keeps its own wire format.
    */
   async query(
+    changer: Changer | undefined,
+    className: string,
+    query: ObjectQuery,
+  ): Promise<{ results: WireObject[]; count?: number }> {
+    const hooks = this.#hooks
+    if (!hooks.handles('beforeFind', className) && !hooks.handles('afterFind', className))
+      return this.#query(changer, className, query)
+    let asked = query
+    if (hooks.handles('beforeFind', className)) {
+      // The trigger sees the `where` as sent; terms it cannot see (a caller's parsed condition
+      // without its text) still hold beside what it returns.
+      const sent = query.whereText ? (JSON.parse(query.whereText) as Record<string, unknown>) : {}
+      const draft = await hooks.beforeFind(
+        className,
+        { where: sent, order: query.order, limit: query.limit, skip: query.skip },
+        changer,
+        false,
+      )
+      const changed = parseWhere(draft.where)
+      const unseen = query.whereText === undefined ? (query.where?.terms ?? []) : []
+      asked = {
+        ...query,
+        where: { terms: [...unseen, ...changed.terms] },
+        whereText: query.whereText === undefined ? undefined : JSON.stringify(draft.where),
+        order: draft.order,
+        limit: draft.limit,
+        skip: draft.skip,
+      }
+    }
+    const found = await this.#query(changer, className, asked)
+    if (!hooks.handles('afterFind', className)) return found
+    return {
+      ...found,
+      results: await hooks.afterFind(className, found.results, changer, false),
+    }
+  }
+
+  async #query(
     changer: Changer | undefined,
     className: string,
     query: ObjectQuery,
@@ -301,13 +373,57 @@ export class ObjectStore {
     return filters.map((_s, i) => row?.[`m${i}`] === true)
   }
 
-  /** Creates an object through the group-commit writer (writer.ts). */
-  create(request: CreateRequest): Promise<CreateOutcome> {
-    this.#rules.assertWritable(request.className, request.writer ?? request.ownerId)
+  /** Creates an object through the group-commit writer (writer.ts), with its save triggers. */
+  async create(request: CreateRequest): Promise<CreateOutcome> {
+    const { className } = request
+    const actor = request.writer ?? request.ownerId
+    this.#rules.assertWritable(className, actor)
     // A role's name is unique: in a group, one name in use would fail the others' statement.
-    if (request.className === '_Role')
-      return this.createRelated(request, []).then((created) => ({ created }))
-    return this.#create(request)
+    if (className === '_Role') return { created: await this.createRelated(request, []) }
+    const hooks = this.#hooks
+    if (!hooks.handles('beforeSave', className) && !hooks.handles('afterSave', className))
+      return this.#create(request)
+    const context = hooks.context()
+    const saved = await this.#create(await this.#beforeSave(request, actor, context))
+    if ('created' in saved) await this.#afterSave(saved.created, null, actor, context)
+    return saved
+  }
+
+  /** The request as the class's `beforeSave` leaves it (unchanged without one). */
+  async #beforeSave(
+    request: CreateRequest,
+    actor: HookActor,
+    context: HookContext,
+  ): Promise<CreateRequest> {
+    if (!this.#hooks.handles('beforeSave', request.className)) return request
+    const saved = await this.#hooks.beforeSave(
+      { className: request.className, data: request.data, acl: request.acl },
+      null,
+      actor,
+      context,
+    )
+    return { ...request, data: saved.data, acl: saved.acl }
+  }
+
+  async #afterSave(
+    object: WireObject,
+    original: WireObject | null,
+    actor: HookActor,
+    context: HookContext,
+  ): Promise<void> {
+    if (this.#hooks.handles('afterSave', object.className))
+      await this.#hooks.afterSave(object, original, actor, context)
+  }
+
+  /** The `after` triggers of changes the server made itself (synced rows, sign-ins, wallets). */
+  async #afterChanges(changes: readonly ObjectChange[]): Promise<void> {
+    for (const change of changes) {
+      if (change.kind === 'delete') {
+        if (change.before && this.#hooks.handles('afterDelete', change.className))
+          await this.#hooks.afterDelete(change.before, ANY_OWNER, this.#hooks.context())
+      } else if (change.after)
+        await this.#afterSave(change.after, change.before, ANY_OWNER, this.#hooks.context())
+    }
   }
 
   /**
@@ -317,46 +433,87 @@ export class ObjectStore {
    */
   async modify(
     input: { className: string; objectId: string; userId: Changer },
-    modify: (current: WireObject) => {
-      data?: Document
-      acl?: Acl
-      ownerId?: string
-      /** Members added to or removed from its relation fields, in the same transaction. */
-      relations?: RelationChange[]
-    },
+    modify: (current: WireObject) => Change,
   ): Promise<{ before: WireObject; after: WireObject }> {
-    this.#rules.assertWritable(input.className, input.userId)
-    const viewer = await this.#viewer(input.userId)
-    const changed = await this.#db.transaction(async (tx) => {
-      const [row] = await tx
-        .select()
-        .from(objects)
-        .where(changeableBy(input.className, input.objectId, viewer))
-        .for('update')
-      if (!row) return null
-      const before = toWire(row)
-      const next = modify(before)
-      const relations = next.relations ?? []
-      const data = relations.length ? markRelations(next.data ?? before.data, relations) : next.data
-      await writeRelations(tx, input.className, input.objectId, relations)
-      const [updated] = await tx
-        .update(objects)
-        .set({
-          ...(data ? { data } : {}),
-          ...(next.acl === undefined ? {} : permsOf(next.acl)),
-          ...(next.ownerId === undefined ? {} : { ownerId: next.ownerId }),
-          updatedAt: new Date(),
-        })
-        .where(byId(input.className, input.objectId))
-        .returning()
-      return { before, after: toWire(updated!) }
-    })
-    if (!changed) throw await this.#refusal(input.className, input.objectId, input.userId)
-    await this.#rolesWritten([input.className])
-    await this.#publish([
-      { kind: 'update', className: input.className, objectId: input.objectId, ...changed },
-    ])
-    return changed
+    const { className, objectId, userId } = input
+    this.#rules.assertWritable(className, userId)
+    const viewer = await this.#viewer(userId)
+    const hooks = this.#hooks
+    const hooked = hooks.handles('beforeSave', className)
+    const context = hooked || hooks.handles('afterSave', className) ? hooks.context() : undefined
+    for (let attempt = 1; ; attempt++) {
+      // A `beforeSave` runs outside the transaction (it may read and write objects itself, and
+      // the embedded database has one connection): the change is computed from the object as
+      // read, and written only if the object is still as it was read, else computed again.
+      const planned = hooked ? await this.#plannedChange(input, viewer, modify, context!) : null
+      const changed = await this.#db.transaction(async (tx) => {
+        const [row] = await tx
+          .select()
+          .from(objects)
+          .where(changeableBy(className, objectId, viewer))
+          .for('update')
+        if (!row) return null
+        const before = toWire(row)
+        if (planned && !sameObject(planned.before, before)) return 'moved' as const
+        const next = planned?.next ?? modify(before)
+        const relations = next.relations ?? []
+        const data = relations.length
+          ? markRelations(next.data ?? before.data, relations)
+          : next.data
+        await writeRelations(tx, className, objectId, relations)
+        const [updated] = await tx
+          .update(objects)
+          .set({
+            ...(data ? { data } : {}),
+            ...(next.acl === undefined ? {} : permsOf(next.acl)),
+            ...(next.ownerId === undefined ? {} : { ownerId: next.ownerId }),
+            updatedAt: new Date(),
+          })
+          .where(byId(className, objectId))
+          .returning()
+        return { before, after: toWire(updated!) }
+      })
+      if (changed === 'moved' && attempt < MAX_REPLANS) continue
+      if (changed === 'moved')
+        throw new HttpError(
+          409,
+          'object_busy',
+          'The object kept changing while its beforeSave trigger ran: try again.',
+        )
+      if (!changed) throw await this.#refusal(className, objectId, userId)
+      await this.#rolesWritten([className])
+      await this.#publish([{ kind: 'update', className, objectId, ...changed }])
+      if (context) await this.#afterSave(changed.after, changed.before, userId, context)
+      return changed
+    }
+  }
+
+  /** The change `modify` makes to the object as it is now, as its `beforeSave` leaves it. */
+  async #plannedChange(
+    input: { className: string; objectId: string; userId: Changer },
+    viewer: Viewer,
+    modify: (current: WireObject) => Change,
+    context: HookContext,
+  ): Promise<{ before: WireObject; next: Change }> {
+    const [row] = await this.#db
+      .select()
+      .from(objects)
+      .where(changeableBy(input.className, input.objectId, viewer))
+    if (!row) throw await this.#refusal(input.className, input.objectId, input.userId)
+    const before = toWire(row)
+    const next = modify(before)
+    const saved = await this.#hooks.beforeSave(
+      {
+        className: input.className,
+        objectId: input.objectId,
+        data: next.data ?? before.data,
+        acl: next.acl ?? before.acl,
+      },
+      before,
+      input.userId,
+      context,
+    )
+    return { before, next: { ...next, data: saved.data, acl: saved.acl } }
   }
 
   /**
@@ -388,7 +545,10 @@ export class ObjectStore {
    */
   async createRelated(request: CreateRequest, relations: RelationChange[]): Promise<WireObject> {
     const { className } = request
-    return this.transaction(async (tx, writes) => {
+    const actor = request.writer ?? request.ownerId
+    const context = this.#hooks.context()
+    request = await this.#beforeSave(request, actor, context)
+    const made = await this.#transaction(async (tx, writes) => {
       const id = randomBytes(12).toString('base64url')
       const data = markRelations(request.data, relations)
       // The insert skips a row a unique index refuses: a role's name in use (ids are random).
@@ -397,6 +557,8 @@ export class ObjectStore {
       await writeRelations(tx, className, id, relations)
       return made
     })
+    await this.#afterSave(made, null, actor, context)
+    return made
   }
 
   /** Relation members written as they are (an import's); returns how many were new. */
@@ -413,6 +575,16 @@ export class ObjectStore {
   async delete(input: { className: string; objectId: string; userId: Changer }) {
     this.#rules.assertWritable(input.className, input.userId)
     const viewer = await this.#viewer(input.userId)
+    const hooks = this.#hooks
+    const context = hooks.context()
+    if (hooks.handles('beforeDelete', input.className)) {
+      const [row] = await this.#db
+        .select()
+        .from(objects)
+        .where(changeableBy(input.className, input.objectId, viewer))
+      if (!row) throw await this.#refusal(input.className, input.objectId, input.userId)
+      await hooks.beforeDelete(toWire(row), input.userId, context)
+    }
     const rows = await this.#db.transaction(async (tx) => {
       const deleted = await tx
         .delete(objects)
@@ -431,6 +603,8 @@ export class ObjectStore {
     await this.#publish([
       { kind: 'delete', className: input.className, objectId: input.objectId, before, after: null },
     ])
+    if (hooks.handles('afterDelete', input.className))
+      await hooks.afterDelete(before, input.userId, context)
     return before
   }
 
@@ -443,7 +617,9 @@ export class ObjectStore {
       await this.#db.insert(objects).values(rows.map(rowOf)).onConflictDoNothing().returning()
     ).map(toWire)
     await this.#rolesWritten(made.map((object) => object.className))
-    await this.#publish(made.map(created))
+    const changes = made.map(created)
+    await this.#publish(changes)
+    await this.#afterChanges(changes)
     return made
   }
 
@@ -452,15 +628,34 @@ export class ObjectStore {
    * changes nothing); returns how many were written. Nothing is told to live listeners. `tx` is
    * the import's transaction when a row is written with other tables (a user and its wallets).
    */
-  async importRows(rows: NewObject[], tx: Database = this.#db): Promise<number> {
+  async importRows(
+    rows: NewObject[],
+    tx: Database = this.#db,
+    options: { triggers?: boolean } = {},
+  ): Promise<number> {
     if (rows.length === 0) return 0
     for (const className of new Set(rows.map((row) => row.className)))
       this.#rules.assertWritable(className, undefined)
-    const inserted = await tx
-      .insert(objects)
-      .values(rows.map(rowOf))
-      .onConflictDoNothing()
-      .returning({ id: objects.id })
+    // Triggers run outside any transaction of the import's (they read and write themselves).
+    const triggers = options.triggers === true && tx === this.#db
+    const context = this.#hooks.context()
+    if (triggers)
+      rows = await Promise.all(
+        rows.map(async (row) => {
+          if (!this.#hooks.handles('beforeSave', row.className)) return row
+          const saved = await this.#hooks.beforeSave(
+            { className: row.className, objectId: row.id, data: row.data, acl: row.acl },
+            null,
+            ANY_OWNER,
+            context,
+          )
+          return { ...row, data: saved.data, acl: saved.acl }
+        }),
+      )
+    const insert = tx.insert(objects).values(rows.map(rowOf)).onConflictDoNothing()
+    if (!triggers) return (await insert.returning({ id: objects.id })).length
+    const inserted = await insert.returning()
+    for (const row of inserted) await this.#afterSave(toWire(row), null, ANY_OWNER, context)
     return inserted.length
   }
 
@@ -479,11 +674,22 @@ export class ObjectStore {
    * listeners once it committed.
    */
   async transaction<T>(work: (tx: Database, writes: ObjectWrites) => Promise<T>): Promise<T> {
+    const { result, changes } = await this.#committed(work)
+    await this.#afterChanges(changes)
+    return result
+  }
+
+  /** `transaction` without the `after` triggers (its caller runs its own). */
+  async #transaction<T>(work: (tx: Database, writes: ObjectWrites) => Promise<T>): Promise<T> {
+    return (await this.#committed(work)).result
+  }
+
+  async #committed<T>(work: (tx: Database, writes: ObjectWrites) => Promise<T>) {
     const changes: ObjectChange[] = []
     const result = await this.#db.transaction((tx) => work(tx, new ObjectWrites(tx, changes)))
     await this.#rolesWritten(changes.map((change) => change.className))
     await this.#publish(changes)
-    return result
+    return { result, changes }
   }
 
   /**
@@ -492,7 +698,7 @@ export class ObjectStore {
    */
   async #refusal(className: string, objectId: string, userId: Changer) {
     if (userId === ANY_OWNER) return notFound('No such object.')
-    const readable = await this.get(className, objectId, userId)
+    const readable = await this.#get(className, objectId, userId)
     return readable ? unwritable() : unreadable()
   }
 }
@@ -594,6 +800,21 @@ export class ObjectWrites {
     return merged
   }
 }
+
+/** What `modify` makes of an object: its new document and/or ACL (or owner), and relation members. */
+export interface Change {
+  data?: Document
+  acl?: Acl
+  ownerId?: string
+  /** Members added to or removed from its relation fields, in the same transaction. */
+  relations?: RelationChange[]
+}
+
+/** Times a change is computed again when its object changed while its `beforeSave` ran. */
+const MAX_REPLANS = 5
+
+const sameObject = (a: WireObject, b: WireObject) =>
+  a.updatedAt === b.updatedAt && isDeepStrictEqual(a.data, b.data) && isDeepStrictEqual(a.acl, b.acl)
 
 const rowOf = ({ acl, ...row }: NewObject) => ({ ...row, ...permsOf(acl) })
 

@@ -1,0 +1,49 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
+
+// Who a piece of work is done for, as far as code far from the route needs it (cloud code's
+// request object: the caller's address, headers, session and the context a client sent). Set
+// once per HTTP request, before its handler, and carried through everything the handler awaits.
+
+export interface RequestScope {
+  ip: string
+  headers: FastifyRequest['headers']
+  requestId: string
+  log: FastifyBaseLogger
+  /** The caller's session token in the client's form, when the request carried one. */
+  sessionToken?: string | undefined
+  /** Parse's installation id, when the client sent one. */
+  installationId?: string | undefined
+  /** Parse's `context`: what the client passed to its save for the triggers. */
+  context?: Record<string, unknown> | undefined
+}
+
+const storage = new AsyncLocalStorage<RequestScope>()
+
+/** The scope of the work in progress; undefined outside any request (a sync, a job). */
+export const currentScope = (): RequestScope | undefined => storage.getStore()
+
+/** Runs `work` in `scope` (merged over the current one). */
+export function withScope<T>(scope: Partial<RequestScope>, work: () => T): T {
+  const current = storage.getStore()
+  return storage.run({ ...defaults, ...current, ...scope } as RequestScope, work)
+}
+
+const defaults = { ip: '127.0.0.1', headers: {}, requestId: '' }
+
+/** Gives every route's handler its request's scope (the bearer token as its session). */
+export function installRequestScope(app: FastifyInstance): void {
+  app.addHook('preHandler', (request, _reply, done) => {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1]
+    storage.run(
+      {
+        ip: request.ip,
+        headers: request.headers,
+        requestId: request.id,
+        log: request.log,
+        sessionToken: bearer,
+      },
+      done,
+    )
+  })
+}
