@@ -20,6 +20,7 @@ import { consoleDataRoutes } from './admin/data-routes.ts'
 import { consoleImportRoute } from './admin/import-route.ts'
 import { consolePeopleRoutes } from './admin/people-routes.ts'
 import { consoleRoleRoutes } from './admin/role-routes.ts'
+import { consoleSyncRoutes } from './admin/sync-routes.ts'
 import { compatMount } from './compat/mount.ts'
 import { openServices, type Services } from './services.ts'
 import { parseLiveQuerySocket } from './compat/live-query.ts'
@@ -101,6 +102,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     consoleDataRoutes,
     consoleRoleRoutes,
     consoleImportRoute,
+    consoleSyncRoutes,
   ])
     await app.register(routes, { services })
   await app.register(rpcRoutes, { services, leanPath: leanRpc })

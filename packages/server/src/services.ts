@@ -22,8 +22,9 @@ import { sharedSettings } from './shared-settings.ts'
 import { loadSiteModule } from './site-module.ts'
 import type { SiteFunctions } from './compat/functions.ts'
 import { checkSync, type Sync } from './sync/definition.ts'
-import { startSyncs, type SyncRunner } from './sync/runner.ts'
-import { syncedClassRules } from './sync/synced-classes.ts'
+import { LiveSyncs } from './sync/live-syncs.ts'
+import { startSyncs } from './sync/runner.ts'
+import { Watches } from './sync/watches.ts'
 import type { SyncStatus } from './sync/syncer.ts'
 import { openCloudCode, type CloudCode } from './cloud/code.ts'
 import { compatRoutes, type CompatRoutes } from './compat/routes.ts'
@@ -79,8 +80,13 @@ export interface Services {
   cloud: CloudCode
   /** The compatibility mount's route table (cloud code's SDK calls it in-process). */
   compatRoutes: CompatRoutes
-  /** The contract-event syncs the site declared. */
+  /**
+   * The contract-event syncs whose classes the mount shows in the v1 shape: the site's, the
+   * watches, and stopped watches whose rows stay (this array changes in place).
+   */
   syncs: Sync[]
+  /** Contract-event syncs made at run time (Moralis v1's `watchContractEvent`). */
+  watches: Watches
   /** Their progress, as this process sees it (`writer`: this process runs it). */
   syncStatus(): (SyncStatus & { writer: boolean })[]
   /** Starts the background work (syncs) once the server is ready to serve. */
@@ -127,8 +133,8 @@ export async function openServices(
     closers.push(() => fieldIndexes.close())
 
     const site = await loadSiteModule(config.functionsModule)
-    const syncs = site.syncs.map((definition) =>
-      checkSync(definition, new Set(config.rpc.upstreams.keys())),
+    const syncs = new LiveSyncs(
+      site.syncs.map((definition) => checkSync(definition, new Set(config.rpc.upstreams.keys()))),
     )
 
     // The store publishes on the change feed, and the feed reads objects through the store (a
@@ -145,7 +151,7 @@ export async function openServices(
       roles,
       hooks,
       // Synced classes are written by their sync alone; their wide integers compare as numbers.
-      classRules: syncedClassRules(syncs),
+      classRules: syncs.classRules,
     })
     // Every committed object change, from this process or any other.
     const feed = openChangeFeed(database.db, cluster, (keys) => objects.readAsServer(keys))
@@ -157,10 +163,18 @@ export async function openServices(
     // Sessions are remembered for a moment per process; a revocation is told to the others, and
     // this process hears them before it serves a request.
     const sessions = new Sessions(database.db, cluster)
-    await Promise.all([feed.ready, sessions.ready])
-
-    let runner: SyncRunner | undefined
-    closers.push(() => runner?.stop())
+    // The syncs stop before the change feed and live queries they publish to.
+    closers.push(() => syncs.stop())
+    const watches = new Watches({
+      db: database.db,
+      cluster,
+      syncs,
+      upstreams: config.rpc.upstreams,
+      localChainId: config.sync.localChainId,
+      log,
+    })
+    closers.push(() => watches.close())
+    await Promise.all([feed.ready, sessions.ready, watches.ready, watches.reload()])
     const chainClients = createChainClients(config.rpc.upstreams)
 
     const services: Services = {
@@ -183,19 +197,21 @@ export async function openServices(
       functions: site.functions,
       cloud: undefined as unknown as CloudCode,
       compatRoutes: undefined as unknown as CompatRoutes,
-      syncs,
-      syncStatus: () => runner?.status() ?? [],
+      syncs: syncs.shown,
+      watches,
+      syncStatus: () => syncs.status(),
       start() {
-        if (runner || syncs.length === 0) return
-        runner = startSyncs({
-          db: database.db,
-          objects,
-          syncs,
-          upstreams: config.rpc.upstreams,
-          headUrls: config.sync.headUrls,
-          log,
-          cluster,
-        })
+        syncs.start((list) =>
+          startSyncs({
+            db: database.db,
+            objects,
+            syncs: list,
+            upstreams: config.rpc.upstreams,
+            headUrls: config.sync.headUrls,
+            log,
+            cluster,
+          }),
+        )
       },
       close,
     }

@@ -15,6 +15,7 @@ import { ApiKeys } from './api-keys.tsx'
 import { Settings } from './settings.tsx'
 import { AuditLog } from './audit-log.tsx'
 import { Import } from './import.tsx'
+import { Syncs } from './syncs.tsx'
 import './admin.css'
 
 export type Role = 'admin' | 'viewer'
@@ -29,6 +30,7 @@ const sections: { path: string; label: string; view: ComponentType<SectionProps>
   { path: 'objects', label: 'Objects', view: Objects },
   { path: 'roles', label: 'Roles', view: Roles },
   { path: 'files', label: 'Files', view: Files },
+  { path: 'syncs', label: 'Syncs', view: Syncs },
   { path: 'keys', label: 'API keys', view: ApiKeys },
   { path: 'settings', label: 'Settings', view: Settings },
   { path: 'audit', label: 'Audit log', view: AuditLog },

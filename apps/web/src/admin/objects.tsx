@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { useSearch } from 'wouter'
 import type { SectionProps } from './console.tsx'
 import { ConsoleTable } from './console-table.tsx'
 import { ObjectEditor, type ConsoleObject } from './object-editor.tsx'
@@ -12,7 +13,11 @@ const PAGE = 20
  */
 export function Objects({ client, role }: SectionProps) {
   const classes = useAdmin<{ classes: { className: string; count: number }[] }>(client, 'overview')
-  const [className, setClassName] = useState<string>()
+  // `?class=` opens that class (the Syncs section links its classes here).
+  const search = useSearch()
+  const [className, setClassName] = useState(
+    () => new URLSearchParams(search).get('class') ?? undefined,
+  )
   const [draft, setDraft] = useState({ where: '', order: '-createdAt' })
   const [applied, setApplied] = useState({ where: '', order: '-createdAt' })
   const [skip, setSkip] = useState(0)

@@ -87,6 +87,7 @@ export function effectiveSettings(config: ServerConfig): Setting[] {
     ['METRICS_TOKEN', config.metricsToken ? MASK : 'off', Boolean(config.metricsToken)],
     ['COMPAT_MOUNT', config.compat.mount ?? 'off'],
     ['COMPAT_LEGACY_SIGN_IN', String(config.compat.legacySignIn)],
+    ['COMPAT_LOCAL_CHAIN_ID', config.sync.localChainId?.toString() ?? '—'],
     ['FUNCTIONS_MODULE', config.functionsModule ?? '—'],
     ['CLOUD_CODE', config.cloudCode ?? '—'],
     ['CLOUD_TIMEOUT_MS', `${config.cloudTimeoutMs} ms`],

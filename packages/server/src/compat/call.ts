@@ -9,6 +9,7 @@ import type { FileStore } from '../files/store.ts'
 import type { WindowCounter } from '../db/cluster/cluster.ts'
 import type { FieldIndexes } from '../objects/field-indexes.ts'
 import type { Sync } from '../sync/definition.ts'
+import type { Watches } from '../sync/watches.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import type { CloudCode } from '../cloud/code.ts'
 
@@ -36,6 +37,8 @@ export interface CompatServices {
   cloud: CloudCode
   /** The contract-event syncs, whose classes the mount shows as Moralis v1 did. */
   syncs: readonly Sync[]
+  /** Contract-event syncs made at run time (`watchContractEvent`). */
+  watches: Watches
 }
 
 export interface CompatCall {

@@ -4,6 +4,7 @@ import { HttpError } from '../errors.ts'
 import type { CompatAnswer, CompatCall } from './call.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import { requestMessage, serverTime } from './users.ts'
+import { watchFunctions } from './watch-functions.ts'
 
 // `functions/:name`: the built-ins the v1 clients call on their own (`getPluginSpecs` at start,
 // `getServerTime` before every sign-in), `requestMessage` (a Sign-In with Ethereum message, as
@@ -16,6 +17,7 @@ type Builtin = (call: CompatCall) => Promise<unknown>
 export const FUNCTION_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/
 
 const builtins: Record<string, Builtin> = {
+  ...watchFunctions,
   getPluginSpecs: async () => [],
   getServerTime: serverTime,
   requestMessage,

@@ -23,4 +23,11 @@ describe('contract sync settings', () => {
     ])
     expect(problems.join()).not.toContain('SECRET')
   })
+  it('read which chain v1\'s "1337" means', () => {
+    const problems: string[] = []
+    expect(loadSyncConfig({ COMPAT_LOCAL_CHAIN_ID: '31337' }, problems).localChainId).toBe(31337)
+    expect(loadSyncConfig({}, problems).localChainId).toBeUndefined()
+    loadSyncConfig({ COMPAT_LOCAL_CHAIN_ID: 'anvil' }, problems)
+    expect(problems).toEqual(['COMPAT_LOCAL_CHAIN_ID is a decimal chain id (got "anvil")'])
+  })
 })

@@ -8,6 +8,12 @@ export interface SyncConfig {
    * Never sent to clients or logged.
    */
   headUrls: Map<number, string>
+  /**
+   * The configured chain that Moralis v1's chain "1337" (its name for any local development
+   * chain) means in `watchContractEvent` (`COMPAT_LOCAL_CHAIN_ID`); when unset, chain 1337
+   * itself if configured, else the one configured local chain (31337).
+   */
+  localChainId?: number | undefined
 }
 
 /**
@@ -35,5 +41,11 @@ export function loadSyncConfig(env: Env, problems: string[]): SyncConfig {
     }
     headUrls.set(Number(match[1]), raw.trim())
   }
-  return { headUrls }
+  const local = env.COMPAT_LOCAL_CHAIN_ID?.trim()
+  let localChainId: number | undefined
+  if (local) {
+    if (/^[1-9][0-9]{0,15}$/.test(local)) localChainId = Number(local)
+    else problems.push(`COMPAT_LOCAL_CHAIN_ID is a decimal chain id (got "${local.slice(0, 40)}")`)
+  }
+  return { headUrls, localChainId }
 }

@@ -346,3 +346,28 @@ export const syncedEvents = pgTable(
     index('synced_events_block_idx').on(t.name, t.blockNumber),
   ],
 )
+
+/**
+ * Contract-event syncs made at run time (Moralis v1's `watchContractEvent`), one per class they
+ * fill: every process starts them from here, and they outlive restarts.
+ */
+export const contractWatches = pgTable('contract_watches', {
+  tableName: text('table_name').primaryKey(),
+  /** The sync's name (its progress is kept under it). */
+  syncName: text('sync_name').notNull(),
+  chainId: integer('chain_id').notNull(),
+  address: text('address').notNull(),
+  /** The one event's ABI. */
+  event: jsonb('event').notNull(),
+  startBlock: bigint('start_block', { mode: 'bigint' }).notNull(),
+  /** v1's filter on the event's fields, as given. */
+  filter: jsonb('filter'),
+  /** v1's `limit`, as given (kept for the console). */
+  eventLimit: integer('event_limit'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /**
+   * When it was unwatched: its sync no longer runs, and its class keeps its rows and their v1
+   * shape (a new watch of the table replaces the row).
+   */
+  stoppedAt: timestamp('stopped_at', { withTimezone: true }),
+})

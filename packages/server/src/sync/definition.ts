@@ -1,5 +1,6 @@
 import { getAddress, isAddress, parseAbiItem, type Abi, type AbiEvent, type Address } from 'viem'
 import { isValidName } from '../objects/names.ts'
+import type { Document } from '../objects/wire.ts'
 
 // A contract-event sync as a site declares it (`defineSync` in FUNCTIONS_MODULE), checked and
 // completed with defaults once at start.
@@ -54,6 +55,8 @@ export interface Sync {
   pollMs: number
   maxRange: number
   factory: { addresses: Address[]; event: AbiEvent; parameter: string } | undefined
+  /** Keeps only the events it matches (a watch's filter); every event when absent. */
+  keep?: ((data: Document) => boolean) | undefined
 }
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/

@@ -274,7 +274,7 @@ export class Syncer {
               if (block > last) last = block
               logs++
               const row = this.decoder.decode(raw, block <= confirmThrough)
-              if (row) rows.push(row)
+              if (row && (this.sync.keep?.(row.data) ?? true)) rows.push(row)
             }
           },
         )

@@ -1,0 +1,111 @@
+import { eventSyncs } from '../db/schema.ts'
+import { errorBodySchema, notFound } from '../errors.ts'
+import { routePlugin } from '../http/route-plugin.ts'
+import { WatchRefusal } from '../sync/watches.ts'
+import { consoleAccess } from './access.ts'
+import { recordAudit } from './audit.ts'
+import { consoleErrors, tags } from './schemas.ts'
+
+// The console's view of the contract-event syncs: the site's (`defineSync`) and the watches
+// made at run time (`watchContractEvent`), with their progress, and removing a watch. Progress
+// is this process's when it writes the sync, else what the writing process last committed.
+
+const errors = consoleErrors
+
+export const consoleSyncRoutes = routePlugin(
+  'portico-console-syncs',
+  ['portico-current-user'],
+  async function consoleSyncRoutes(app, services) {
+    const requireConsole = consoleAccess(services.config.app)
+
+    app.get(
+      '/api/admin/syncs',
+      {
+        schema: {
+          tags,
+          summary:
+            'Every contract-event sync and watch, with its progress and which process writes it',
+          response: errors,
+        },
+      },
+      async (request) => {
+        await requireConsole(request, 'read')
+        const stored = new Map(
+          (await services.db.select().from(eventSyncs)).map((row) => [row.name, row]),
+        )
+        const watches = new Map(services.watches.list().map((watch) => [watch.syncName, watch]))
+        const status = new Map(services.syncStatus().map((s) => [s.name, s]))
+        const stopped = services.watches.stoppedSyncNames()
+        const results = services.syncs
+          .filter((sync) => !stopped.has(sync.name))
+          .map((sync) => {
+            const live = status.get(sync.name)
+            const row = stored.get(sync.name)
+            const writer = live?.writer === true
+            const head = writer ? live?.head : row?.head?.toString()
+            const nextBlock = writer ? live?.nextBlock : row?.nextBlock.toString()
+            const watch = watches.get(sync.name)
+            return {
+              name: sync.name,
+              kind: watch ? ('watch' as const) : ('site' as const),
+              chainId: sync.chainId,
+              className: sync.className,
+              addresses: sync.addresses.map((address) => address.toLowerCase()),
+              events: sync.events.map((event) => event.name),
+              filter: watch?.filter ?? null,
+              createdAt: watch?.createdAt ?? null,
+              writer: writer ? ('this process' as const) : ('another process' as const),
+              mode: writer ? live!.mode : null,
+              nextBlock: nextBlock ?? null,
+              head: head ?? null,
+              blocksLeft:
+                head !== undefined && nextBlock !== undefined
+                  ? String(maximum(0n, BigInt(head) - BigInt(nextBlock) + 1n))
+                  : null,
+              eventsPerSecond: writer ? live!.eventsPerSecond : null,
+              rows: row?.rows ?? live?.rows ?? 0,
+              lastError: writer ? (live!.lastError ?? null) : null,
+              updatedAt: row?.updatedAt.toISOString() ?? null,
+            }
+          })
+        return { processId: services.processId, results }
+      },
+    )
+
+    app.delete<{ Params: { tableName: string } }>(
+      '/api/admin/watches/:tableName',
+      {
+        schema: {
+          tags,
+          summary: 'Stop a contract-event watch (its rows stay in its class)',
+          params: {
+            type: 'object',
+            properties: { tableName: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$' } },
+            required: ['tableName'],
+          },
+          response: { 204: { type: 'null' }, 404: errorBodySchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { user } = await requireConsole(request, 'write')
+        const { tableName } = request.params
+        const watch = services.watches.list().find((w) => w.tableName === tableName)
+        try {
+          await services.watches.unwatch({ tableName })
+        } catch (error) {
+          if (error instanceof WatchRefusal) throw notFound(error.message)
+          throw error
+        }
+        await recordAudit(services.db, {
+          actor: user.address,
+          action: 'watch.remove',
+          target: `watch/${tableName}`,
+          before: watch ?? { tableName },
+        })
+        return reply.status(204).send()
+      },
+    )
+  },
+)
+
+const maximum = (a: bigint, b: bigint) => (a > b ? a : b)
