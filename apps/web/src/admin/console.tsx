@@ -15,6 +15,8 @@ import { ApiKeys } from './api-keys.tsx'
 import { Settings } from './settings.tsx'
 import { AuditLog } from './audit-log.tsx'
 import { Import } from './import.tsx'
+import { CloudJobs } from './cloud-jobs.tsx'
+import { CloudLogs } from './cloud-logs.tsx'
 import './admin.css'
 
 export type Role = 'admin' | 'viewer'
@@ -31,6 +33,8 @@ const sections: { path: string; label: string; view: ComponentType<SectionProps>
   { path: 'files', label: 'Files', view: Files },
   { path: 'keys', label: 'API keys', view: ApiKeys },
   { path: 'settings', label: 'Settings', view: Settings },
+  { path: 'jobs', label: 'Jobs', view: CloudJobs },
+  { path: 'logs', label: 'Logs', view: CloudLogs },
   { path: 'audit', label: 'Audit log', view: AuditLog },
   { path: 'import', label: 'Import', view: Import },
 ]

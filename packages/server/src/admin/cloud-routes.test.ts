@@ -1,8 +1,7 @@
 import path from 'node:path'
 import { Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
-import type { FastifyInstance } from 'fastify'
-import pino from 'pino'
+import Fastify, { type FastifyInstance } from 'fastify'
 import { getAddress } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { buildServer } from '../app.ts'
@@ -185,7 +184,8 @@ describe("the server's recent warnings and errors", () => {
 
   it('keeps warn and error lines with their request id, not info, not cloud code lines', () => {
     const recent = new RecentServerLog()
-    const log = pino({ level: 'info', hooks: recent.hooks }, quiet())
+    // Fastify's own logger (pino), as the server creates it.
+    const { log } = Fastify({ logger: { level: 'info', hooks: recent.hooks, stream: quiet() } })
     log.info('just so')
     log.child({ reqId: 'req-1' }).warn({ some: 'field' }, 'slow answer %d ms', 1200)
     log.error(new Error('the disk is full'))
