@@ -211,7 +211,12 @@ const seconds = (run: Run) => {
   if (!run.startedAt) return '—'
   const end = run.finishedAt ? Date.parse(run.finishedAt) : Date.now()
   const ms = Math.max(0, end - Date.parse(run.startedAt))
-  const text = ms < 1_000 ? `${ms} ms` : ms < 60_000 ? `${(ms / 1_000).toFixed(1)} s` : `${Math.round(ms / 60_000)} min`
+  const text =
+    ms < 1_000
+      ? `${ms} ms`
+      : ms < 60_000
+        ? `${(ms / 1_000).toFixed(1)} s`
+        : `${Math.round(ms / 60_000)} min`
   return run.finishedAt ? text : `${text} so far`
 }
 
@@ -267,7 +272,9 @@ function Runs({
                       <ol className="cloud-log">
                         {run.log.map((line, i) => (
                           <li key={i} className={`cloud-level-${line.level}`}>
-                            <span className="muted">{new Date(line.time).toLocaleTimeString()}</span>{' '}
+                            <span className="muted">
+                              {new Date(line.time).toLocaleTimeString()}
+                            </span>{' '}
                             <span className="cloud-level">{line.level}</span>{' '}
                             <span className="mono">{line.message}</span>
                           </li>

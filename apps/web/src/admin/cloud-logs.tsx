@@ -53,10 +53,7 @@ export function CloudLogs({ client }: SectionProps) {
       >
         <label>
           Level
-          <select
-            value={level}
-            onChange={(e) => setLevel(e.target.value as LogLine['level'])}
-          >
+          <select value={level} onChange={(e) => setLevel(e.target.value as LogLine['level'])}>
             {levels.map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
@@ -90,9 +87,7 @@ export function CloudLogs({ client }: SectionProps) {
                 <time dateTime={line.time}>{new Date(line.time).toLocaleString()}</time>
                 <span className="cloud-level">{line.level}</span>
                 <span className="badge">{line.source === 'cloud' ? 'cloud code' : 'server'}</span>
-                {line.requestId ? (
-                  <span className="mono">request {line.requestId}</span>
-                ) : null}
+                {line.requestId ? <span className="mono">request {line.requestId}</span> : null}
                 {line.jobId ? <span className="mono">job run {line.jobId}</span> : null}
               </p>
               <p className="mono cloud-log-message">{line.message}</p>

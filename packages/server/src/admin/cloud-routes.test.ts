@@ -6,13 +6,7 @@ import { getAddress } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { buildServer } from '../app.ts'
 import { RecentServerLog } from '../http/recent-log.ts'
-import {
-  databaseKinds,
-  signedIn,
-  testApp,
-  testConfig,
-  testDatabase,
-} from '../../test/helpers.ts'
+import { databaseKinds, signedIn, testApp, testConfig, testDatabase } from '../../test/helpers.ts'
 
 // The console's cloud code on both databases: who may look and who may start a job (access
 // decided before the input), a job started from the console running to its end with its log,
@@ -85,7 +79,9 @@ describe.each(databaseKinds())('console cloud code on %s', (kind) => {
     expect(cloud.statusCode, cloud.body).toBe(200)
     expect(cloud.json()).toMatchObject({ configured: true, jobs: ['broken', 'tally'] })
     expect(cloud.json().functions.length).toBeGreaterThan(0)
-    expect(cloud.json().triggers).toEqual(expect.arrayContaining([expect.stringMatching(/^beforeSave /)]))
+    expect(cloud.json().triggers).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^beforeSave /)]),
+    )
     expect((await call('GET', '/api/admin/cloud/runs', viewer)).statusCode).toBe(200)
     expect((await call('GET', '/api/admin/logs', viewer)).statusCode).toBe(200)
     for (const body of [{ params: {} }, { params: 'not an object' }]) {
@@ -96,7 +92,9 @@ describe.each(databaseKinds())('console cloud code on %s', (kind) => {
   })
 
   it('starts tally from the console: it succeeds with its message and log, audited and in the Logs', async () => {
-    const start = await call('POST', '/api/admin/cloud/jobs/tally', admin, { params: { why: 'test' } })
+    const start = await call('POST', '/api/admin/cloud/jobs/tally', admin, {
+      params: { why: 'test' },
+    })
     expect(start.statusCode, start.body).toBe(202)
     const { id } = start.json() as { id: string }
     const run = await ended(id)

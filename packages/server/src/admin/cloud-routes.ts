@@ -62,7 +62,17 @@ const runSchema = {
     finishedAt: isoOrNull,
     log: { type: 'array', items: logLineSchema },
   },
-  required: ['id', 'jobName', 'source', 'status', 'message', 'params', 'startedAt', 'finishedAt', 'log'],
+  required: [
+    'id',
+    'jobName',
+    'source',
+    'status',
+    'message',
+    'params',
+    'startedAt',
+    'finishedAt',
+    'log',
+  ],
   additionalProperties: false,
 } as const
 
@@ -167,7 +177,8 @@ export const consoleCloudRoutes = routePlugin(
         preValidation: access('write'),
         schema: {
           tags,
-          summary: 'Start a run of a cloud code job; answers its id at once (it runs in the background)',
+          summary:
+            'Start a run of a cloud code job; answers its id at once (it runs in the background)',
           params: jobParams,
           body: startBody,
           response: {
@@ -279,7 +290,9 @@ function lineOf(line: CloudLogLine | ServerLogLine, source: 'cloud' | 'server') 
 function runOf(object: WireObject) {
   const data = object.data as Record<string, unknown>
   const iso = (value: unknown) =>
-    typeof value === 'object' && value !== null && typeof (value as { iso?: unknown }).iso === 'string'
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { iso?: unknown }).iso === 'string'
       ? (value as { iso: string }).iso
       : null
   const text = (value: unknown) => (typeof value === 'string' ? value : '')
@@ -289,9 +302,7 @@ function runOf(object: WireObject) {
     jobName: text(data.jobName),
     source: data.source === 'api' ? ('api' as const) : ('console' as const),
     status: (data.status === 'succeeded' || data.status === 'failed' ? data.status : 'running') as
-      | 'running'
-      | 'succeeded'
-      | 'failed',
+      'running' | 'succeeded' | 'failed',
     message: text(data.message),
     params:
       typeof data.params === 'object' && data.params !== null && !Array.isArray(data.params)
@@ -302,9 +313,7 @@ function runOf(object: WireObject) {
     log: log.map((line) => ({
       time: text(line.time),
       level: (line.level === 'warn' || line.level === 'error' ? line.level : 'info') as
-        | 'info'
-        | 'warn'
-        | 'error',
+        'info' | 'warn' | 'error',
       message: text(line.message),
     })),
   }

@@ -56,8 +56,10 @@ export class RecentServerLog {
     // Cloud code's lines are kept with cloud code's log (cloud/logs.ts), not twice.
     if (bindings.cloud) return
     const [first, ...rest] = args
-    const fields = typeof first === 'object' && first !== null ? (first as Record<string, unknown>) : undefined
-    const error = first instanceof Error ? first : fields?.err instanceof Error ? fields.err : undefined
+    const fields =
+      typeof first === 'object' && first !== null ? (first as Record<string, unknown>) : undefined
+    const error =
+      first instanceof Error ? first : fields?.err instanceof Error ? fields.err : undefined
     const text = fields ? format(...rest) : format(...args)
     const message = [text, error && !text.includes(error.message) ? error.message : '']
       .filter(Boolean)
@@ -81,7 +83,8 @@ export function withRecentLog(
   recent: RecentServerLog,
 ): boolean | object {
   if (logger === false) return false
-  const options = logger === undefined || logger === true ? { level } : (logger as Record<string, unknown>)
+  const options =
+    logger === undefined || logger === true ? { level } : (logger as Record<string, unknown>)
   const hooks = (options.hooks ?? {}) as Record<string, unknown>
   return { ...options, hooks: { ...hooks, logMethod: recent.hooks.logMethod } }
 }
