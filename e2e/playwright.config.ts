@@ -80,6 +80,8 @@ export default defineConfig({
         VIEWER_ADDRESSES: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
         // A contract-event sync for the Recent activity section (support/sync-module.mjs).
         FUNCTIONS_MODULE: path.join(repoRoot, 'e2e/support/sync-module.mjs'),
+        // Cloud code with a job the console starts (support/cloud/main.js).
+        CLOUD_CODE: path.join(repoRoot, 'e2e/support/cloud'),
       },
       wait: { stdout: /running at http:\/\/127\.0\.0\.1:\d+/ },
       gracefulShutdown: { signal: 'SIGTERM', timeout: 5000 },

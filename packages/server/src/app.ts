@@ -21,6 +21,8 @@ import { consoleImportRoute } from './admin/import-route.ts'
 import { consolePeopleRoutes } from './admin/people-routes.ts'
 import { consoleRoleRoutes } from './admin/role-routes.ts'
 import { consoleSyncRoutes } from './admin/sync-routes.ts'
+import { consoleCloudRoutes } from './admin/cloud-routes.ts'
+import { RecentServerLog, withRecentLog } from './http/recent-log.ts'
 import { compatMount } from './compat/mount.ts'
 import { openServices, type Services } from './services.ts'
 import { parseLiveQuerySocket } from './compat/live-query.ts'
@@ -31,6 +33,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every long-lived service of this server (services.ts), for tests and tools. */
     services: Services
+    /** The server's recent warnings and errors, for the console's Logs section. */
+    recentLog: RecentServerLog
   }
 }
 
@@ -76,8 +80,9 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     onError: (error, requestId) =>
       app.log.error({ err: error, reqId: requestId }, 'rpc gateway error'),
   })
+  const recentLog = new RecentServerLog()
   const app = Fastify({
-    ...serverOptions(config, options.logger),
+    ...serverOptions(config, withRecentLog(options.logger, config.logLevel, recentLog)),
     // Fastify's own HTTP/1 server, with the gateway's lean path in front.
     serverFactory: (handler) => httpServer(config.timeouts, lean, handler),
   })
@@ -87,6 +92,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   // Contract-event syncs declared by the site, run once the server is ready.
   app.addHook('onReady', async () => services.start())
   app.decorate('services', services)
+  app.decorate('recentLog', recentLog)
 
   await app.register(httpBasics, { services })
   observeRequest = app.observeRequest
@@ -103,6 +109,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     consoleRoleRoutes,
     consoleImportRoute,
     consoleSyncRoutes,
+    consoleCloudRoutes,
   ])
     await app.register(routes, { services })
   await app.register(rpcRoutes, { services, leanPath: leanRpc })

@@ -16,6 +16,8 @@ import { Settings } from './settings.tsx'
 import { AuditLog } from './audit-log.tsx'
 import { Import } from './import.tsx'
 import { Syncs } from './syncs.tsx'
+import { CloudJobs } from './cloud-jobs.tsx'
+import { CloudLogs } from './cloud-logs.tsx'
 import './admin.css'
 
 export type Role = 'admin' | 'viewer'
@@ -33,6 +35,8 @@ const sections: { path: string; label: string; view: ComponentType<SectionProps>
   { path: 'syncs', label: 'Syncs', view: Syncs },
   { path: 'keys', label: 'API keys', view: ApiKeys },
   { path: 'settings', label: 'Settings', view: Settings },
+  { path: 'jobs', label: 'Jobs', view: CloudJobs },
+  { path: 'logs', label: 'Logs', view: CloudLogs },
   { path: 'audit', label: 'Audit log', view: AuditLog },
   { path: 'import', label: 'Import', view: Import },
 ]
