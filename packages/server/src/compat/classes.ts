@@ -4,7 +4,8 @@ import { parseWhere } from '../objects/condition.ts'
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../objects/query.ts'
 import type { WireObject } from '../objects/rows.ts'
 import { viewerOf, writerOf, type CompatAnswer, type CompatCall } from './call.ts'
-import { ANY_OWNER, type Changer } from '../objects/access.ts'
+import { ANY_OWNER } from '../objects/access.ts'
+import { includeTree, resolveIncludes } from './include.ts'
 import { MASTER_OWNER } from './master-key.ts'
 import type { CreateRequest } from '../objects/writer.ts'
 import { recordAudit } from '../admin/audit.ts'
@@ -67,33 +68,6 @@ function listParam(value: unknown, name: string): string[] | undefined {
   return value.split(',').filter(Boolean)
 }
 
-/** Replaces the pointers named by `include` with the objects they point at, where readable. */
-async function resolveIncludes(
-  call: CompatCall,
-  objects: ParseObject[],
-  include: string[],
-  viewerId: Changer | undefined,
-): Promise<void> {
-  // Each path's first field, one level of pointers: what the clients' `include` asks most.
-  const fields = [...new Set(include.map((path) => path.split('.')[0]!))].slice(0, 10)
-  const keys: { className: string; objectId: string }[] = []
-  for (const object of objects)
-    for (const field of fields) {
-      const value = object[field] as { __type?: unknown; className?: unknown; objectId?: unknown }
-      if (value && value.__type === 'Pointer')
-        keys.push({ className: String(value.className), objectId: String(value.objectId) })
-    }
-  const found = await call.services.objects.readable(keys.slice(0, 1_000), viewerId)
-  for (const object of objects)
-    for (const field of fields) {
-      const value = object[field] as { __type?: unknown; className?: unknown; objectId?: unknown }
-      if (!value || value.__type !== 'Pointer') continue
-      const target = found.get(`${String(value.className)}/${String(value.objectId)}`)
-      if (target)
-        object[field] = { __type: 'Object', className: target.className, ...toParseObject(target) }
-    }
-}
-
 export async function queryClass(call: CompatCall, className: string): Promise<CompatAnswer> {
   const viewer = await viewerOf(call)
   const { params } = call
@@ -102,6 +76,7 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
   const limit = wholeNumber(params.limit, 'limit', DEFAULT_LIMIT)
   const keys = view ? view.keys(listParam(params.keys, 'keys')) : listParam(params.keys, 'keys')
   const include = listParam(params.include, 'include')
+  const included = include && includeTree(include)
   if (params.order !== undefined && typeof params.order !== 'string')
     throw new ParseError(ParseCode.INVALID_QUERY, '"order" is a comma-separated list of fields.')
   const order = view ? view.order(params.order) : params.order
@@ -117,7 +92,7 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
   const results = found.results.map((object) =>
     view ? view.toParse(toParseObject(object, keys)) : toParseObject(object, keys),
   )
-  if (include) await resolveIncludes(call, results, include, viewer)
+  if (included) await resolveIncludes(call.services.objects, results, included, viewer)
   return { body: { results, ...(found.count === undefined ? {} : { count: found.count }) } }
 }
 
@@ -135,7 +110,7 @@ export async function getFromClass(
     ? view.toParse(toParseObject(found, view.keys(keys)))
     : toParseObject(found, keys)
   const include = listParam(call.params.include, 'include')
-  if (include) await resolveIncludes(call, [object], include, viewer)
+  if (include) await resolveIncludes(call.services.objects, [object], includeTree(include), viewer)
   return { body: object }
 }
 

@@ -242,7 +242,39 @@ function regexTest(pattern: unknown, options: unknown): FieldTest {
     throw invalid(`$regex patterns are at most ${MAX_PATTERN} characters.`)
   if (options !== undefined && (typeof options !== 'string' || !/^[imsx]{0,4}$/.test(options)))
     throw invalid('$options takes any of the letters i, m, s and x.')
-  return { op: '$regex', pattern, options: (options ?? '') as string }
+  return { op: '$regex', pattern: unquote(pattern), options: (options ?? '') as string }
+}
+
+/**
+ * `pattern` with each quoted part (`\Q…\E`, or `\Q` to the end) written as escaped characters:
+ * the clients quote the text of `startsWith`, `endsWith` and `contains` that way, which
+ * PostgreSQL's regular expressions do not know. Every ASCII character that is not a letter or a
+ * digit is escaped (a backslash before any of them means the character itself, whitespace too
+ * under the `x` option); letters, digits and other characters stand for themselves.
+ */
+export function unquote(pattern: string): string {
+  let out = ''
+  let i = 0
+  while (i < pattern.length) {
+    const char = pattern[i]!
+    if (char !== '\\') {
+      out += char
+      i++
+    } else if (pattern[i + 1] !== 'Q') {
+      // An escape of the pattern's own (`\\` included), kept as written.
+      out += pattern.slice(i, i + 2)
+      i += 2
+    } else {
+      // Control characters as `\uXXXX` (four digits: `\x` would read on into following hex digits).
+      const end = pattern.indexOf('\\E', i + 2)
+      const literal = pattern.slice(i + 2, end === -1 ? undefined : end)
+      out += literal.replace(/[\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]/g, (c) =>
+        c < ' ' || c === '\x7f' ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : `\\${c}`,
+      )
+      i = end === -1 ? pattern.length : end + 2
+    }
+  }
+  return out
 }
 
 function columnTest<T>(op: string, value: unknown, convert: (value: unknown) => T): ColumnTest<T> {

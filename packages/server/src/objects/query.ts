@@ -161,8 +161,10 @@ function columnCondition(column: PgColumn, test: ColumnTest<string | Date>): SQL
  * a backtracking engine's does.
  */
 function regexCondition(name: string, pattern: string, flags: string): SQL {
-  // PostgreSQL's embedded options: n is the JavaScript `m` (newline-sensitive); `s` is its default.
-  const embedded = [...new Set(flags.replace('s', '').replace('m', 'n'))].join('')
+  // PostgreSQL's embedded options. Its `.` matches a newline, with or without `s` (as Parse
+  // Server on PostgreSQL has it). The JavaScript `m` makes `^` and `$` match at each line and
+  // changes nothing else: PostgreSQL's `w` (its `n` would also stop `.` at newlines).
+  const embedded = [...new Set(flags.replace('s', '').replace('m', 'w'))].join('')
   const text = embedded ? `(?${embedded})${pattern}` : pattern
   const f = field(name)
   return sql`(${typeGuard(sql`jsonb_typeof(${f}) = 'string'`)} and (${objects.data} ->> ${name}::text) ~ ${text}::text)`
