@@ -209,8 +209,11 @@ function resultsOfWrite(
   const results: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(params)) {
     const op = (value as { __op?: unknown } | null)?.__op
+    // An operation on a nested key (`objectField.number`) answers its whole field: the clients
+    // merge it into the field they hold.
+    const field = key.split('.')[0]!
     if ((typeof op === 'string' && ANSWERED_OPS.has(op)) || kept.includes(key))
-      if (key in data) results[key] = data[key]
+      if (field in data) results[field] = data[field]
   }
   return results
 }
