@@ -1,16 +1,20 @@
 import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { freePort } from '@portico/test-kit/ports'
 import { databaseKinds } from '../../test/helpers.ts'
 import { listeningApp, parseLogIn, type ListeningApp } from '../../test/compat.ts'
 
 // Saves through the real `parse` package (Parse JS SDK, Node build) as the SDK's own integration
 // suite makes them: operations whose results the client learns from the answer, dot-notation
-// keys on nested objects, and LiveQuery across signing out and in again.
+// keys on nested objects, LiveQuery across signing out and in again, the offline queue
+// (`saveEventually`, `destroyEventually`) and `Parse.Config`.
 
 const require = createRequire(import.meta.url)
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- loose SDK types
 const Parse = require('parse/node') as any
+
+const MASTER = 'master-key-for-the-save-tests'
 
 describe.each(databaseKinds())('saves through the parse SDK on %s', (kind) => {
   let server: ListeningApp
@@ -18,8 +22,15 @@ describe.each(databaseKinds())('saves through the parse SDK on %s', (kind) => {
   const bob = privateKeyToAccount(generatePrivateKey())
 
   beforeAll(async () => {
-    server = await listeningApp(kind)
-    Parse.initialize('portico')
+    server = await listeningApp(kind, {
+      compat: {
+        mount: '/server',
+        legacySignIn: true,
+        masterKey: MASTER,
+        masterKeyIps: ['127.0.0.1/8', '::1/128'],
+      },
+    })
+    Parse.initialize('portico', undefined, MASTER)
     Parse.serverURL = server.serverUrl
     Parse.liveQueryServerURL = server.serverUrl.replace(/^http/, 'ws')
     Parse.User.enableUnsafeCurrentUser()
@@ -117,5 +128,61 @@ describe.each(databaseKinds())('saves through the parse SDK on %s', (kind) => {
     expect(object.get('n')).toBe(1)
     expect(response).toMatchObject({ installationId })
     await subscription.unsubscribe()
+  })
+
+  it('keeps saveEventually and destroyEventually while offline, and sends them on /health', async () => {
+    await parseLogIn(Parse, alice)
+    const kept = await new Item({ name: 'to destroy' }).save()
+    const { EventuallyQueue } = Parse
+    await EventuallyQueue.clear()
+    const attempts = Parse.CoreManager.get('REQUEST_ATTEMPT_LIMIT')
+    Parse.CoreManager.set('REQUEST_ATTEMPT_LIMIT', 1)
+    // Nothing listens on that port: the calls fail as they would offline.
+    Parse.serverURL = `http://127.0.0.1:${await freePort()}/server`
+    try {
+      const offline = new Item({ name: 'made offline' })
+      await offline.saveEventually()
+      await kept.destroyEventually()
+      expect(await EventuallyQueue.length()).toBe(2)
+    } finally {
+      Parse.serverURL = server.serverUrl
+      Parse.CoreManager.set('REQUEST_ATTEMPT_LIMIT', attempts)
+    }
+    EventuallyQueue.stopPoll()
+    EventuallyQueue.poll(50)
+    for (let i = 0; i < 200 && (await EventuallyQueue.length()) > 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(await EventuallyQueue.length()).toBe(0)
+    const names = (await new Parse.Query('Item').exists('name').find()).map((o: { get(k: string): unknown }) =>
+      o.get('name'),
+    )
+    expect(names).toEqual(['made offline'])
+  })
+
+  it('Parse.Config: clients read it, only the master key writes it and reads its private part', async () => {
+    await parseLogIn(Parse, alice)
+    expect((await Parse.Config.get()).get('welcome')).toBeUndefined()
+    await Parse.Config.save(
+      { welcome: 'hello', limits: { max: 3 }, since: new Date('2024-01-02T03:04:05Z'), secret: 's' },
+      { secret: true },
+    )
+    await Parse.Config.save({ limits: { max: 4 } })
+    const config = await Parse.Config.get()
+    expect(config.get('welcome')).toBe('hello')
+    expect(config.get('limits')).toEqual({ max: 4 })
+    expect(config.get('since')).toEqual(new Date('2024-01-02T03:04:05Z'))
+    expect(config.get('secret')).toBeUndefined()
+    const master = await Parse.Config.get({ useMasterKey: true })
+    expect(master.get('secret')).toBe('s')
+    // Without the master key a change is refused.
+    await expect(
+      fetch(`${server.serverUrl}/config`, {
+        method: 'PUT',
+        headers: { 'x-parse-application-id': 'portico', 'content-type': 'application/json' },
+        body: JSON.stringify({ params: { welcome: 'defaced' } }),
+      }).then((r) => r.json()),
+    ).resolves.toMatchObject({ code: 119 })
+    await Parse.Config.save({ welcome: { __op: 'Delete' } })
+    expect((await Parse.Config.get()).get('welcome')).toBeUndefined()
   })
 })
