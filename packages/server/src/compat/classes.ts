@@ -6,6 +6,7 @@ import type { WireObject } from '../objects/rows.ts'
 import { viewerOf, writerOf, type CompatAnswer, type CompatCall } from './call.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import { includeTree, resolveIncludes } from './include.ts'
+import { resolveSubQueries } from './sub-queries.ts'
 import { MASTER_OWNER } from './master-key.ts'
 import type { CreateRequest } from '../objects/writer.ts'
 import { recordAudit } from '../admin/audit.ts'
@@ -68,15 +69,27 @@ function listParam(value: unknown, name: string): string[] | undefined {
   return value.split(',').filter(Boolean)
 }
 
+/** `object` without the fields `exclude` names (`excludeKeys`); its id and times stay. */
+function withoutKeys(object: ParseObject, excluded: string[] | undefined): ParseObject {
+  for (const key of excluded ?? [])
+    if (key !== 'objectId' && key !== 'createdAt' && key !== 'updatedAt') delete object[key]
+  return object
+}
+
 export async function queryClass(call: CompatCall, className: string): Promise<CompatAnswer> {
   const viewer = await viewerOf(call)
   const { params } = call
   const view = syncedView(call.services, className)
-  const where = view ? view.where(whereOf(params.where)) : whereOf(params.where)
+  const given = await resolveSubQueries(
+    { store: call.services.objects, viewer, className: compatClassName },
+    whereOf(params.where),
+  )
+  const where = view ? view.where(given) : given
   const limit = wholeNumber(params.limit, 'limit', DEFAULT_LIMIT)
   const keys = view ? view.keys(listParam(params.keys, 'keys')) : listParam(params.keys, 'keys')
   const include = listParam(params.include, 'include')
   const included = include && includeTree(include)
+  const excluded = listParam(params.excludeKeys, 'excludeKeys')
   if (params.order !== undefined && typeof params.order !== 'string')
     throw new ParseError(ParseCode.INVALID_QUERY, '"order" is a comma-separated list of fields.')
   const order = view ? view.order(params.order) : params.order
@@ -90,7 +103,10 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
     count: params.count === 1 || params.count === '1' || params.count === true,
   })
   const results = found.results.map((object) =>
-    view ? view.toParse(toParseObject(object, keys)) : toParseObject(object, keys),
+    withoutKeys(
+      view ? view.toParse(toParseObject(object, keys)) : toParseObject(object, keys),
+      excluded,
+    ),
   )
   if (included) await resolveIncludes(call.services.objects, results, included, viewer)
   return { body: { results, ...(found.count === undefined ? {} : { count: found.count }) } }
@@ -106,9 +122,10 @@ export async function getFromClass(
   if (!found) throw notFound()
   const view = syncedView(call.services, className)
   const keys = listParam(call.params.keys, 'keys')
-  const object = view
-    ? view.toParse(toParseObject(found, view.keys(keys)))
-    : toParseObject(found, keys)
+  const object = withoutKeys(
+    view ? view.toParse(toParseObject(found, view.keys(keys))) : toParseObject(found, keys),
+    listParam(call.params.excludeKeys, 'excludeKeys'),
+  )
   const include = listParam(call.params.include, 'include')
   if (include) await resolveIncludes(call.services.objects, [object], includeTree(include), viewer)
   return { body: object }

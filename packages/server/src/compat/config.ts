@@ -45,7 +45,10 @@ function objectParam(value: unknown, name: string): Record<string, unknown> {
     throw incorrect(`"${name}" must be an object.`)
   for (const key of Object.keys(value))
     if (key === '' || key.length > 128 || key === '__proto__')
-      throw new ParseError(ParseCode.INVALID_KEY_NAME, `Invalid config parameter name in "${name}".`)
+      throw new ParseError(
+        ParseCode.INVALID_KEY_NAME,
+        `Invalid config parameter name in "${name}".`,
+      )
   return value as Record<string, unknown>
 }
 

@@ -220,9 +220,7 @@ export function applyParseWrite(current: Document, body: Record<string, unknown>
       next[field],
       path,
       (now) =>
-        isOp
-          ? applyOperation(now, value as Record<string, unknown>, key)
-          : normalise(value, key),
+        isOp ? applyOperation(now, value as Record<string, unknown>, key) : normalise(value, key),
       key,
     )
     if (result === undefined) delete next[field]

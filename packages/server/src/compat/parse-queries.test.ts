@@ -64,7 +64,7 @@ describe.each(databaseKinds())('queries through the parse SDK on %s', (kind) => 
     expect(names(await words().matches('name', 't.s').find())).toEqual(multiline)
   })
 
-  describe('include', () => {
+  describe('include and sub-queries', () => {
     let post: ParseObject
     let secretId: string
 
@@ -83,8 +83,16 @@ describe.each(databaseKinds())('queries through the parse SDK on %s', (kind) => 
       post = await new Post({
         name: 'hello',
         author,
+        authorName: 'ann',
         authors: [author, other, secret],
         tags: ['x'],
+      }).save()
+      // Everyone reads it; its author only bob reads.
+      await new Post({
+        name: 'secret post',
+        author: secret,
+        authorName: 'hidden',
+        tags: ['x', 'y'],
       }).save()
       await parseLogIn(Parse, alice)
     })
@@ -109,6 +117,87 @@ describe.each(databaseKinds())('queries through the parse SDK on %s', (kind) => 
 
       const deep = await new Parse.Query('Post').include(['authors.city']).first()
       expect(deep.get('authors')[1].get('city').get('name')).toBe('Lisbon')
+    })
+
+    const posts = () => new Parse.Query('Post')
+    const authorsNamed = (name: string) => new Parse.Query('Author').equalTo('name', name)
+
+    it('matchesQuery / doesNotMatchQuery read the inner class under the caller ACLs', async () => {
+      expect(names(await posts().matchesQuery('author', authorsNamed('ann')).find())).toEqual([
+        'hello',
+      ])
+      // Alice cannot read the hidden author: the inner query finds nothing for her.
+      expect(names(await posts().matchesQuery('author', authorsNamed('hidden')).find())).toEqual([])
+      expect(
+        names(await posts().doesNotMatchQuery('author', authorsNamed('hidden')).find()),
+      ).toEqual(['hello', 'secret post'])
+      expect(names(await posts().doesNotMatchQuery('author', authorsNamed('ann')).find())).toEqual([
+        'secret post',
+      ])
+      // Nested: posts by an author living in a city named Lisbon.
+      const inLisbon = new Parse.Query('Author').matchesQuery(
+        'city',
+        new Parse.Query('City').equalTo('name', 'Lisbon'),
+      )
+      expect(names(await posts().matchesQuery('author', inLisbon).find())).toEqual(['hello'])
+      await parseLogIn(Parse, bob)
+      try {
+        expect(names(await posts().matchesQuery('author', authorsNamed('hidden')).find())).toEqual([
+          'secret post',
+        ])
+        expect(
+          names(
+            await posts().matchesKeyInQuery('authorName', 'name', authorsNamed('hidden')).find(),
+          ),
+        ).toEqual(['secret post'])
+      } finally {
+        await parseLogIn(Parse, alice)
+      }
+    })
+
+    it('matchesKeyInQuery / doesNotMatchKeyInQuery compare with the inner objects values', async () => {
+      const authors = () => new Parse.Query('Author')
+      expect(
+        names(await posts().matchesKeyInQuery('authorName', 'name', authors()).find()),
+      ).toEqual(['hello'])
+      expect(
+        names(await posts().doesNotMatchKeyInQuery('authorName', 'name', authors()).find()),
+      ).toEqual(['secret post'])
+      const withIds = await posts()
+        .matchesKeyInQuery('name', 'name', new Parse.Query('Post').containsAll('tags', ['y']))
+        .find()
+      expect(names(withIds)).toEqual(['secret post'])
+    })
+
+    it('nor, containedBy and exclude', async () => {
+      const nor = Parse.Query.nor(
+        posts().equalTo('name', 'hello'),
+        posts().containsAll('tags', ['z']),
+      )
+      expect(names(await nor.find())).toEqual(['secret post'])
+      expect(names(await posts().containedBy('tags', ['x']).find())).toEqual(['hello'])
+      expect(names(await posts().containedBy('tags', ['x', 'y', 'q']).find())).toEqual([
+        'hello',
+        'secret post',
+      ])
+      const slim = await posts().exclude('tags', 'authors').get(post.id)
+      expect([slim.get('name'), slim.get('tags'), slim.get('authors')]).toEqual([
+        'hello',
+        undefined,
+        undefined,
+      ])
+      const listed = await posts().exclude('tags').equalTo('name', 'hello').find()
+      expect(listed[0].has('tags')).toBe(false)
+      expect(listed[0].get('authorName')).toBe('ann')
+    })
+
+    it('refuses a sub-query on a class the mount does not serve, and malformed ones', async () => {
+      await expect(
+        posts().matchesQuery('author', new Parse.Query('_Session')).find(),
+      ).rejects.toMatchObject({ code: 119 })
+      await expect(
+        posts()._addCondition('author', '$inQuery', { where: {} }).find(),
+      ).rejects.toMatchObject({ code: 102 })
     })
 
     it('fetchWithInclude takes dot paths', async () => {

@@ -112,7 +112,8 @@ describe.each(databaseKinds())('saves through the parse SDK on %s', (kind) => {
     await Parse.User.logOut()
     const user = await parseLogIn(Parse, alice)
     const subscription = await new Parse.Query('Ping').subscribe()
-    const installationId = await Parse.CoreManager.getInstallationController().currentInstallationId()
+    const installationId =
+      await Parse.CoreManager.getInstallationController().currentInstallationId()
     const created = new Promise<{ object: { get(k: string): unknown }; response: unknown }>(
       (resolve) =>
         subscription.on('create', (object: { get(k: string): unknown }, response: unknown) =>
@@ -153,8 +154,8 @@ describe.each(databaseKinds())('saves through the parse SDK on %s', (kind) => {
     for (let i = 0; i < 200 && (await EventuallyQueue.length()) > 0; i++)
       await new Promise((resolve) => setTimeout(resolve, 50))
     expect(await EventuallyQueue.length()).toBe(0)
-    const names = (await new Parse.Query('Item').exists('name').find()).map((o: { get(k: string): unknown }) =>
-      o.get('name'),
+    const names = (await new Parse.Query('Item').exists('name').find()).map(
+      (o: { get(k: string): unknown }) => o.get('name'),
     )
     expect(names).toEqual(['made offline'])
   })
@@ -163,7 +164,12 @@ describe.each(databaseKinds())('saves through the parse SDK on %s', (kind) => {
     await parseLogIn(Parse, alice)
     expect((await Parse.Config.get()).get('welcome')).toBeUndefined()
     await Parse.Config.save(
-      { welcome: 'hello', limits: { max: 3 }, since: new Date('2024-01-02T03:04:05Z'), secret: 's' },
+      {
+        welcome: 'hello',
+        limits: { max: 3 },
+        since: new Date('2024-01-02T03:04:05Z'),
+        secret: 's',
+      },
       { secret: true },
     )
     await Parse.Config.save({ limits: { max: 4 } })
