@@ -225,7 +225,7 @@ describe('parseWhere', () => {
         JSON.stringify(where),
       ).toEqual(expected)
 
-    for (const name of ['className', 'ACL', '_x', 'bad-name', '$nor', '__proto__']) {
+    for (const name of ['className', 'ACL', '_x', 'bad-name', '$where', '__proto__']) {
       const { statusCode, code, message } = refusal(() => parseWhere(JSON.parse(`{"${name}": 1}`)))
       expect([statusCode, code]).toEqual([400, 'invalid_field_name'])
       expect(message).toContain(`Invalid field name "${name}"`)
