@@ -69,6 +69,14 @@ function listParam(value: unknown, name: string): string[] | undefined {
   return value.split(',').filter(Boolean)
 }
 
+/**
+ * The fields `keys` (`select`) keeps: a dot path (`author.name`, with `include('author')`)
+ * keeps its first field, whole.
+ */
+function keysParam(value: unknown): string[] | undefined {
+  return listParam(value, 'keys')?.map((key) => key.split('.')[0]!)
+}
+
 /** `object` without the fields `exclude` names (`excludeKeys`); its id and times stay. */
 function withoutKeys(object: ParseObject, excluded: string[] | undefined): ParseObject {
   for (const key of excluded ?? [])
@@ -86,7 +94,7 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
   )
   const where = view ? view.where(given) : given
   const limit = wholeNumber(params.limit, 'limit', DEFAULT_LIMIT)
-  const keys = view ? view.keys(listParam(params.keys, 'keys')) : listParam(params.keys, 'keys')
+  const keys = view ? view.keys(keysParam(params.keys)) : keysParam(params.keys)
   const include = listParam(params.include, 'include')
   const included = include && includeTree(include)
   const excluded = listParam(params.excludeKeys, 'excludeKeys')
@@ -121,7 +129,7 @@ export async function getFromClass(
   const found = await call.services.objects.get(className, objectId, viewer)
   if (!found) throw notFound()
   const view = syncedView(call.services, className)
-  const keys = listParam(call.params.keys, 'keys')
+  const keys = keysParam(call.params.keys)
   const object = withoutKeys(
     view ? view.toParse(toParseObject(found, view.keys(keys))) : toParseObject(found, keys),
     listParam(call.params.excludeKeys, 'excludeKeys'),

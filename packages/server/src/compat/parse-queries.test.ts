@@ -115,6 +115,14 @@ describe.each(databaseKinds())('queries through the parse SDK on %s', (kind) => 
       // includeAll is one level deep, as in Parse.
       expect(all.get('author').get('city').isDataAvailable()).toBe(false)
 
+      // A selected dot path keeps its field (and the object it includes).
+      const selected = await new Parse.Query('Post')
+        .include('author')
+        .select('author.name')
+        .get(post.id)
+      expect(selected.get('author').get('name')).toBe('ann')
+      expect(selected.has('tags')).toBe(false)
+
       const deep = await new Parse.Query('Post').include(['authors.city']).first()
       expect(deep.get('authors')[1].get('city').get('name')).toBe('Lisbon')
     })
