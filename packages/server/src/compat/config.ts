@@ -2,14 +2,14 @@ import { HttpError } from '../errors.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import { normaliseValue } from '../objects/wire.ts'
 import type { CompatAnswer, CompatCall } from './call.ts'
-import { MASTER_OWNER } from './master-key.ts'
+import { ensureMasterOwner, MASTER_OWNER } from './master-key.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 
 // `Parse.Config`: parameters every client reads (`GET config`) and the master key sets
 // (`PUT config`), as Parse Server keeps them: one object of the class `_GlobalConfig` (id "1")
 // holding `params` and `masterKeyOnly` (parameters only the master key reads). Its ACL lets no
-// one but the server read or write it, and the mount's class routes refuse the class, so it is
-// reached through these routes alone.
+// one but the server read or write it, and the mount's class routes refuse the class: it is
+// reached through these routes, and edited in the console's object browser.
 
 const CLASS = '_GlobalConfig'
 const ID = '1'
@@ -23,10 +23,47 @@ interface Stored {
   masterKeyOnly: Record<string, boolean>
 }
 
+const plainObject = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {}
+
+/** Makes the config's object, empty, unless it is there: the console then lists it to edit. */
+async function ensureStored(call: CompatCall): Promise<void> {
+  // Its owner is the master key's user, who exists whether or not a master key is set.
+  await ensureMasterOwner(call.services.db)
+  const now = new Date()
+  await call.services.objects.insertAbsent([
+    {
+      className: CLASS,
+      id: ID,
+      ownerId: MASTER_OWNER.id,
+      acl: {},
+      data: { params: {}, masterKeyOnly: {} },
+      createdAt: now,
+      updatedAt: now,
+    },
+  ])
+}
+
+/**
+ * The stored config, made empty by the first read. The console edits it as an object, so each
+ * part is read defensively.
+ */
 async function stored(call: CompatCall): Promise<Stored> {
-  const found = await call.services.objects.readAsServer({ className: CLASS, objectId: ID })
-  const data = (found?.data ?? {}) as Partial<Stored>
-  return { params: data.params ?? {}, masterKeyOnly: data.masterKeyOnly ?? {} }
+  const read = () => call.services.objects.readAsServer({ className: CLASS, objectId: ID })
+  let found = await read()
+  if (!found) {
+    await ensureStored(call)
+    found = await read()
+  }
+  const flags = plainObject(found?.data.masterKeyOnly)
+  return {
+    params: plainObject(found?.data.params),
+    masterKeyOnly: Object.fromEntries(
+      Object.entries(flags).filter((entry): entry is [string, true] => entry[1] === true),
+    ),
+  }
 }
 
 /** `GET config`: the parameters, without those only the master key reads unless it is sent. */
@@ -76,19 +113,8 @@ export async function putConfig(call: CompatCall): Promise<CompatAnswer> {
     if (typeof value !== 'boolean') throw incorrect(`masterKeyOnly.${key} must be true or false.`)
 
   const { objects } = call.services
-  const now = new Date()
-  // Made once, empty, by the first change; the change itself is applied under the row's lock.
-  await objects.insertAbsent([
-    {
-      className: CLASS,
-      id: ID,
-      ownerId: MASTER_OWNER.id,
-      acl: {},
-      data: { params: {}, masterKeyOnly: {} },
-      createdAt: now,
-      updatedAt: now,
-    },
-  ])
+  // Made once, empty, by the first read or change; a change is applied under the row's lock.
+  await stored(call)
   await objects.modify({ className: CLASS, objectId: ID, userId: ANY_OWNER }, (current) => {
     const params: Params = { ...(current.data.params as Params | undefined) }
     const masterKeyOnly: Record<string, boolean> = {
