@@ -89,7 +89,15 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
   const { params } = call
   const view = syncedView(call.services, className)
   const given = await resolveSubQueries(
-    { store: call.services.objects, viewer, className: compatClassName },
+    {
+      store: call.services.objects,
+      viewer,
+      className: compatClassName,
+      storedWhere: (inner, where) => {
+        const innerView = syncedView(call.services, inner)
+        return innerView ? innerView.where(where) : where
+      },
+    },
     whereOf(params.where),
   )
   const where = view ? view.where(given) : given

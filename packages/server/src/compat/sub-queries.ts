@@ -35,6 +35,8 @@ export interface SubQueryContext {
   viewer: Changer | undefined
   /** The class name a sub-query names, checked as the mount checks class names. */
   className(name: unknown): string
+  /** A sub-query's `where` as its class stores what it names (synced-classes.ts). */
+  storedWhere(className: string, where: Where | undefined): Where | undefined
 }
 
 const isObject = (value: unknown): value is Where =>
@@ -113,7 +115,10 @@ async function innerQuery(
   if (query.where !== undefined && !isObject(query.where))
     throw invalid(`The "where" of ${op} must be an object.`)
   const className = context.className(query.className)
-  const where = query.where && (await resolveLevel(context, query.where, depth + 1, counter))
+  const where = context.storedWhere(
+    className,
+    query.where && (await resolveLevel(context, query.where, depth + 1, counter)),
+  )
   const found = await context.store.query(context.viewer, className, {
     where: where ? parseWhere(where) : undefined,
     limit: MAX_IN + 1,
