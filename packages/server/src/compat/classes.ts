@@ -6,7 +6,9 @@ import { parseWhere } from '../objects/condition.ts'
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../objects/query.ts'
 import type { WireObject } from '../objects/rows.ts'
 import { viewerOf, writerOf, type CompatAnswer, type CompatCall } from './call.ts'
-import { ANY_OWNER, type Changer } from '../objects/access.ts'
+import { ANY_OWNER } from '../objects/access.ts'
+import { includeTree, resolveIncludes } from './include.ts'
+import { resolveSubQueries } from './sub-queries.ts'
 import { MASTER_OWNER } from './master-key.ts'
 import type { CreateRequest } from '../objects/writer.ts'
 import { recordAudit } from '../admin/audit.ts'
@@ -69,41 +71,43 @@ function listParam(value: unknown, name: string): string[] | undefined {
   return value.split(',').filter(Boolean)
 }
 
-/** Replaces the pointers named by `include` with the objects they point at, where readable. */
-async function resolveIncludes(
-  call: CompatCall,
-  objects: ParseObject[],
-  include: string[],
-  viewerId: Changer | undefined,
-): Promise<void> {
-  // Each path's first field, one level of pointers: what the clients' `include` asks most.
-  const fields = [...new Set(include.map((path) => path.split('.')[0]!))].slice(0, 10)
-  const keys: { className: string; objectId: string }[] = []
-  for (const object of objects)
-    for (const field of fields) {
-      const value = object[field] as { __type?: unknown; className?: unknown; objectId?: unknown }
-      if (value && value.__type === 'Pointer')
-        keys.push({ className: String(value.className), objectId: String(value.objectId) })
-    }
-  const found = await call.services.objects.readable(keys.slice(0, 1_000), viewerId)
-  for (const object of objects)
-    for (const field of fields) {
-      const value = object[field] as { __type?: unknown; className?: unknown; objectId?: unknown }
-      if (!value || value.__type !== 'Pointer') continue
-      const target = found.get(`${String(value.className)}/${String(value.objectId)}`)
-      if (target)
-        object[field] = { __type: 'Object', className: target.className, ...toParseObject(target) }
-    }
+/**
+ * The fields `keys` (`select`) keeps: a dot path (`author.name`, with `include('author')`)
+ * keeps its first field, whole.
+ */
+function keysParam(value: unknown): string[] | undefined {
+  return listParam(value, 'keys')?.map((key) => key.split('.')[0]!)
+}
+
+/** `object` without the fields `exclude` names (`excludeKeys`); its id and times stay. */
+function withoutKeys(object: ParseObject, excluded: string[] | undefined): ParseObject {
+  for (const key of excluded ?? [])
+    if (key !== 'objectId' && key !== 'createdAt' && key !== 'updatedAt') delete object[key]
+  return object
 }
 
 export async function queryClass(call: CompatCall, className: string): Promise<CompatAnswer> {
   const viewer = await viewerOf(call)
   const { params } = call
   const view = syncedView(call.services, className)
-  const where = view ? view.where(whereOf(params.where)) : whereOf(params.where)
+  const given = await resolveSubQueries(
+    {
+      store: call.services.objects,
+      viewer,
+      className: compatClassName,
+      storedWhere: (inner, where) => {
+        const innerView = syncedView(call.services, inner)
+        return innerView ? innerView.where(where) : where
+      },
+    },
+    whereOf(params.where),
+  )
+  const where = view ? view.where(given) : given
   const limit = wholeNumber(params.limit, 'limit', DEFAULT_LIMIT)
-  const keys = view ? view.keys(listParam(params.keys, 'keys')) : listParam(params.keys, 'keys')
+  const keys = view ? view.keys(keysParam(params.keys)) : keysParam(params.keys)
   const include = listParam(params.include, 'include')
+  const included = include && includeTree(include)
+  const excluded = listParam(params.excludeKeys, 'excludeKeys')
   if (params.order !== undefined && typeof params.order !== 'string')
     throw new ParseError(ParseCode.INVALID_QUERY, '"order" is a comma-separated list of fields.')
   const order = view ? view.order(params.order) : params.order
@@ -117,9 +121,12 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
     count: params.count === 1 || params.count === '1' || params.count === true,
   })
   const results = found.results.map((object) =>
-    view ? view.toParse(toParseObject(object, keys)) : toParseObject(object, keys),
+    withoutKeys(
+      view ? view.toParse(toParseObject(object, keys)) : toParseObject(object, keys),
+      excluded,
+    ),
   )
-  if (include) await resolveIncludes(call, results, include, viewer)
+  if (included) await resolveIncludes(call.services.objects, results, included, viewer)
   return { body: { results, ...(found.count === undefined ? {} : { count: found.count }) } }
 }
 
@@ -132,12 +139,13 @@ export async function getFromClass(
   const found = await call.services.objects.get(className, objectId, viewer)
   if (!found) throw notFound()
   const view = syncedView(call.services, className)
-  const keys = listParam(call.params.keys, 'keys')
-  const object = view
-    ? view.toParse(toParseObject(found, view.keys(keys)))
-    : toParseObject(found, keys)
+  const keys = keysParam(call.params.keys)
+  const object = withoutKeys(
+    view ? view.toParse(toParseObject(found, view.keys(keys))) : toParseObject(found, keys),
+    listParam(call.params.excludeKeys, 'excludeKeys'),
+  )
   const include = listParam(call.params.include, 'include')
-  if (include) await resolveIncludes(call, [object], include, viewer)
+  if (include) await resolveIncludes(call.services.objects, [object], includeTree(include), viewer)
   return { body: object }
 }
 
@@ -271,8 +279,11 @@ function resultsOfWrite(
   const results: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(params)) {
     const op = (value as { __op?: unknown } | null)?.__op
+    // An operation on a nested key (`objectField.number`) answers its whole field: the clients
+    // merge it into the field they hold.
+    const field = key.split('.')[0]!
     if ((typeof op === 'string' && ANSWERED_OPS.has(op)) || kept.includes(key))
-      if (key in data) results[key] = data[key]
+      if (field in data) results[field] = data[field]
   }
   return results
 }

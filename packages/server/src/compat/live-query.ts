@@ -36,6 +36,7 @@ export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHa
     const clientId = nextClientId++
     let connected = false
     let connectToken: string | undefined
+    let installationId: string | undefined
 
     const fail = (code: number, error: string, reconnect: boolean, requestId?: number) =>
       sendJson(socket, {
@@ -52,6 +53,19 @@ export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHa
       sessions: services.sessions,
       sessionCheckMs: config.liveSessionCheckMs,
     })
+    /**
+     * The token a connect carries, if it is a live session. The clients keep the token they
+     * first connected with across signing out and in again (and send the current one with each
+     * subscription): as in Parse Server, a connect with an ended session is a signed-out client.
+     */
+    const signedInToken = async (token: unknown): Promise<string | undefined> => {
+      if (typeof token !== 'string' || token === '') return undefined
+      const bare = token.startsWith(TOKEN_PREFIX) ? token.slice(TOKEN_PREFIX.length) : token
+      return (await subscriber.userOf(bare)) === undefined ? undefined : token
+    }
+    /** Parse sends the client's installation id back with what it sends (after connect). */
+    const send = (message: Record<string, unknown>) =>
+      sendJson(socket, installationId === undefined ? message : { ...message, installationId })
     const viewerOf = async (token: unknown): Promise<string | undefined> => {
       if (typeof token !== 'string' || token === '') return undefined
       const bare = token.startsWith(TOKEN_PREFIX) ? token.slice(TOKEN_PREFIX.length) : token
@@ -82,10 +96,13 @@ export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHa
       switch (message.op) {
         case 'connect':
           if (message.applicationId !== appId) return fail(4, 'Invalid application id.', false)
-          connectToken = typeof message.sessionToken === 'string' ? message.sessionToken : undefined
-          await viewerOf(connectToken)
+          installationId =
+            typeof message.installationId === 'string' && message.installationId.length <= 200
+              ? message.installationId
+              : undefined
+          connectToken = await signedInToken(message.sessionToken)
           connected = true
-          sendJson(socket, { op: 'connected', clientId })
+          send({ op: 'connected', clientId })
           return
         case 'subscribe': {
           if (!connected) return fail(4, 'Send connect first.', true)
@@ -129,7 +146,7 @@ export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHa
             viewerId,
             condition,
             send: (op, object, original) =>
-              sendJson(socket, {
+              send({
                 op,
                 clientId,
                 requestId,
@@ -139,13 +156,13 @@ export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHa
                   : {}),
               }),
           })
-          sendJson(socket, { op: 'subscribed', clientId, requestId })
+          send({ op: 'subscribed', clientId, requestId })
           return
         }
         case 'unsubscribe': {
           const requestId = message.requestId as number
           subscriber.unsubscribe(requestId)
-          sendJson(socket, { op: 'unsubscribed', clientId, requestId })
+          send({ op: 'unsubscribed', clientId, requestId })
           return
         }
         default:

@@ -152,21 +152,79 @@ export function relationChangesOf(body: Record<string, unknown>): RelationChange
   return changes
 }
 
+/** Most levels below a field a dot-notation key may name (`a.b.c`). */
+const MAX_KEY_PATH = 16
+
+/**
+ * A write's key: its top-level field and the path below it (`objectField.number` sets `number`
+ * inside `objectField`, as Parse does for nested objects).
+ */
+export function keyPath(key: string): { field: string; path: string[] } {
+  const [field, ...path] = key.split('.')
+  fieldName(field!)
+  if (
+    path.length > MAX_KEY_PATH ||
+    path.some((part) => part === '' || part === '__proto__' || part.length > 128)
+  )
+    throw new ParseError(
+      ParseCode.INVALID_KEY_NAME,
+      `Invalid key "${key.slice(0, 80)}": a field, then at most ${MAX_KEY_PATH} names of nested keys, joined by dots.`,
+    )
+  return { field: field!, path }
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) && !('__type' in value)
+
+/**
+ * `container` with the value at `path` replaced by `change(current value)` (removed when that is
+ * undefined); missing objects on the way are made, as Parse makes them. An array is entered by
+ * the index of an element it has.
+ */
+function changeNested(
+  container: unknown,
+  path: readonly string[],
+  change: (current: unknown) => unknown,
+  key: string,
+): unknown {
+  if (path.length === 0) return change(container)
+  const [name, ...rest] = path as [string, ...string[]]
+  if (Array.isArray(container)) {
+    const index = /^\d+$/.test(name) ? Number(name) : -1
+    if (index < 0 || index >= container.length)
+      throw incorrect(`"${key}" names an element its array does not have.`)
+    const out = [...container]
+    const value = changeNested(out[index], rest, change, key)
+    // An element cannot be removed from its place: it becomes null, as in a JSON array.
+    out[index] = value === undefined ? null : value
+    return out
+  }
+  if (container !== undefined && container !== null && !isPlainObject(container))
+    throw incorrect(`"${key}" goes through a value that is not an object.`)
+  const out: Record<string, unknown> = { ...container }
+  const value = changeNested(out[name], rest, change, key)
+  if (value === undefined) delete out[name]
+  else out[name] = value
+  return out
+}
+
 /** The document after a Parse write body (plain values and operations) is applied to `current`. */
 export function applyParseWrite(current: Document, body: Record<string, unknown>): Document {
   const next: Document = { ...current }
   for (const [key, value] of Object.entries(body)) {
     if (ENVELOPE.has(key) || isRelationOp(value)) continue
-    fieldName(key)
+    const { field, path } = keyPath(key)
     const isOp =
       value !== null && typeof value === 'object' && !Array.isArray(value) && '__op' in value
-    if (isOp) {
-      const result = applyOperation(next[key], value as Record<string, unknown>, key)
-      if (result === undefined) delete next[key]
-      else next[key] = result
-    } else {
-      next[key] = normalise(value, key)
-    }
+    const result = changeNested(
+      next[field],
+      path,
+      (now) =>
+        isOp ? applyOperation(now, value as Record<string, unknown>, key) : normalise(value, key),
+      key,
+    )
+    if (result === undefined) delete next[field]
+    else next[field] = result
   }
   return next
 }

@@ -31,6 +31,9 @@ describe('the route table', () => {
       ['DELETE', 'classes/Item/abc'],
       ['POST', 'files/a.png'],
       ['GET', 'files/portico/a.png'],
+      ['GET', 'health'],
+      ['GET', 'config'],
+      ['PUT', 'config'],
     ] as const)
       expect(routes.find(method, path), `${method} ${path}`).toBeDefined()
   })
@@ -46,7 +49,7 @@ describe('the route table', () => {
       ['GET', ''],
       ['GET', '/classes/Item'],
       ['GET', 'Classes/Item'],
-      ['GET', 'health'],
+      ['POST', 'health'],
     ] as const)
       expect(routes.find(method, path), `${method} ${path}`).toBeUndefined()
   })

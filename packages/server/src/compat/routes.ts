@@ -11,6 +11,7 @@ import {
   updateInClass,
 } from './classes.ts'
 import { uploadFile } from './files.ts'
+import { getConfig, putConfig } from './config.ts'
 import { runFunction, startJob, type SiteFunctions } from './functions.ts'
 import type { CloudCode } from '../cloud/code.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
@@ -175,6 +176,14 @@ export function compatRoutes(options: CompatRoutesOptions): CompatRoutes {
     call((c, { name }) => uploadFile(c, name!), false),
   )
   on('GET', '/files/:appId/:name', { kind: 'file' })
+  // What the clients' offline queue (`saveEventually`) asks before sending what it kept.
+  on(
+    'GET',
+    '/health',
+    call(async () => ({ body: { status: 'ok' } }), false),
+  )
+  on('GET', '/config', call(getConfig, false))
+  on('PUT', '/config', call(putConfig))
 
   function find(method: Method, path: string): Found | undefined {
     let readable: string

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { HttpError } from '../errors.ts'
-import { fieldTerms, parseWhere, parseWhereText } from './condition.ts'
+import { fieldTerms, parseWhere, parseWhereText, unquote } from './condition.ts'
 
 // The `where` parser alone: the tree it builds and the refusals (status, code and message the
 // query routes answer with) for malformed input.
@@ -172,7 +172,7 @@ describe('parseWhere', () => {
       [{ $and: [] }, invalidQuery('$and takes at least one condition.')],
       [
         { $or: [{ $or: [{ $or: [{ $or: [{ a: 1 }] }] }] }] },
-        invalidQuery('$or and $and nest at most 4 deep.'),
+        invalidQuery('$or, $and and $nor nest at most 4 deep.'),
       ],
       [{ score: { $regex: 5 } }, invalidQuery('$regex takes a string.')],
       [
@@ -225,7 +225,7 @@ describe('parseWhere', () => {
         JSON.stringify(where),
       ).toEqual(expected)
 
-    for (const name of ['className', 'ACL', '_x', 'bad-name', '$nor', '__proto__']) {
+    for (const name of ['className', 'ACL', '_x', 'bad-name', '$where', '__proto__']) {
       const { statusCode, code, message } = refusal(() => parseWhere(JSON.parse(`{"${name}": 1}`)))
       expect([statusCode, code]).toEqual([400, 'invalid_field_name'])
       expect(message).toContain(`Invalid field name "${name}"`)
@@ -268,5 +268,19 @@ describe('parseWhereText', () => {
     expect(refusal(() => parseWhereText('null'))).toEqual(
       invalidQuery('"where" must be a JSON object of field constraints.'),
     )
+  })
+})
+
+describe('unquote', () => {
+  it('writes \\Q…\\E text as escaped characters, and keeps the rest of the pattern', () => {
+    expect(unquote('\\Qa.b\\E')).toBe('a\\.b')
+    expect(unquote('^\\Q(x)\\E$')).toBe('^\\(x\\)$')
+    // Quoted to the end without \E; a newline as \u000a.
+    expect(unquote('\\Qa\nb')).toBe('a\\u000ab')
+    // An escaped backslash before Q is not a quote.
+    expect(unquote('\\\\Q.')).toBe('\\\\Q.')
+    // What the clients send for text holding \E: \Qa\E\\E\Qb\E.
+    expect(unquote('\\Qa\\E\\\\E\\Qb\\E')).toBe('a\\\\Eb')
+    expect(unquote('\\Qcafé 1\\E')).toBe('café\\ 1')
   })
 })

@@ -25,7 +25,8 @@ export type RangeOperator = '$gt' | '$gte' | '$lt' | '$lte'
 /** One operator on a document field. */
 export type FieldTest =
   | { op: '$eq' | '$ne'; value: Value }
-  | { op: '$in' | '$nin' | '$all'; values: Value[] }
+  /** `$containedBy`: an array field whose every element is one of `values`. */
+  | { op: '$in' | '$nin' | '$all' | '$containedBy'; values: Value[] }
   | { op: '$exists'; exists: boolean }
   | { op: RangeOperator; bound: Bound }
   /** `options`: any of the letters i, m, s and x (JavaScript's meanings). */
@@ -39,12 +40,13 @@ export type ColumnTest<T> =
   | { op: '$in' | '$nin'; values: T[] }
   | { op: '$exists'; exists: boolean }
 
-/** One part of a `where`: an operator on one field, or an `$or`/`$and` of nested `where`s. */
+/** One part of a `where`: an operator on one field, or an `$or`/`$and`/`$nor` of nested `where`s. */
 export type Term =
   | { kind: 'field'; field: string; test: FieldTest }
   | { kind: 'id'; field: 'objectId' | 'owner'; test: ColumnTest<string> }
   | { kind: 'time'; field: 'createdAt' | 'updatedAt'; test: ColumnTest<Date> }
-  | { kind: 'or' | 'and'; of: Condition[] }
+  /** `nor`: none of them holds. */
+  | { kind: 'or' | 'and' | 'nor'; of: Condition[] }
   /** `$relatedTo`: the objects held in relation `key` of one object. */
   | { kind: 'related'; className: string; objectId: string; key: string }
 
@@ -54,18 +56,18 @@ export interface Condition {
 }
 
 /** A term on one field (document or envelope), as opposed to an `$or`/`$and`. */
-export type FieldTerm = Exclude<Term, { kind: 'or' | 'and' | 'related' }>
+export type FieldTerm = Exclude<Term, { kind: 'or' | 'and' | 'nor' | 'related' }>
 
 /**
  * Operators (besides `$options`, which goes with `$regex`, and the distances that go with
  * `$nearSphere`) a query counts at most this many of.
  */
 export const MAX_CONDITIONS = 50
-/** Longest list an `$in`, `$nin`, `$all`, `$or` or `$and` takes. */
+/** Longest list an `$in`, `$nin`, `$all`, `$containedBy`, `$or`, `$and` or `$nor` takes. */
 export const MAX_IN = 1000
 /** Longest `$regex` pattern: PostgreSQL's engine runs it (not JavaScript's, which can backtrack for ever). */
 export const MAX_PATTERN = 500
-/** `$or`/`$and` nest at most this deep. */
+/** `$or`/`$and`/`$nor` nest at most this deep. */
 const MAX_NESTING = 4
 
 const OPERATORS = new Set([
@@ -74,6 +76,7 @@ const OPERATORS = new Set([
   '$in',
   '$nin',
   '$all',
+  '$containedBy',
   '$exists',
   '$regex',
   '$options',
@@ -110,7 +113,7 @@ export function parseWhere(input: unknown): Condition {
   return condition
 }
 
-/** Every field term, at any `$or`/`$and` depth, in the order written. */
+/** Every field term, at any `$or`/`$and`/`$nor` depth, in the order written. */
 export function* fieldTerms(condition: Condition | undefined): Generator<FieldTerm> {
   for (const term of condition?.terms ?? []) {
     if ('of' in term) {
@@ -124,11 +127,12 @@ function parseLevel(where: unknown, depth: number, counter: { conditions: number
     throw invalid('"where" must be a JSON object of field constraints.')
   const terms: Term[] = []
   for (const [name, constraint] of Object.entries(where)) {
-    if (name === '$or' || name === '$and') {
-      if (depth >= MAX_NESTING) throw invalid(`$or and $and nest at most ${MAX_NESTING} deep.`)
+    if (name === '$or' || name === '$and' || name === '$nor') {
+      if (depth >= MAX_NESTING)
+        throw invalid(`$or, $and and $nor nest at most ${MAX_NESTING} deep.`)
       const of = listOf(constraint, name).map((part) => parseLevel(part, depth + 1, counter))
       if (of.length === 0) throw invalid(`${name} takes at least one condition.`)
-      terms.push({ kind: name === '$or' ? 'or' : 'and', of })
+      terms.push({ kind: name.slice(1) as 'or' | 'and' | 'nor', of })
       continue
     }
     if (name === '$relatedTo') {
@@ -164,7 +168,8 @@ function parseLevel(where: unknown, depth: number, counter: { conditions: number
         terms.push({ kind: 'field', field: name, test: regexTest(value, options) })
         continue
       }
-      if (column && op === '$all') throw invalid('$all applies to array fields.')
+      if (column && (op === '$all' || op === '$containedBy'))
+        throw invalid(`${op} applies to array fields.`)
       if (ID_FIELDS.has(name)) {
         const field = name as 'objectId' | 'owner'
         terms.push({ kind: 'id', field, test: columnTest(op, value, toId) })
@@ -220,6 +225,7 @@ function fieldTest(name: string, op: string, raw: unknown): FieldTest {
     case '$in':
     case '$nin':
     case '$all':
+    case '$containedBy':
       return { op, values: listOf(value, op) as Value[] }
     case '$exists':
       if (typeof value !== 'boolean') throw invalid('$exists takes true or false.')
@@ -242,7 +248,44 @@ function regexTest(pattern: unknown, options: unknown): FieldTest {
     throw invalid(`$regex patterns are at most ${MAX_PATTERN} characters.`)
   if (options !== undefined && (typeof options !== 'string' || !/^[imsx]{0,4}$/.test(options)))
     throw invalid('$options takes any of the letters i, m, s and x.')
-  return { op: '$regex', pattern, options: (options ?? '') as string }
+  return { op: '$regex', pattern: unquote(pattern), options: (options ?? '') as string }
+}
+
+/**
+ * `pattern` with each quoted part (`\Q…\E`, or `\Q` to the end) written as escaped characters:
+ * the clients quote the text of `startsWith`, `endsWith` and `contains` that way, which
+ * PostgreSQL's regular expressions do not know. Every ASCII character that is not a letter or a
+ * digit is escaped (a backslash before any of them means the character itself, whitespace too
+ * under the `x` option); letters, digits and other characters stand for themselves.
+ */
+export function unquote(pattern: string): string {
+  let out = ''
+  let i = 0
+  while (i < pattern.length) {
+    const char = pattern[i]!
+    if (char !== '\\') {
+      out += char
+      i++
+    } else if (pattern[i + 1] !== 'Q') {
+      // An escape of the pattern's own (`\\` included), kept as written.
+      out += pattern.slice(i, i + 2)
+      i += 2
+    } else {
+      const end = pattern.indexOf('\\E', i + 2)
+      for (const c of pattern.slice(i + 2, end === -1 ? undefined : end)) out += literalChar(c)
+      i = end === -1 ? pattern.length : end + 2
+    }
+  }
+  return out
+}
+
+/** One character of quoted text, as PostgreSQL's regular expressions read it literally. */
+function literalChar(c: string): string {
+  const code = c.charCodeAt(0)
+  if (code >= 0x80 || /[A-Za-z0-9]/.test(c)) return c
+  // Control characters as `\uXXXX` (four digits: `\x` would read on into following hex digits).
+  if (code < 0x20 || code === 0x7f) return `\\u${code.toString(16).padStart(4, '0')}`
+  return `\\${c}`
 }
 
 function columnTest<T>(op: string, value: unknown, convert: (value: unknown) => T): ColumnTest<T> {

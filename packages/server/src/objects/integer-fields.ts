@@ -52,7 +52,7 @@ export function integerCondition(
 }
 
 function integerTerm(term: Term, fields: ReadonlySet<string>): Term {
-  if (term.kind === 'or' || term.kind === 'and')
+  if (term.kind === 'or' || term.kind === 'and' || term.kind === 'nor')
     return { kind: term.kind, of: term.of.map((part) => integerCondition(part, fields)!) }
   if (term.kind !== 'field' || !fields.has(term.field)) return term
   return { ...term, test: integerTest(term.field, term.test) }

@@ -43,9 +43,17 @@ export function assertClassName(name: unknown): string {
   return name
 }
 
+/**
+ * Classes the compatibility mount keeps for itself that the console still shows and edits:
+ * Parse Config's parameters (`_GlobalConfig`).
+ */
+const CONSOLE_CLASSES: ReadonlySet<string> = new Set(['_GlobalConfig'])
+
 /** Like `assertClassName`, but also the system classes: for the server's own tools (console, import). */
 export function assertStoredClassName(name: unknown): string {
-  return isPointerClass(name) ? name : assertClassName(name)
+  return isPointerClass(name) || CONSOLE_CLASSES.has(name as string)
+    ? (name as string)
+    : assertClassName(name)
 }
 
 /** Throws 400 `invalid_field_name` for a name a document field cannot have. */

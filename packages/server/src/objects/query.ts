@@ -77,9 +77,12 @@ export function translateWhere(condition: Condition | undefined): SQL | undefine
 function translateTerm(term: Term): SQL {
   switch (term.kind) {
     case 'or':
-    case 'and': {
+    case 'and':
+    case 'nor': {
       const all = term.of.map((part) => translateWhere(part) ?? sql`true`)
-      return term.kind === 'or' ? sql`(${or(...all)})` : sql`(${and(...all)})`
+      if (term.kind === 'and') return sql`(${and(...all)})`
+      // A part that is unknown (a missing field's comparison) does not hold: `$nor` keeps it.
+      return term.kind === 'or' ? sql`(${or(...all)})` : sql`(not coalesce(${or(...all)}, false))`
     }
     case 'field':
       return fieldCondition(term.field, term.test)
@@ -116,6 +119,9 @@ function fieldCondition(name: string, test: FieldTest): SQL {
     case '$all':
       // Every listed value is an element of the array field.
       return sql`(${typeGuard(sql`jsonb_typeof(${f}) = 'array'`)} and ${f} @> ${json(test.values)})`
+    case '$containedBy':
+      // Every element of the array field is among the values (an empty array is).
+      return sql`(${typeGuard(sql`jsonb_typeof(${f}) = 'array'`)} and ${f} <@ ${json(test.values)})`
     case '$exists':
       return test.exists ? sql`${f} is not null` : sql`${f} is null`
     case '$regex':
@@ -161,8 +167,10 @@ function columnCondition(column: PgColumn, test: ColumnTest<string | Date>): SQL
  * a backtracking engine's does.
  */
 function regexCondition(name: string, pattern: string, flags: string): SQL {
-  // PostgreSQL's embedded options: n is the JavaScript `m` (newline-sensitive); `s` is its default.
-  const embedded = [...new Set(flags.replace('s', '').replace('m', 'n'))].join('')
+  // PostgreSQL's embedded options. Its `.` matches a newline, with or without `s` (as Parse
+  // Server on PostgreSQL has it). The JavaScript `m` makes `^` and `$` match at each line and
+  // changes nothing else: PostgreSQL's `w` (its `n` would also stop `.` at newlines).
+  const embedded = [...new Set(flags.replace('s', '').replace('m', 'w'))].join('')
   const text = embedded ? `(?${embedded})${pattern}` : pattern
   const f = field(name)
   return sql`(${typeGuard(sql`jsonb_typeof(${f}) = 'string'`)} and (${objects.data} ->> ${name}::text) ~ ${text}::text)`
