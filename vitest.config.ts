@@ -20,6 +20,8 @@ const nodeSource = {
 
 export default defineConfig({
   test: {
+    // A run of many files ends with its slowest ones (test-kit/src/slowest-files.ts).
+    reporters: ['default', './test-kit/src/slowest-files.ts'],
     projects: [
       {
         ...source,

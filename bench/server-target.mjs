@@ -83,7 +83,8 @@ app.post('/bench/fill', async (request) => {
       select ${className}, 'g' || g, o.id,
              case when g % 3 = 0 then array['*', o.id] else array[o.id] end, array[o.id],
              jsonb_build_object('kind', 'k' || (g % 100), 'score', g % 1000, 'n', g,
-                                'name', 'item ' || g, 'tags', jsonb_build_array('a', 'b')),
+                                'name', 'item ' || g, 'tags', jsonb_build_array('a', 'b'),
+                                'tag', 't' || (g % 500)),
              timestamptz '2026-01-01' + g * interval '1 second'
       from generate_series(${start}::int, ${end}::int) as g,
         lateral (select (array[${owner}, 'bench-u1', 'bench-u2', 'bench-u3'])[1 + g % 4] as id) as o`)

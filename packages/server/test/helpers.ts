@@ -15,6 +15,7 @@ import {
   type DatabaseKind,
 } from '../src/db/client.ts'
 import { openCluster, type Cluster, type ClusterSettings } from '../src/db/cluster/cluster.ts'
+import { pgliteFromTemplate, POSTGRES_TEMPLATE_ENV } from './database-templates.ts'
 
 /** The database kinds this run can test: PGlite always, PostgreSQL when the harness started one. */
 export function databaseKinds(): DatabaseKind[] {
@@ -23,19 +24,21 @@ export function databaseKinds(): DatabaseKind[] {
 
 /**
  * A fresh, migrated database of the given kind: PGlite in memory, or a new database on the test
- * PostgreSQL server (dropped when the file's tests end).
+ * PostgreSQL server (dropped when the file's tests end). Both are copies of the run's migrated
+ * templates (database-templates.ts) when the global setup made them.
  */
 export async function testDatabase(kind: DatabaseKind): Promise<DatabaseHandle & { url?: string }> {
   if (kind === 'pglite')
     return openDatabase({
       kind: 'pglite',
-      client: (await (await pgliteTemplate()).clone()) as PGlite,
+      client: (await pgliteFromTemplate()) ?? ((await (await pgliteTemplate()).clone()) as PGlite),
     })
   const adminUrl = process.env.PORTICO_TEST_DATABASE_URL
   if (!adminUrl)
     throw new Error('No test PostgreSQL: run the tests through the `server` Vitest project')
   const name = `portico_test_${randomBytes(6).toString('hex')}`
-  await adminQuery(adminUrl, `create database ${name}`)
+  const template = process.env[POSTGRES_TEMPLATE_ENV]
+  await adminQuery(adminUrl, `create database ${name}${template ? ` template ${template}` : ''}`)
   const url = adminUrl.replace(/\/[^/]*$/, `/${name}`)
   const handle = await openDatabase({ kind: 'postgres', url, poolSize: 5 })
   return {
@@ -48,7 +51,8 @@ export async function testDatabase(kind: DatabaseKind): Promise<DatabaseHandle &
   }
 }
 
-// Starting PGlite and migrating takes seconds; cloning a migrated one takes a fraction of that.
+// Without the run's template (a file run outside the `server` project's setup): starting PGlite
+// and migrating takes seconds; cloning a migrated one takes a fraction of that.
 let template: Promise<PGlite> | undefined
 function pgliteTemplate(): Promise<PGlite> {
   template ??= (async () => {

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest'
 import { clusteredDatabase, databaseKinds } from '../../test/helpers.ts'
 import type { Database } from '../db/client.ts'
 import { objectFieldIndexes } from '../db/schema.ts'
-import { FieldIndexes, fieldIndexName, indexableFields, orderField } from './field-indexes.ts'
+import {
+  compositeShape,
+  FieldIndexes,
+  fieldIndexName,
+  indexableFields,
+  orderField,
+} from './field-indexes.ts'
 import { parseWhere } from './condition.ts'
 import { translateOrder, translateWhere } from './query.ts'
 import { queryObjects, recentWindow } from './pages.ts'
@@ -65,6 +71,25 @@ describe('the fields a query could use an index on', () => {
     ).toEqual(['color', 'kind', 'score', 'size', 'tags'])
     expect(orderField('-score,name')).toBe('score')
     expect(orderField('-createdAt,score')).toBeUndefined()
+  })
+
+  it('make a composite of the equalities at the top of `where`, then the order field', () => {
+    const shape = (where: object, order: string | undefined, integers?: Set<string>) =>
+      compositeShape(parseWhere(where), order, integers)
+    expect(shape({ tag: 't1', kind: 'a', n: { $gt: 1 } }, '-score,name')).toBe('kind,tag|-score')
+    expect(shape({ tag: 't1' }, 'score')).toBe('tag|score')
+    expect(shape({ tag: 't1' }, '-score', new Set(['score']))).toBe('tag|-score::numeric')
+    // None without an equality, with a `$in` or a null one, on the order field itself, on an integer
+    // field, under `$or`, or without a document field to sort on.
+    expect(shape({ n: { $gt: 1 } }, '-score')).toBeUndefined()
+    expect(shape({ tag: null }, '-score')).toBeUndefined()
+    expect(shape({ tag: { $in: ['a'] } }, '-score')).toBeUndefined()
+    expect(shape({ score: 5 }, '-score')).toBeUndefined()
+    expect(shape({ tag: '5' }, '-score', new Set(['tag']))).toBeUndefined()
+    expect(shape({ $or: [{ tag: 'a' }, { tag: 'b' }] }, '-score')).toBeUndefined()
+    expect(shape({ tag: 't1' }, '-createdAt')).toBeUndefined()
+    expect(shape({ tag: 't1' }, undefined)).toBeUndefined()
+    expect(shape({ a: 1, b: 1, c: 1, d: 1 }, 'score')).toBeUndefined()
   })
 })
 
@@ -192,7 +217,11 @@ describe.each(databaseKinds())('field indexes on %s', (kind) => {
 
       // Wide: the newest objects fill the page.
       const wide = await page(db, indexes, { score: { $gte: 100 } }, '-createdAt')
-      expect(wide.plan).toEqual({ walkCreationIndex: false, recentFirst: true })
+      expect(wide.plan).toEqual({
+        walkCreationIndex: false,
+        recentFirst: true,
+        walkIndexInOrder: false,
+      })
       expect(wide.ids).toEqual(newest(100, size).slice(0, 20))
       // Narrow and old: none among the newest, so read through the index; with skip too.
       const old = await page(db, indexes, { score: { $lt: 60 } }, '-createdAt')
@@ -224,6 +253,59 @@ describe.each(databaseKinds())('field indexes on %s', (kind) => {
       expect(
         indexes.planQuery('Item', parseWhere({ label: { $gt: 'a' } }), undefined).recentFirst,
       ).toBe(false)
+    } finally {
+      await indexes.close()
+      await close()
+    }
+  })
+
+  it('build a composite index for a filtered and sorted page, which then reads only its page', async () => {
+    const { db, close, cluster } = await clusteredDatabase(kind)
+    const errors: unknown[] = []
+    const options = { threshold: 3, minRows: 500, perClass: 3, total: 10 }
+    const indexes = new FieldIndexes(db, cluster, (e) => errors.push(e), options)
+    try {
+      await fill(db, 'Item', 5000)
+      const where = { kind: 'k7' }
+      const before = await page(db, indexes, where, '-score')
+      await page(db, indexes, where, '-score')
+      await page(db, indexes, where, '-score')
+      expect(before.plan.walkIndexInOrder).toBe(false)
+      await indexes.idle()
+      expect(errors).toEqual([])
+      expect(indexes.has('Item', 'kind|-score')).toBe(true)
+      const name = fieldIndexName('Item', 'kind|-score')
+      const [definition] = rowsOf<{ indexdef: string }>(
+        await db.execute(sql`select indexdef from pg_indexes where indexname = ${name}`),
+      )
+      expect(definition?.indexdef).toContain(
+        `((data -> 'kind'::text)), ((data -> 'score'::text)) DESC, created_at, id) WHERE (class_name = 'Item'::text)`,
+      )
+      // The page as the store reads it (sorting made dear): walked in order through the
+      // composite, never sorted.
+      const lines = await db.transaction(async (tx) => {
+        await tx.execute(sql`set local enable_sort = off`)
+        return rowsOf<Record<string, string>>(
+          await tx.execute(sql`explain select id from objects
+            where ${readableBy('Item', ['*', 'u1'])} and ${translateWhere(parseWhere(where))}
+            order by ${sql.join(translateOrder('-score'), sql`, `)} limit 20`),
+        ).map((row) => Object.values(row)[0])
+      })
+      expect(lines.join('\n')).toContain(name)
+      expect(lines.join('\n')).not.toContain('Sort')
+      // The same answer as before the index: k7 is g % 25 = 7, score = g, highest first; u1
+      // reads its own (even g) and the public ones (g % 4 < 2).
+      const after = await page(db, indexes, where, '-score')
+      expect(after.plan.walkIndexInOrder).toBe(true)
+      const expected = Array.from({ length: 5000 }, (_, i) => 5000 - i)
+        .filter((g) => g % 25 === 7 && g % 4 !== 3)
+        .map((g) => `o${g}`)
+      expect(before.ids).toEqual(expected.slice(0, 20))
+      expect(after).toMatchObject({ ids: before.ids, count: expected.length })
+      // Known to another process from the table, and counted against the class's budget.
+      const other = new FieldIndexes(db, cluster, (e) => errors.push(e), options)
+      await other.load()
+      expect(other.has('Item', 'kind|-score')).toBe(true)
     } finally {
       await indexes.close()
       await close()

@@ -28,6 +28,12 @@ export interface QueryInput {
   /** Read the page by walking the creation index in order (see `walksCreationIndex`). */
   walkCreationIndex?: boolean
   /**
+   * Read the page by walking an index whose order is the page's (a composite index, see
+   * `FieldIndexes.planQuery`): with no statistics on document fields the planner guesses a few
+   * matches and would rather read them all and sort them.
+   */
+  walkIndexInOrder?: boolean
+  /**
    * Look for the page among the class's newest objects first, else read its matches through
    * the field index (see `FieldIndexes.planQuery`): for a range on an indexed field in
    * creation order, whose width the planner cannot know.
@@ -90,7 +96,7 @@ export async function queryObjects(
   const results =
     input.limit === 0
       ? []
-      : input.walkCreationIndex
+      : input.walkCreationIndex || input.walkIndexInOrder
         ? // Sorting made dear, so the planner takes the index walk; no JIT, which that made-up
           // cost would otherwise trigger (150 ms of compiling).
           await readPlanned(db, input, condition, { enable_sort: 'off', jit: 'off' })
