@@ -18,7 +18,7 @@ import type { ObjectStore } from '../objects/store.ts'
 import type { ViewerRoles } from '../objects/viewer-roles.ts'
 import type { CloudLogs } from './logs.ts'
 import { clientToken } from './in-process.ts'
-import { draftObject, savedFields, sdkObject, wireOf } from './objects.ts'
+import { draftObject, savedFields, sdkObject, wireOf, type ParseShape } from './objects.ts'
 import type { ParseSdk } from './parse-sdk.ts'
 import type { CloudRegistry, Registered } from './registry.ts'
 import { runCloud } from './run.ts'
@@ -36,6 +36,8 @@ export interface CloudDeps {
   logs: CloudLogs
   /** Most milliseconds a handler may take (jobs have none). */
   timeoutMs: number
+  /** How stored objects look to cloud code (synced classes in Moralis v1's shape). */
+  shape: ParseShape
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -94,8 +96,8 @@ export class CloudTriggers implements ObjectHooks {
     await this.quietly(trigger, async () => ({
       ...(await this.requestOf(actor)),
       triggerName: 'afterSave',
-      object: sdkObject(this.Parse, object),
-      original: original ? sdkObject(this.Parse, original) : undefined,
+      object: sdkObject(this.Parse, object, this.deps.shape),
+      original: original ? sdkObject(this.Parse, original, this.deps.shape) : undefined,
       context,
     }))
   }
@@ -105,7 +107,7 @@ export class CloudTriggers implements ObjectHooks {
     const request = {
       ...(await this.requestOf(actor)),
       triggerName: 'beforeDelete',
-      object: sdkObject(this.Parse, object),
+      object: sdkObject(this.Parse, object, this.deps.shape),
       context,
     }
     await this.run(trigger, request, 'object')
@@ -116,7 +118,7 @@ export class CloudTriggers implements ObjectHooks {
     await this.quietly(trigger, async () => ({
       ...(await this.requestOf(actor)),
       triggerName: 'afterDelete',
-      object: sdkObject(this.Parse, object),
+      object: sdkObject(this.Parse, object, this.deps.shape),
       context,
     }))
   }

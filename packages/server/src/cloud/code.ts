@@ -1,5 +1,7 @@
 import type { CompatCall, CompatServices } from '../compat/call.ts'
 import { ensureMasterOwner } from '../compat/master-key.ts'
+import { toParseObject } from '../compat/parse-object.ts'
+import { syncedView } from '../compat/synced-classes.ts'
 import type { CompatRoutes } from '../compat/routes.ts'
 import type { WindowCounter } from '../db/cluster/cluster.ts'
 import { ANY_OWNER } from '../objects/access.ts'
@@ -59,6 +61,10 @@ export async function openCloudCode(options: CloudCodeOptions): Promise<CloudCod
     counter: options.counter,
     logs,
     timeoutMs: options.timeoutMs,
+    shape: (object) => {
+      const fields = toParseObject(object)
+      return syncedView(services, object.className)?.toParse(fields) ?? fields
+    },
   })
   const jobs = new CloudJobs(registry, objects, logs)
 

@@ -15,9 +15,13 @@ type SdkObject = any
 
 const ENVELOPE = new Set(['objectId', 'createdAt', 'updatedAt', 'ACL', 'className', '__type'])
 
+/** How an object's fields look to Parse clients (a synced class's as Moralis v1 showed them). */
+export type ParseShape = (object: WireObject) => Record<string, unknown>
+
 /** A stored object as the SDK's object, nothing dirty. */
-export function sdkObject(Parse: ParseSdk, object: WireObject): SdkObject {
-  return Parse.Object.fromJSON({ className: object.className, ...toParseObject(object) }, true)
+export function sdkObject(Parse: ParseSdk, object: WireObject, shape?: ParseShape): SdkObject {
+  const fields = shape ? shape(object) : toParseObject(object)
+  return Parse.Object.fromJSON({ className: object.className, ...fields }, true)
 }
 
 /**
