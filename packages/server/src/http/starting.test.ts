@@ -23,7 +23,9 @@ describe('the port while the server starts', () => {
     const refused = await fetch(`${url}/api/classes/Note`, { method: 'POST', body: '{}' })
     expect(refused.status).toBe(503)
     expect(refused.headers.get('retry-after')).toBe('1')
-    expect((await refused.json()).error.code).toBe('server_starting')
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(
+      'server_starting',
+    )
     const socket = new WebSocket(`${url.replace('http', 'ws')}/api/live`)
     const status = await new Promise((resolve) => {
       socket.once('unexpected-response', (_request, response) => resolve(response.statusCode))
