@@ -5,9 +5,15 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { build } from 'esbuild'
 
+// Modules the command line imports once its port is open (cli.ts) go into chunks of their own
+// beside it, so that starting loads only what opening the port needs.
+fs.mkdirSync('dist', { recursive: true })
+for (const file of fs.readdirSync('dist', { withFileTypes: true }))
+  if (file.isFile() && file.name.startsWith('chunk-')) fs.rmSync(path.join('dist', file.name))
 await build({
   entryPoints: ['src/cli.ts'],
-  outfile: 'dist/cli.js',
+  outdir: 'dist',
+  splitting: true,
   bundle: true,
   platform: 'node',
   target: 'node20',

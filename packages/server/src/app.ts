@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify'
 import type { ServerConfig } from './config/server.ts'
 import type { Database, DatabaseHandle, DatabaseKind } from './db/client.ts'
@@ -11,6 +12,7 @@ import { apiAnswerHeaders } from './http/security-headers.ts'
 import { httpBasics } from './http/basics.ts'
 import { BODY_LIMIT, proxyTrust, serverOptions } from './http/server-options.ts'
 import { httpServer, leanRpcPath, type LeanRpcParts } from './rpc/lean-path.ts'
+import type { StartingServer } from './http/starting.ts'
 import { objectRoutes } from './objects/routes.ts'
 import { batchRoutes } from './objects/batch-route.ts'
 import { roleRoutes } from './roles/routes.ts'
@@ -53,6 +55,11 @@ export interface BuildServerOptions {
   logger?: boolean | object
   /** Called for every route as it is registered (the OpenAPI coverage test collects them). */
   onRoute?: (route: RouteOptions) => void
+  /**
+   * A listener already open (the CLI's, answering "starting" meanwhile): the routes are served
+   * on it once `app.ready()` resolves, instead of `app.listen()`.
+   */
+  server?: StartingServer
 }
 
 /**
@@ -81,11 +88,25 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
       app.log.error({ err: error, reqId: requestId }, 'rpc gateway error'),
   })
   const recentLog = new RecentServerLog()
+  let fastifyHandler: ((request: IncomingMessage, response: ServerResponse) => void) | undefined
   const app = Fastify({
     ...serverOptions(config, withRecentLog(options.logger, config.logLevel, recentLog)),
     // Fastify's own HTTP/1 server, with the gateway's lean path in front.
-    serverFactory: (handler) => httpServer(config.timeouts, lean, handler),
+    serverFactory: (handler) => {
+      if (!options.server) return httpServer(config.timeouts, lean, handler)
+      fastifyHandler = handler
+      return options.server.server
+    },
   })
+  // On a listener already open: served on from the moment every route is ready.
+  if (options.server) {
+    const starting = options.server
+    app.addHook('onReady', async () =>
+      starting.serve((request, response) => {
+        if (!lean(request, response)) fastifyHandler!(request, response)
+      }),
+    )
+  }
   if (options.onRoute) app.addHook('onRoute', options.onRoute)
   const services = await openServices(config, database, app.log)
   app.addHook('onClose', async () => services.close())

@@ -16,6 +16,7 @@ export const errorCodes = [
   'body_too_large',
   'unsupported_media_type',
   'internal',
+  'server_starting',
   // Idempotency
   'invalid_idempotency_key',
   'idempotency_key_reused',

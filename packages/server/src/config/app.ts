@@ -1,4 +1,4 @@
-import { getAddress, isAddress } from 'viem'
+import { checksummedAddress } from './address.ts'
 import sdkPackage from '../../../sdk/package.json' with { type: 'json' }
 import { positiveInt, type Env } from './values.ts'
 
@@ -104,11 +104,12 @@ export function loadAppConfig(env: Env, port: number, problems: string[]): AppCo
 
   const addresses = (name: string) =>
     list(env[name]).flatMap((raw) => {
-      if (!isAddress(raw, { strict: false })) {
+      const address = checksummedAddress(raw)
+      if (address === undefined) {
         problems.push(`${name}: "${raw}" is not an address`)
         return []
       }
-      return [getAddress(raw)]
+      return [address]
     })
   const adminAddresses = addresses('ADMIN_ADDRESSES')
   const viewerAddresses = addresses('VIEWER_ADDRESSES')

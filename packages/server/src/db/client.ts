@@ -123,6 +123,9 @@ const pooled = new WeakSet<Database>()
  */
 export const batchConcurrency = (db: Database): number => (pooled.has(db) ? 2 : 1)
 
+/** Whether `db` is the embedded database (PGlite, in this process) rather than a PostgreSQL pool. */
+export const isEmbedded = (db: Database): boolean => !pooled.has(db)
+
 /**
  * PGlite's own bytea conversion goes through one JavaScript string per byte, which for a 20 MB
  * file costs seconds and over a gigabyte of memory; Buffer's native hex codec does the same work

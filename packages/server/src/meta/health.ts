@@ -5,7 +5,12 @@ import { routePlugin } from '../http/route-plugin.ts'
 const healthSchema = {
   type: 'object',
   properties: {
-    status: { type: 'string', enum: ['ok', 'degraded'] },
+    status: {
+      type: 'string',
+      enum: ['ok', 'degraded', 'starting'],
+      description:
+        'starting: the process has opened its port and is still opening its database and routes (every other route answers 503 server_starting meanwhile)',
+    },
     version: { type: 'string' },
     database: { type: 'string', enum: ['pglite', 'postgres'] },
     syncs: {

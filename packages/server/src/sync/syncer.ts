@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { decodeEventLog, getAddress, toEventSelector, type Hex } from 'viem'
-import type { Database } from '../db/client.ts'
+import { isEmbedded, type Database } from '../db/client.ts'
 import type { ObjectStore } from '../objects/store.ts'
 import { dateOf, LogDecoder, type DecodedLog } from './decode.ts'
 import type { Sync } from './definition.ts'
 import { polledHeads, sleep, type HeadWaiter } from './heads.ts'
 import type { NodeClient } from './node-client.ts'
-import { AdaptiveRange, TARGET_LOGS } from './range.ts'
+import { AdaptiveRange, EMBEDDED_TARGET_LOGS, TARGET_LOGS } from './range.ts'
 import { commitRange, KEPT_BLOCKS, recentBlocks, startProgress } from './store.ts'
 
 // One contract-event sync: backfill from the start block in adaptive `eth_getLogs` ranges,
@@ -48,6 +48,8 @@ export class Syncer {
   private readonly decoder: LogDecoder
   /** The contracts the factory created in the blocks read so far. */
   private readonly children = new Set<string>()
+  /** Logs past which a range ends at the next block boundary (about twice what it is sized for). */
+  private readonly maxLogs: number
 
   constructor(
     private readonly db: Database,
@@ -58,7 +60,11 @@ export class Syncer {
     private readonly client: NodeClient,
     private readonly log: FastifyBaseLogger,
   ) {
-    this.range = new AdaptiveRange(sync.maxRange)
+    this.range = new AdaptiveRange(
+      sync.maxRange,
+      isEmbedded(db) ? EMBEDDED_TARGET_LOGS : TARGET_LOGS,
+    )
+    this.maxLogs = 2 * this.range.targetLogs
     this.decoder = new LogDecoder(sync.events, sync.chainId)
   }
 
@@ -267,7 +273,7 @@ export class Syncer {
               const block = BigInt(raw.blockNumber)
               if (block < last) ordered = false
               // Enough for one commit: stop where a block begins (logs come in block order).
-              if (ordered && logs >= MAX_LOGS && block > last) {
+              if (ordered && logs >= this.maxLogs && block > last) {
                 cutAt = block
                 return false
               }
@@ -360,9 +366,6 @@ interface RangeRead {
   /** The block after the range (the range may have ended before the block asked for). */
   nextBlock: bigint
 }
-
-/** Logs past which a range ends at the next block boundary (about twice what it is sized for). */
-const MAX_LOGS = 2 * TARGET_LOGS
 
 const minimum = (a: bigint, b: bigint) => (a < b ? a : b)
 const maximum = (a: bigint, b: bigint) => (a > b ? a : b)
