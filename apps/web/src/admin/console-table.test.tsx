@@ -80,6 +80,8 @@ describe('ConsoleTable', () => {
     expect(screen.getByRole('alert').textContent).toBe('Database unavailable')
     view.rerender(table({ status: 'ready', data: { results: [] } }))
     expect(screen.getByText('No files yet.')).toBeTruthy()
+    // A sentence, not a table of headers alone.
+    expect(screen.queryByRole('table')).toBeNull()
     expect(screen.queryByRole('alert')).toBeNull()
   })
 })

@@ -77,8 +77,6 @@ describe.each(databaseKinds())("the console's columns and bulk deletes on %s", (
     expect(left.count).toBe(1)
     const audit = (await call('GET', '/api/admin/audit')).json().results
     expect(audit.filter((e: { action: string }) => e.action === 'object.delete')).toHaveLength(2)
-    expect((await call('POST', '/api/admin/classes/Card/delete', { ids: [] })).statusCode).toBe(
-      400,
-    )
+    expect((await call('POST', '/api/admin/classes/Card/delete', { ids: [] })).statusCode).toBe(400)
   })
 })
