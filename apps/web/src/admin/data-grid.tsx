@@ -180,7 +180,7 @@ export function DataGrid(props: DataGridProps) {
         ref={frame}
         className={`grid-frame${overflows ? ' overflows' : ''}`}
         role="region"
-        aria-label={`Objects of ${className}`}
+        aria-label={`Grid of ${className}`}
         aria-describedby={overflows ? 'grid-cue' : undefined}
         tabIndex={overflows ? 0 : undefined}
       >
@@ -303,7 +303,7 @@ export function DataGrid(props: DataGridProps) {
                       tabIndex={r === row && c === col && !isEditing ? 0 : -1}
                       aria-readonly={!editable(c) || undefined}
                       className={`grid-cell type-${column.type}${value === undefined ? ' unset' : ''}`}
-                      onClick={() => setActive({ row: r, col: c })}
+                      onFocus={() => setActive({ row: r, col: c })}
                       onDoubleClick={() => editable(c) && setEditing({ row: r, col: c })}
                     >
                       {isEditing ? (

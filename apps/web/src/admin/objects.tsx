@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { useSearch } from 'wouter'
 import type { SectionProps } from './console.tsx'
 import { DataGrid } from './data-grid.tsx'
@@ -75,8 +75,13 @@ function Browser({
     ownerAddress: loaded?.owners?.[object.owner],
     addresses: loaded?.owners,
   }))
+  // The fields seen on this class's pages so far: a filter that selects nothing (or cannot be
+  // read) still offers them, so it can be fixed.
+  const seen = useRef({ className: chosen, documents: [] as Record<string, unknown>[] })
+  if (seen.current.className !== chosen) seen.current = { className: chosen, documents: [] }
+  if (objects.length) seen.current.documents = objects.map((o) => o.data)
   const columns = columnsOf(
-    objects.map((o) => o.data),
+    [...objects.map((o) => o.data), ...seen.current.documents],
     declared.state.status === 'ready' ? declared.state.data.fields : {},
   )
   const objectPath = (id: string) =>
