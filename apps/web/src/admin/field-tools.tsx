@@ -83,9 +83,10 @@ export function FieldTools({
             }}
           />
         </label>
-        <label>
-          Type
+        <span className="field-label">
+          <label htmlFor="new-field-type">Type</label>
           <select
+            id="new-field-type"
             value={type}
             onChange={(event) => setType(event.target.value as (typeof FIELD_TYPES)[number])}
           >
@@ -95,7 +96,7 @@ export function FieldTools({
               </option>
             ))}
           </select>
-        </label>
+        </span>
         {targeted ? (
           <label>
             Target class
@@ -106,9 +107,10 @@ export function FieldTools({
       </form>
       {fields.length ? (
         <div className="console-filters">
-          <label>
-            Field to remove
+          <span className="field-label">
+            <label htmlFor="remove-field">Field to remove</label>
             <select
+              id="remove-field"
               value={removing}
               onChange={(event) => {
                 setRemoving(event.target.value)
@@ -122,7 +124,7 @@ export function FieldTools({
                 </option>
               ))}
             </select>
-          </label>
+          </span>
           {confirming ? (
             <span role="group" aria-label="Confirm removal" className="confirm">
               <strong>
