@@ -1,5 +1,4 @@
 import { useRef, useState, type KeyboardEvent } from 'react'
-import { Link } from 'wouter'
 import { editText, parseEdit, type GridColumn } from './field-types.ts'
 
 export interface CellEditorProps {
@@ -143,7 +142,7 @@ export function CellEditor({
     <div className="cell-editor" role="group" aria-label={`Edit ${column.key}`}>
       {input}
       {column.type === 'pointer' && targetClass && text.trim() ? (
-        <Link href={pointerHref(targetClass, text.trim())}>Open {targetClass}</Link>
+        <a href={pointerHref(targetClass, text.trim())}>Open {targetClass}</a>
       ) : null}
       {column.type === 'array' || column.type === 'object' ? (
         <span className="muted hint">Ctrl+Enter saves</span>

@@ -1,5 +1,4 @@
 import { useRef, useState } from 'react'
-import { useSearch } from 'wouter'
 import type { SectionProps } from './console.tsx'
 import { DataGrid } from './data-grid.tsx'
 import { FieldTools } from './field-tools.tsx'
@@ -20,7 +19,9 @@ export const pointerHref = (className: string, objectId: string) =>
  * browser on its target (`?class=…&where=…`).
  */
 export function Objects(props: SectionProps) {
-  const search = useSearch()
+  // Read once: a pointer's link loads the page anew (wouter's search hook would put its code in
+  // every page's first load).
+  const search = typeof window === 'undefined' ? '' : window.location.search
   const params = new URLSearchParams(search)
   return (
     <Browser
