@@ -114,7 +114,7 @@ test('an admin browses, sorts, filters, edits each type, adds a field and delete
     ['tags', 'Array'],
     ['meta', 'Object'],
     ['ACL', 'ACL'],
-  ])
+  ] as const)
     await expect(grid.locator('thead th').filter({ hasText: field }).first()).toContainText(type)
   for (const scheme of ['light', 'dark'] as const) {
     await useTheme(page, scheme)
