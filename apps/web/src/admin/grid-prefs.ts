@@ -1,5 +1,4 @@
 import { useCallback, useMemo, useState } from 'react'
-import { createSafeStorage } from '../storage/safe-storage.ts'
 
 // What a team sets up in the data browser for each class (column widths, hidden columns), kept
 // in this browser so the grid looks the same the next time.
@@ -10,7 +9,25 @@ export interface GridPrefs {
   hidden: string[]
 }
 
-const storage = createSafeStorage(() => globalThis.localStorage)
+// localStorage throws in privacy modes and sandboxed frames, and when full: the grid then
+// simply forgets its layout. (The app's safe storage is not imported: sharing it would make the
+// first load of every page export it to this chunk.)
+const storage = {
+  getItem(key: string): string | null {
+    try {
+      return globalThis.localStorage.getItem(key)
+    } catch {
+      return null
+    }
+  },
+  setItem(key: string, value: string): void {
+    try {
+      globalThis.localStorage.setItem(key, value)
+    } catch {
+      // Not kept: the layout lasts as long as the page.
+    }
+  },
+}
 const keyOf = (className: string) => `portico.console.grid.${className}`
 export const MIN_WIDTH = 64
 export const MAX_WIDTH = 800
