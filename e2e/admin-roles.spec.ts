@@ -89,7 +89,7 @@ test('an admin makes a role, adds a member, gives an object to the role, and the
   // The object's ACL: the role reads it; checked before saving.
   await page.goto('/admin/objects')
   await page.getByLabel('Class').selectOption('RoleSecret')
-  const objects = page.getByRole('table', { name: 'Objects of RoleSecret' })
+  const objects = page.getByRole('grid', { name: 'Objects of RoleSecret' })
   // This run's object (another run's may be in the same class).
   await objects.getByRole('button', { name: `Open ${secretId}` }).click()
   await page.getByRole('button', { name: 'Add a role' }).click()

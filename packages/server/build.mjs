@@ -2,6 +2,7 @@
 // dist/cli.js; npm dependencies stay external.
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
 import { build } from 'esbuild'
 
@@ -32,6 +33,12 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 })
+
+// The API reference's browser bundle, served by /api/docs/reference.js (meta/routes.ts).
+fs.copyFileSync(
+  createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'),
+  'dist/api-reference.js',
+)
 
 // The site module's resolution hooks are loaded by Node as their own file (site-module.ts).
 await build({

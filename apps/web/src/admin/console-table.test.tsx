@@ -80,6 +80,8 @@ describe('ConsoleTable', () => {
     expect(screen.getByRole('alert').textContent).toBe('Database unavailable')
     view.rerender(table({ status: 'ready', data: { results: [] } }))
     expect(screen.getByText('No files yet.')).toBeTruthy()
+    // A sentence, not a table of headers alone.
+    expect(screen.queryByRole('table')).toBeNull()
     expect(screen.queryByRole('alert')).toBeNull()
   })
 })
@@ -127,6 +129,8 @@ describe('a console section', () => {
     // Still the last answer until the new one arrives.
     expect(within(table).getByText('0x70997970C51812dc3A010C7d01b50e0d17dc79C8')).toBeTruthy()
     reply(Response.json({ results: [] }))
-    await expect.poll(() => table.querySelectorAll('tbody tr').length).toBe(0)
+    // No rows: a sentence instead of the table.
+    await expect.poll(() => screen.queryByRole('table', { name: 'Users' })).toBeNull()
+    expect(document.querySelector('.console-empty')).toBeTruthy()
   })
 })

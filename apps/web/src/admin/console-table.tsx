@@ -26,8 +26,9 @@ export interface Pager {
 }
 
 /**
- * A console table and the state of its load: the error (an alert), what to say when there are
- * no rows, the table in its sideways-scrolling region (rows once loaded), and a pager.
+ * A console table and the state of its load: the error (an alert), a sentence instead of the
+ * table when there are no rows, the table in its sideways-scrolling region (rows once loaded;
+ * each row a card on a narrow screen, its cells named by their column), and a pager.
  */
 export function ConsoleTable<Data, Row>({
   state,
@@ -64,12 +65,16 @@ export function ConsoleTable<Data, Row>({
   return (
     <>
       {alert && state.status === 'error' ? <p role="alert">{state.message}</p> : null}
-      {empty && shown?.length === 0 ? <p>{empty}</p> : null}
-      {ready === undefined && untilReady === 'nothing' ? null : (
+      {shown?.length === 0 ? <p className="console-empty">{empty ?? 'Nothing here yet.'}</p> : null}
+      {(ready === undefined && untilReady === 'nothing') || shown?.length === 0 ? (
+        ready !== undefined && toolbar ? (
+          toolbar(ready)
+        ) : null
+      ) : (
         <>
           {ready !== undefined && toolbar ? toolbar(ready) : null}
           <div
-            className="table-scroll"
+            className="table-scroll cards"
             tabIndex={0}
             role="region"
             aria-label="Table, scrolls sideways"
@@ -108,6 +113,7 @@ export function ConsoleTable<Data, Row>({
                           scope={column.rowHeader ? 'row' : undefined}
                           className={className}
                           title={column.title?.(row)}
+                          data-label={column.headerHidden ? undefined : column.header}
                         >
                           {column.cell(row)}
                         </Cell>

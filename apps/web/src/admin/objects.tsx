@@ -1,164 +1,329 @@
-import { useState } from 'react'
-import { useSearch } from 'wouter'
+import { useRef, useState } from 'react'
 import type { SectionProps } from './console.tsx'
-import { ConsoleTable } from './console-table.tsx'
+import { DataGrid } from './data-grid.tsx'
+import { FieldTools } from './field-tools.tsx'
+import { columnsOf, type DeclaredField } from './field-types.ts'
+import { FilterBar, type AppliedFilter } from './filter-bar.tsx'
 import { ObjectEditor, type ConsoleObject } from './object-editor.tsx'
-import { dateTime, shortAddress, useAdmin } from './use-admin.ts'
+import { change, useAdmin } from './use-admin.ts'
 
-const PAGE = 20
+const PAGE = 50
+
+/** Where a pointer leads: its target, alone in the browser. */
+export const pointerHref = (className: string, objectId: string) =>
+  `/admin/objects?${new URLSearchParams({ class: className, where: JSON.stringify({ objectId }) })}`
 
 /**
- * A class's objects, paged, sorted and filtered with the query language of the SDK (`where` as
- * JSON, `order` like `-score,title`): the same API, answered for every object.
+ * The data browser: a class's objects as a grid (one column per field), filtered, sorted,
+ * edited in place, and deleted or exported by selection. A link from a pointer opens the
+ * browser on its target (`?class=…&where=…`).
  */
-export function Objects({ client, role }: SectionProps) {
-  const classes = useAdmin<{ classes: { className: string; count: number }[] }>(client, 'overview')
-  // `?class=` opens that class (the Syncs section links its classes here).
-  const search = useSearch()
-  const [className, setClassName] = useState(
-    () => new URLSearchParams(search).get('class') ?? undefined,
+export function Objects(props: SectionProps) {
+  // Read once: a pointer's link loads the page anew (wouter's search hook would put its code in
+  // every page's first load).
+  const search = typeof window === 'undefined' ? '' : window.location.search
+  const params = new URLSearchParams(search)
+  return (
+    <Browser
+      key={search}
+      {...props}
+      initialClass={params.get('class') ?? undefined}
+      initialWhere={params.get('where') ?? undefined}
+    />
   )
-  const [draft, setDraft] = useState({ where: '', order: '-createdAt' })
-  const [applied, setApplied] = useState({ where: '', order: '-createdAt' })
+}
+
+function Browser({
+  client,
+  role,
+  initialClass,
+  initialWhere,
+}: SectionProps & { initialClass?: string | undefined; initialWhere?: string | undefined }) {
+  const classes = useAdmin<{ classes: { className: string; count: number }[] }>(client, 'overview')
+  const [className, setClassName] = useState(initialClass)
+  const [filter, setFilter] = useState<AppliedFilter>(() =>
+    initialWhere
+      ? { where: JSON.parse(initialWhere) as Record<string, unknown> }
+      : { where: undefined },
+  )
+  const [order, setOrder] = useState('-createdAt')
   const [skip, setSkip] = useState(0)
   const [open, setOpen] = useState<ConsoleObject>()
-  const chosen =
-    className ??
-    (classes.state.status === 'ready' ? classes.state.data.classes[0]?.className : undefined)
-  const whereError =
-    applied.where.trim() && !isJsonObject(applied.where)
-      ? 'The filter is not a JSON object.'
-      : undefined
-  const query = {
-    where: applied.where.trim() && !whereError ? applied.where : undefined,
-    order: applied.order.trim() || undefined,
-    limit: String(PAGE),
-    skip: String(skip),
-    count: '1',
-  }
+  const [selected, setSelected] = useState(new Map<string, ConsoleObject>())
+  const [message, setMessage] = useState<{ text: string; problem?: boolean }>()
+  const [confirming, setConfirming] = useState(false)
+  const readOnly = role !== 'admin'
+
+  const known = classes.state.status === 'ready' ? classes.state.data.classes : undefined
+  const chosen = className ?? known?.[0]?.className
+  const classPath = chosen ? `classes/${encodeURIComponent(chosen)}` : undefined
+  const problem = 'problem' in filter ? filter.problem : undefined
+  const whereText = 'where' in filter && filter.where ? JSON.stringify(filter.where) : undefined
+  const query = { where: whereText, order, limit: String(PAGE), skip: String(skip), count: '1' }
+  // An unreadable filter loads nothing: no rows is right, the class's every row would be wrong.
   const page = useAdmin<{
     results: ConsoleObject[]
     count: number
     owners?: Record<string, string>
-  }>(client, chosen ? `classes/${encodeURIComponent(chosen)}` : undefined, query)
+  }>(client, problem ? undefined : classPath, query)
+  const declared = useAdmin<{ fields: Record<string, DeclaredField> }>(
+    client,
+    classPath ? `${classPath}/fields` : undefined,
+  )
+  const loaded = page.state.status === 'ready' && !problem ? page.state.data : undefined
+  const objects = (loaded?.results ?? []).map((object) => ({
+    ...object,
+    ownerAddress: loaded?.owners?.[object.owner],
+    addresses: loaded?.owners,
+  }))
+  // The fields seen on this class's pages so far: a filter that selects nothing (or cannot be
+  // read) still offers them, so it can be fixed.
+  const seen = useRef({ className: chosen, documents: [] as Record<string, unknown>[] })
+  if (seen.current.className !== chosen) seen.current = { className: chosen, documents: [] }
+  if (objects.length) seen.current.documents = objects.map((o) => o.data)
+  const columns = columnsOf(
+    [...objects.map((o) => o.data), ...seen.current.documents],
+    declared.state.status === 'ready' ? declared.state.data.fields : {},
+  )
+  const objectPath = (id: string) =>
+    `/api/admin/classes/${encodeURIComponent(chosen ?? '')}/${encodeURIComponent(id)}`
   const exportUrl = (format: 'json' | 'csv') =>
     client.url(
-      `/api/admin/classes/${encodeURIComponent(chosen ?? '')}/export?format=${format}${query.where ? `&where=${encodeURIComponent(query.where)}` : ''}`,
+      `/api/admin/classes/${encodeURIComponent(chosen ?? '')}/export?format=${format}${whereText ? `&where=${encodeURIComponent(whereText)}` : ''}`,
     )
+  const reload = () => {
+    page.reload()
+    classes.reload()
+    declared.reload()
+  }
+  const pickClass = (name: string) => {
+    setClassName(name)
+    setSkip(0)
+    setOpen(undefined)
+    setSelected(new Map())
+    setFilter({ where: undefined })
+    setMessage(undefined)
+  }
+
+  const saveCell = async (object: ConsoleObject, field: string, value: unknown) => {
+    const { [field]: _old, ...rest } = object.data
+    const data = value === undefined ? rest : { ...rest, [field]: value }
+    const failed = await change(() =>
+      client.request('PUT', objectPath(object.objectId), { body: { data } }),
+    )
+    if (!failed) page.reload()
+    return failed
+  }
+  const upload = (file: File) =>
+    client.request<{ name: string; url: string }>(
+      'POST',
+      `/api/files/${encodeURIComponent(file.name.replace(/[^A-Za-z0-9._-]/g, '_') || 'file')}`,
+      { body: file, contentType: file.type || 'application/octet-stream' },
+    )
+  const deleteSelected = async () => {
+    setConfirming(false)
+    let answer: { deleted: string[]; missing: string[] } | undefined
+    const failed = await change(async () => {
+      answer = await client.request('POST', `/api/admin/${classPath}/delete`, {
+        body: { ids: [...selected.keys()] },
+      })
+    })
+    if (failed || !answer)
+      return setMessage({ text: failed ?? 'Nothing was deleted.', problem: true })
+    setSelected(new Map())
+    setMessage({
+      text: `Deleted ${answer.deleted.length} object${answer.deleted.length === 1 ? '' : 's'}${answer.missing.length ? ` (${answer.missing.length} already gone)` : ''}.`,
+    })
+    reload()
+  }
+  const exportSelected = () => {
+    const blob = new Blob([JSON.stringify([...selected.values()].map(plain), null, 2)], {
+      type: 'application/json',
+    })
+    const link = document.createElement('a')
+    link.href = URL.createObjectURL(blob)
+    link.download = `${chosen ?? 'objects'}-selected.json`
+    link.click()
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000)
+  }
 
   return (
-    <section aria-labelledby="objects-heading">
+    <section aria-labelledby="objects-heading" className="objects">
       <h2 id="objects-heading">Objects</h2>
-      {classes.state.status === 'ready' && classes.state.data.classes.length === 0 ? (
-        <p>No objects yet.</p>
+      {known && known.length === 0 && !chosen ? (
+        <p className="console-empty">
+          No objects yet. Objects appear here once the site (or an import) saves some.
+        </p>
       ) : null}
-      <form
-        className="console-filters"
-        onSubmit={(event) => {
-          event.preventDefault()
-          setApplied(draft)
-          setSkip(0)
-          setOpen(undefined)
-        }}
-      >
+      <div className="objects-class">
         <label>
           Class
-          <select
-            value={chosen ?? ''}
-            onChange={(event) => {
-              setClassName(event.target.value)
+          <select value={chosen ?? ''} onChange={(event) => pickClass(event.target.value)}>
+            {chosen && !known?.some((c) => c.className === chosen) ? (
+              <option value={chosen}>{chosen}</option>
+            ) : null}
+            {known?.map((c) => (
+              <option key={c.className} value={c.className}>
+                {c.className} ({c.count})
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {chosen ? (
+        <>
+          <FilterBar
+            key={chosen}
+            columns={columns}
+            initialJson={initialWhere && chosen === initialClass ? initialWhere : undefined}
+            onApply={(next) => {
+              setFilter(next)
               setSkip(0)
               setOpen(undefined)
             }}
-          >
-            {classes.state.status === 'ready'
-              ? classes.state.data.classes.map((c) => (
-                  <option key={c.className} value={c.className}>
-                    {c.className} ({c.count})
-                  </option>
-                ))
-              : null}
-          </select>
-        </label>
-        <label>
-          Filter (where, as JSON)
-          <textarea
-            rows={2}
-            value={draft.where}
-            placeholder='{"score": {"$gte": 5}}'
-            onChange={(event) => setDraft({ ...draft, where: event.target.value })}
           />
-        </label>
-        <label>
-          Sort (order)
-          <input
-            value={draft.order}
-            placeholder="-createdAt"
-            onChange={(event) => setDraft({ ...draft, order: event.target.value })}
-          />
-        </label>
-        <button type="submit">Apply</button>
-      </form>
-      {whereError ? <p role="alert">{whereError}</p> : null}
-      <ConsoleTable
-        state={chosen ? page.state : { status: 'loading' }}
-        untilReady="nothing"
-        rows={(data) =>
-          data.results.map((found) => ({
-            ...found,
-            ownerAddress: data.owners?.[found.owner],
-            addresses: data.owners,
-          }))
-        }
-        rowKey={(object) => object.objectId}
-        caption={`Objects of ${chosen}`}
-        toolbar={(data) => (
-          <p className="console-toolbar">
-            <span>
-              {data.count} object{data.count === 1 ? '' : 's'}
-              {data.count > PAGE ? `, ${skip + 1}–${Math.min(skip + PAGE, data.count)} shown` : ''}
-            </span>
-            <a className="button button-secondary" href={exportUrl('json')} download>
-              Export JSON
-            </a>
-            <a className="button button-secondary" href={exportUrl('csv')} download>
-              Export CSV
-            </a>
-          </p>
-        )}
-        columns={[
-          { header: 'Id', className: 'mono', cell: (object) => object.objectId },
-          {
-            header: 'Owner',
-            className: 'address',
-            title: (object) => `${object.ownerAddress ?? ''} (user ${object.owner})`,
-            cell: (object) =>
-              object.ownerAddress ? shortAddress(object.ownerAddress) : object.owner,
-          },
-          { header: 'Public', cell: (object) => (object.publicRead ? 'Yes' : 'No') },
-          { header: 'Updated', cell: (object) => dateTime(object.updatedAt) },
-          {
-            header: 'Fields',
-            className: 'mono preview',
-            cell: (object) => JSON.stringify(object.data).slice(0, 80),
-          },
-          {
-            header: 'Actions',
-            headerHidden: true,
-            cell: (object) => (
-              <button
-                type="button"
-                className="button-secondary"
-                aria-label={`Open ${object.objectId}`}
-                onClick={() => setOpen(object)}
-              >
-                Open
-              </button>
-            ),
-          },
-        ]}
-        pager={(data) => ({ skip, size: PAGE, count: data.count, onSkip: setSkip })}
-      />
+          {problem ? (
+            <p role="alert" className="console-problem">
+              {problem} No objects are shown until the filter is fixed.
+            </p>
+          ) : null}
+          {page.state.status === 'error' && !problem ? (
+            <p role="alert" className="console-problem">
+              {page.state.message}
+              {whereText ? ' No objects are shown until the filter is fixed.' : ''}
+            </p>
+          ) : null}
+          {loaded ? (
+            <>
+              <div className="console-toolbar objects-toolbar">
+                <span role="status">
+                  {loaded.count} object{loaded.count === 1 ? '' : 's'}
+                  {loaded.count > PAGE
+                    ? `, ${skip + 1}–${Math.min(skip + PAGE, loaded.count)} shown`
+                    : ''}
+                  {selected.size ? `, ${selected.size} selected` : ''}
+                </span>
+                <a className="button button-secondary" href={exportUrl('json')} download>
+                  Export JSON
+                </a>
+                <a className="button button-secondary" href={exportUrl('csv')} download>
+                  Export CSV
+                </a>
+                {selected.size ? (
+                  <>
+                    <button type="button" className="button-secondary" onClick={exportSelected}>
+                      Export selected
+                    </button>
+                    <button
+                      type="button"
+                      className="button-secondary"
+                      onClick={() => setSelected(new Map())}
+                    >
+                      Clear selection
+                    </button>
+                    {readOnly ? null : confirming ? (
+                      <span role="group" aria-label="Confirm deletion" className="confirm">
+                        <strong>
+                          Delete {selected.size} object{selected.size === 1 ? '' : 's'} for good?
+                        </strong>
+                        <button type="button" className="danger" onClick={deleteSelected}>
+                          Yes, delete
+                        </button>
+                        <button
+                          type="button"
+                          className="button-secondary"
+                          onClick={() => setConfirming(false)}
+                        >
+                          Keep them
+                        </button>
+                      </span>
+                    ) : (
+                      <button
+                        type="button"
+                        className="button-secondary"
+                        onClick={() => setConfirming(true)}
+                      >
+                        Delete selected…
+                      </button>
+                    )}
+                  </>
+                ) : null}
+              </div>
+              {message ? (
+                <p
+                  role={message.problem ? 'alert' : 'status'}
+                  className={message.problem ? 'console-problem' : undefined}
+                >
+                  {message.text}
+                </p>
+              ) : null}
+              {objects.length === 0 ? (
+                <p className="console-empty">
+                  {whereText ? 'No objects match this filter.' : `${chosen} has no objects yet.`}
+                </p>
+              ) : (
+                <DataGrid
+                  className={chosen}
+                  columns={columns}
+                  objects={objects}
+                  order={order}
+                  onOrder={(next) => {
+                    setOrder(next)
+                    setSkip(0)
+                  }}
+                  selected={new Set(selected.keys())}
+                  onSelect={(ids, on) => {
+                    const next = new Map(selected)
+                    for (const id of ids) {
+                      const object = objects.find((o) => o.objectId === id)
+                      if (on && object) next.set(id, object)
+                      else next.delete(id)
+                    }
+                    setSelected(next)
+                    setConfirming(false)
+                  }}
+                  readOnly={readOnly}
+                  onSave={saveCell}
+                  upload={upload}
+                  onOpen={setOpen}
+                  pointerHref={pointerHref}
+                />
+              )}
+              {loaded.count > PAGE ? (
+                <p className="console-toolbar">
+                  <button
+                    type="button"
+                    className="button-secondary"
+                    disabled={skip === 0}
+                    onClick={() => setSkip(Math.max(0, skip - PAGE))}
+                  >
+                    Previous page
+                  </button>
+                  <button
+                    type="button"
+                    className="button-secondary"
+                    disabled={skip + PAGE >= loaded.count}
+                    onClick={() => setSkip(skip + PAGE)}
+                  >
+                    Next page
+                  </button>
+                </p>
+              ) : null}
+            </>
+          ) : null}
+          {readOnly ? null : (
+            <FieldTools
+              client={client}
+              className={chosen}
+              columns={columns}
+              onChanged={(text) => {
+                setMessage({ text })
+                reload()
+              }}
+            />
+          )}
+        </>
+      ) : null}
       {open && chosen ? (
         <ObjectEditor
           key={open.objectId}
@@ -168,8 +333,7 @@ export function Objects({ client, role }: SectionProps) {
           object={open}
           onDone={() => {
             setOpen(undefined)
-            page.reload()
-            classes.reload()
+            reload()
           }}
         />
       ) : null}
@@ -177,11 +341,7 @@ export function Objects({ client, role }: SectionProps) {
   )
 }
 
-function isJsonObject(text: string): boolean {
-  try {
-    const value = JSON.parse(text) as unknown
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-  } catch {
-    return false
-  }
+/** An object as an export file holds it (without the page's address book). */
+function plain({ ownerAddress: _a, addresses: _b, ...object }: ConsoleObject) {
+  return object
 }

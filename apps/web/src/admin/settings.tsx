@@ -9,6 +9,28 @@ interface Setting {
   secret: boolean
 }
 
+const MASK = '••••••••'
+
+/**
+ * A value with every URL's credentials, path and query hidden, as the server hides them: done
+ * here too, so a setting the server does not know holds a URL cannot show a provider's key.
+ */
+export function maskUrls(value: string): string {
+  return value.replace(
+    /\b([a-z][a-z0-9+.-]*:\/\/)([^\s,]+)/gi,
+    (_all, scheme: string, rest: string) => {
+      const at = rest.lastIndexOf('@', rest.search(/[/?#]|$/))
+      const credentials = at >= 0
+      const afterAt = credentials ? rest.slice(at + 1) : rest
+      const cut = afterAt.search(/[/?#]/)
+      const host = cut < 0 ? afterAt : afterAt.slice(0, cut)
+      const tail = cut < 0 ? '' : afterAt.slice(cut).replace(/^\/+$/, '')
+      const hidden = tail !== '' && tail !== `/${MASK}`
+      return `${scheme}${credentials ? `${MASK}@` : ''}${host}${hidden || tail === `/${MASK}` ? `/${MASK}` : ''}`
+    },
+  )
+}
+
 /** The server's effective configuration; secrets never leave the server. */
 export function Settings({ client }: SectionProps) {
   const { state } = useAdmin<{ results: Setting[] }>(client, 'settings')
@@ -36,8 +58,12 @@ export function Settings({ client }: SectionProps) {
             className: 'mono setting-value',
             cell: (setting) => (
               <>
-                {setting.value}
-                {setting.secret ? <span className="badge">secret, masked</span> : null}
+                {maskUrls(setting.value)}
+                {maskUrls(setting.value).includes(MASK) ? (
+                  <span className="badge">secret, masked</span>
+                ) : setting.secret ? (
+                  <span className="badge">secret when set</span>
+                ) : null}
               </>
             ),
           },

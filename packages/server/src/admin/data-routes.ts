@@ -9,6 +9,8 @@ import { parseWhereText } from '../objects/condition.ts'
 import { translatePage } from '../objects/query.ts'
 import { normaliseDocument } from '../objects/wire.ts'
 import { consoleAccess } from './access.ts'
+import { guardConsoleRoutes } from './guard.ts'
+import { consoleFieldRoutes } from './field-routes.ts'
 import { aclByUserId, aclUserIds, addressesOf } from './acl-users.ts'
 import { recordAudit } from './audit.ts'
 import { consoleErrors, digits, paging, pagingQuery, tags } from './schemas.ts'
@@ -65,6 +67,8 @@ export const consoleDataRoutes = routePlugin(
   ['portico-current-user'],
   async function consoleDataRoutes(app, services) {
     const requireConsole = consoleAccess(services.config.app)
+    guardConsoleRoutes(app, services.config.app)
+    await consoleFieldRoutes(app, services)
     const db = services.db
     const objects = services.objects
 

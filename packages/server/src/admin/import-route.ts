@@ -4,6 +4,7 @@ import { badRequest, errorBodySchema, HttpError } from '../errors.ts'
 import { ImportFileError } from '../import/export-file.ts'
 import { importOpened, openFile } from '../import/parse-import.ts'
 import { consoleAccess } from './access.ts'
+import { guardConsoleRoutes } from './guard.ts'
 import { recordAudit } from './audit.ts'
 import { consoleErrors, tags } from './schemas.ts'
 import { routePlugin } from '../http/route-plugin.ts'
@@ -21,6 +22,7 @@ export const consoleImportRoute = routePlugin(
   ['portico-current-user'],
   async function consoleImportRoute(app, services) {
     const requireConsole = consoleAccess(services.config.app)
+    guardConsoleRoutes(app, services.config.app)
     const db = services.db
     const classParams = {
       type: 'object',

@@ -5,6 +5,7 @@ import { badRequest, notFound } from '../errors.ts'
 import { eventCounts, files, sessions, users } from '../db/schema.ts'
 import { createApiKey, listApiKeys, revokeApiKey } from '../rpc/api-keys.ts'
 import { consoleAccess } from './access.ts'
+import { guardConsoleRoutes } from './guard.ts'
 import { listAudit, recordAudit } from './audit.ts'
 import { consoleErrors, digits, paging, recordId, tags } from './schemas.ts'
 import { effectiveSettings } from './settings.ts'
@@ -21,6 +22,7 @@ export const consolePeopleRoutes = routePlugin(
   ['portico-current-user'],
   async function consolePeopleRoutes(app, services) {
     const requireConsole = consoleAccess(services.config.app)
+    guardConsoleRoutes(app, services.config.app)
     const db = services.db
 
     app.get(

@@ -22,6 +22,7 @@ import {
 } from '../roles/roles.ts'
 import { roleParams, rolePage } from '../roles/schemas.ts'
 import { consoleAccess } from './access.ts'
+import { guardConsoleRoutes } from './guard.ts'
 import { aclByUserId, addressesOf } from './acl-users.ts'
 import { recordAudit } from './audit.ts'
 import { consoleErrors, tags } from './schemas.ts'
@@ -69,6 +70,7 @@ export const consoleRoleRoutes = routePlugin(
   async function consoleRoleRoutes(fastify, services) {
     const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
     const requireConsole = consoleAccess(services.config.app)
+    guardConsoleRoutes(app, services.config.app)
     const deps: RoleDeps = services
     const db = services.db
 

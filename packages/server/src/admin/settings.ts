@@ -14,11 +14,16 @@ const MASK = '••••••••'
 const seconds = (ms: number) => `${ms / 1000} s`
 const list = (values: readonly (string | number)[]) => (values.length ? values.join(', ') : '—')
 
-/** A URL with its credentials, path and query hidden (node URLs often carry provider keys). */
-function maskUrl(raw: string): string {
+/**
+ * A URL with its credentials, path, query and fragment hidden: node URLs carry provider keys in
+ * any of them (`/v2/<key>`, `?apikey=`, `user:key@`). Scheme, host and port stay, which is how a
+ * team tells its providers apart.
+ */
+export function maskUrl(raw: string): string {
   try {
     const url = new URL(raw)
-    return `${url.protocol}//${url.username ? `${MASK}@` : ''}${url.host}${url.pathname !== '/' || url.search ? `/${MASK}` : ''}`
+    const hidden = url.pathname.replace(/\/+$/, '') !== '' || url.search !== '' || url.hash !== ''
+    return `${url.protocol}//${url.username || url.password ? `${MASK}@` : ''}${url.host}${hidden ? `/${MASK}` : ''}`
   } catch {
     return MASK
   }

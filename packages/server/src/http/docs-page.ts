@@ -1,5 +1,7 @@
-// The /api/docs page: the OpenAPI document rendered on the server as plain HTML, so it needs no
-// CDN and passes the strict content security policy. Its one inline script applies the theme the
+// The /api/docs page: the OpenAPI document rendered on the server as plain HTML (what a reader
+// without scripts gets), then replaced by Scalar's API reference (search, collapsible
+// operations, try-it) served from this server's own copy of its npm package: no CDN, and the
+// page's policy lets it talk to this server only. Its one inline script applies the theme the
 // visitor chose in the app (the same localStorage key) before first paint; the route allows
 // exactly that script by its hash.
 
@@ -66,6 +68,37 @@ function renderOperation(method: string, path: string, op: Operation): string {
 ${params ? `<h4>Parameters</h4><ul>${params}</ul>` : ''}${body}<h4>Responses</h4>${responses}</section>`
 }
 
+/**
+ * Starts the reference on the plain page once its bundle has loaded: in the visitor's theme,
+ * without the fonts, telemetry and AI agent it would fetch from elsewhere, requests sent to
+ * this origin. Served as a file (the page's policy allows scripts from the server only).
+ */
+export const docsStartScript = `(function () {
+  var mount = document.getElementById('api-reference')
+  if (!window.Scalar || !mount) return
+  var dark = document.documentElement.getAttribute('data-theme') === 'dark'
+  window.Scalar.createApiReference(mount, {
+    url: '/api/openapi.json',
+    forceDarkModeState: dark ? 'dark' : 'light',
+    hideDarkModeToggle: true,
+    withDefaultFonts: false,
+    // The system's fonts (the bundle's own would be fetched from the vendor's host), and
+    // muted text and method colours dark (or light) enough to read on the page's background.
+    customCss:
+      'body .scalar-app,body .light-mode,body .dark-mode{--scalar-font:system-ui,sans-serif!important;--scalar-font-code:ui-monospace,monospace!important}' +
+      'body .light-mode{--scalar-color-2:#3b4350!important;--scalar-color-3:#4a5361!important;--scalar-color-green:#0a6b2f!important;--scalar-color-blue:#1d4ed8!important;--scalar-color-orange:#9a4a00!important;--scalar-color-red:#b3261e!important;--scalar-color-purple:#6b21a8!important;--scalar-color-yellow:#6b5000!important}' +
+      'body .dark-mode{--scalar-color-2:#d0d7e0!important;--scalar-color-3:#b4bfcc!important;--scalar-color-green:#6ee7a0!important;--scalar-color-blue:#8cb4ff!important;--scalar-color-orange:#ffb870!important;--scalar-color-red:#ff9a92!important;--scalar-color-purple:#d8b4fe!important;--scalar-color-yellow:#fde68a!important}',
+    telemetry: false,
+    agent: { disabled: true },
+    showDeveloperTools: 'never',
+    hideClientButton: true,
+    servers: [{ url: location.origin, description: 'This server' }],
+  })
+  var plain = document.getElementById('docs-plain')
+  if (plain) plain.hidden = true
+})()
+`
+
 /** The whole page, grouped by tag, with a table of contents. */
 export function renderDocsPage(doc: OpenApiDocument): string {
   const byTag = new Map<string, string[]>()
@@ -85,20 +118,25 @@ export function renderDocsPage(doc: OpenApiDocument): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} — API documentation</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <script>${docsThemeScript}</script>
+<script src="/api/docs/reference.js" defer></script>
+<script src="/api/docs/start.js" defer></script>
 <style>
 :root{color-scheme:light;font-family:system-ui,sans-serif;line-height:1.5;background:#fff;color:#1b1f24}
 :root[data-theme=dark]{color-scheme:dark;background:#0f141a;color:#e6e9ee}
-body{max-width:60rem;margin:0 auto;padding:1rem}
+body{margin:0}
+#docs-plain{max-width:60rem;margin:0 auto;padding:1rem}
+#api-reference{max-width:100vw;overflow-x:hidden}
 pre{overflow:auto;padding:.75rem;background:color-mix(in srgb,currentColor 8%,transparent);border-radius:.4rem;font-size:.85rem}
 section{border-top:1px solid color-mix(in srgb,currentColor 20%,transparent);padding:.5rem 0}
 .m{display:inline-block;min-width:4.5rem;font-size:.8rem;padding:.1rem .4rem;border-radius:.3rem;border:1px solid}
 a{color:inherit}
 </style></head>
-<body><header><p><a href="/">← Back to the site</a></p><h1>${title}</h1><p>Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI 3.1).</p></header>
+<body><div id="api-reference"></div><div id="docs-plain"><header><p><a href="/">← Back to the site</a></p><h1>${title}</h1><p>Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI 3.1).</p></header>
 <nav aria-label="Operations">${[...toc]
     .map(([tag, items]) => `<h2>${escape(tag)}</h2><ul>${items.join('')}</ul>`)
     .join('')}</nav>
 <main>${[...byTag].map(([tag, ops]) => `<h2>${escape(tag)}</h2>${ops.join('')}`).join('')}</main>
-</body></html>`
+</div></body></html>`
 }

@@ -60,8 +60,18 @@ describe('API description, docs page and version', () => {
     expect(html).toContain('POST')
     expect(html).toContain('/api/auth/verify')
     expect(html).toContain('Sign in with a signed EIP-4361 message')
-    const scripts = [...html.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => m[1]!)
+    const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/gi)].map((m) => m[1]!)
     expect(scripts).toHaveLength(1)
+    // The reference's scripts are this server's own files.
+    const sources = [...html.matchAll(/<script src="([^"]+)"/gi)].map((m) => m[1])
+    expect(sources).toEqual(['/api/docs/reference.js', '/api/docs/start.js'])
+    expect(html).toContain('<link rel="icon" href="/favicon.svg"')
+    for (const source of sources) {
+      const answer = await app.inject(source!)
+      expect(answer.statusCode, source).toBe(200)
+      expect(answer.headers['content-type']).toMatch(/^text\/javascript/)
+    }
+    expect((await app.inject('/api/docs/start.js')).body).toContain('createApiReference')
     expect(scripts[0]).toContain("localStorage.getItem('theme')")
     expect(html).not.toMatch(/(src|href)="https?:/i)
     const hash = createHash('sha256').update(scripts[0]!).digest('base64')
@@ -69,6 +79,7 @@ describe('API description, docs page and version', () => {
       .split(';')
       .find((d) => d.trim().startsWith('script-src'))
     expect(scriptSrc?.trim()).toBe(`script-src 'self' 'sha256-${hash}'`)
+    expect(String(response.headers['content-security-policy'])).toContain("connect-src 'self';")
   })
 
   it('answers the server and SDK versions', async () => {

@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto'
-import { docsThemeScript, renderDocsPage } from '../http/docs-page.ts'
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import { docsStartScript, docsThemeScript, renderDocsPage } from '../http/docs-page.ts'
+import { notFound } from '../errors.ts'
 import { contentSecurityPolicy } from '../http/security-headers.ts'
 import { serverVersion } from '../version.ts'
 import { routePlugin } from '../http/route-plugin.ts'
@@ -46,15 +50,50 @@ export const metaRoutes = routePlugin('portico-meta', [], async function metaRou
 
   // Rendered once, on first request: the document only changes with the code.
   let page: string | undefined
+  // The reference talks to this server only: nothing it loads or sends leaves it.
   const docsPolicy = contentSecurityPolicy([
     `'sha256-${createHash('sha256').update(docsThemeScript).digest('base64')}'`,
-  ])
+  ]).replace(/connect-src [^;]*/, "connect-src 'self'")
+  const reference = referenceBundle()
+  const script = { 200: { type: 'string', description: 'JavaScript' } } as const
+  app.get(
+    '/api/docs/reference.js',
+    {
+      schema: {
+        tags: ['meta'],
+        summary: "The API reference's script (Scalar, from this server's own copy)",
+        response: { ...script, 404: { type: 'object', additionalProperties: true } },
+      },
+    },
+    async (_request, reply) => {
+      if (!reference) throw notFound('This server was built without the API reference script.')
+      return reply
+        .type('text/javascript; charset=utf-8')
+        .header('cache-control', 'public, max-age=86400')
+        .send(fs.createReadStream(reference))
+    },
+  )
+  app.get(
+    '/api/docs/start.js',
+    {
+      schema: {
+        tags: ['meta'],
+        summary: 'Starts the API reference on the docs page, in the theme the visitor chose',
+        response: script,
+      },
+    },
+    async (_request, reply) =>
+      reply
+        .type('text/javascript; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(docsStartScript),
+  )
   app.get(
     '/api/docs',
     {
       schema: {
         tags: ['meta'],
-        summary: 'Readable API documentation (HTML, no scripts)',
+        summary: 'API reference (HTML: plain without scripts, searchable with try-it with them)',
         produces: ['text/html'],
         response: { 200: { type: 'string', description: 'An HTML page' } },
       },
@@ -69,3 +108,18 @@ export const metaRoutes = routePlugin('portico-meta', [], async function metaRou
     },
   )
 })
+
+/**
+ * Scalar's browser bundle: copied beside the built server (build.mjs), or from its npm package
+ * when the server runs from its sources. Undefined when neither is there: the page stays plain.
+ */
+function referenceBundle(): string | undefined {
+  const built = fileURLToPath(new URL('./api-reference.js', import.meta.url))
+  if (fs.existsSync(built)) return built
+  try {
+    return createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js')
+  } catch {
+    // Not installed (an API-only build without dev dependencies): the plain page is served.
+    return undefined
+  }
+}

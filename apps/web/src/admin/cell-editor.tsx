@@ -1,0 +1,165 @@
+import { useRef, useState, type KeyboardEvent } from 'react'
+import { editText, parseEdit, type GridColumn } from './field-types.ts'
+
+export interface CellEditorProps {
+  column: GridColumn
+  value: unknown
+  /** Link to a pointer's target in the browser. */
+  pointerHref: (className: string, objectId: string) => string
+  /** Uploads a file; resolves to its stored name and URL. */
+  upload: (file: File) => Promise<{ name: string; url: string }>
+  /** Saves the new value (undefined unsets it); resolves to a problem, or undefined. */
+  onSave: (value: unknown) => Promise<string | undefined>
+  onCancel: () => void
+}
+
+/**
+ * The editor of one cell, by its column's type: text, number, true/false, a date picker in local
+ * time, a pointer's target id (with a link to it), a file upload, latitude and longitude, or JSON
+ * for arrays and objects. What was typed is checked before anything is sent.
+ */
+export function CellEditor({
+  column,
+  value,
+  pointerHref,
+  upload,
+  onSave,
+  onCancel,
+}: CellEditorProps) {
+  const [text, setText] = useState(() => editText(column.type, value))
+  const [problem, setProblem] = useState<string>()
+  const [busy, setBusy] = useState(false)
+  const file = useRef<HTMLInputElement>(null)
+  const label = `${column.key} (${column.type})`
+  const targetClass = column.targetClass ?? (value as { className?: string } | undefined)?.className
+
+  const save = async (next: unknown) => {
+    setBusy(true)
+    const failed = await onSave(next)
+    setBusy(false)
+    if (failed) setProblem(failed)
+  }
+  const submit = async () => {
+    if (column.type === 'file') {
+      const chosen = file.current?.files?.[0]
+      if (!chosen) return setProblem('Choose a file to upload.')
+      setBusy(true)
+      try {
+        const stored = await upload(chosen)
+        await save({ __type: 'File', name: stored.name, url: stored.url })
+      } catch (error) {
+        setBusy(false)
+        setProblem((error as { shortMessage?: string }).shortMessage ?? (error as Error).message)
+      }
+      return
+    }
+    const parsed = parseEdit(column.type, text, { targetClass })
+    if ('problem' in parsed) return setProblem(parsed.problem)
+    await save(parsed.value)
+  }
+  const keys = (event: KeyboardEvent) => {
+    // Keys stay in the editor, not the grid's cell navigation.
+    event.stopPropagation()
+    if (event.key === 'Escape') {
+      event.preventDefault()
+      onCancel()
+    } else if (
+      event.key === 'Enter' &&
+      (column.type === 'array' || column.type === 'object' ? event.ctrlKey || event.metaKey : true)
+    ) {
+      event.preventDefault()
+      void submit()
+    }
+  }
+  const change = (next: string) => {
+    setText(next)
+    setProblem(undefined)
+  }
+  const problemId = `cell-problem-${column.key}`
+  const common = {
+    'aria-label': label,
+    'aria-invalid': problem ? true : undefined,
+    'aria-describedby': problem ? problemId : undefined,
+    autoFocus: true,
+    onKeyDown: keys,
+  } as const
+
+  let input
+  switch (column.type) {
+    case 'boolean':
+      input = (
+        <select {...common} value={text} onChange={(e) => change(e.target.value)}>
+          <option value="">(not set)</option>
+          <option value="true">true</option>
+          <option value="false">false</option>
+        </select>
+      )
+      break
+    case 'date':
+      input = (
+        <input
+          {...common}
+          type="datetime-local"
+          step="1"
+          value={text}
+          onChange={(e) => change(e.target.value)}
+        />
+      )
+      break
+    case 'file':
+      input = <input {...common} ref={file} type="file" onChange={() => setProblem(undefined)} />
+      break
+    case 'array':
+    case 'object':
+      input = (
+        <textarea
+          {...common}
+          className="mono"
+          rows={4}
+          value={text}
+          onChange={(e) => change(e.target.value)}
+        />
+      )
+      break
+    default:
+      input = (
+        <input
+          {...common}
+          inputMode={column.type === 'number' ? 'decimal' : undefined}
+          placeholder={
+            column.type === 'pointer'
+              ? `${targetClass ?? ''} object id`
+              : column.type === 'geopoint'
+                ? 'latitude, longitude'
+                : undefined
+          }
+          value={text}
+          onChange={(e) => change(e.target.value)}
+        />
+      )
+  }
+  return (
+    <div className="cell-editor" role="group" aria-label={`Edit ${column.key}`}>
+      {input}
+      {column.type === 'pointer' && targetClass && text.trim() ? (
+        <a href={pointerHref(targetClass, text.trim())}>Open {targetClass}</a>
+      ) : null}
+      {column.type === 'array' || column.type === 'object' ? (
+        <span className="muted hint">Ctrl+Enter saves</span>
+      ) : null}
+      <span className="cell-editor-actions">
+        <button type="button" disabled={busy} onClick={() => void submit()}>
+          Save
+        </button>
+        <button type="button" className="button-secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </span>
+      {problem ? (
+        <span id={problemId} role="alert" className="console-problem">
+          {problem}
+        </span>
+      ) : null}
+    </div>
+  )
+}

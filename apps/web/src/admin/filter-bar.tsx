@@ -1,0 +1,165 @@
+import { useState } from 'react'
+import type { GridColumn } from './field-types.ts'
+import {
+  operatorsFor,
+  parseJsonWhere,
+  takesValue,
+  whereOf,
+  type FilterRow,
+  type Operator,
+} from './filters.ts'
+
+export type AppliedFilter = { where: Record<string, unknown> | undefined } | { problem: string }
+
+/**
+ * The data browser's filter bar: conditions built from a field, an operator and a value (all
+ * must hold), or a `where` written as JSON. Applying a filter that cannot be read hands its
+ * problem up, and the browser then shows no rows.
+ */
+export function FilterBar({
+  columns,
+  initialJson,
+  onApply,
+}: {
+  columns: readonly GridColumn[]
+  initialJson?: string
+  onApply: (filter: AppliedFilter) => void
+}) {
+  const [mode, setMode] = useState<'fields' | 'json'>(initialJson ? 'json' : 'fields')
+  const [rows, setRows] = useState<FilterRow[]>([])
+  const [json, setJson] = useState(initialJson ?? '')
+  const filterable = columns.filter((column) => column.type !== 'acl' && column.type !== 'relation')
+  const typeOf = (field: string) => filterable.find((c) => c.key === field)?.type ?? 'string'
+
+  const setRow = (index: number, change: Partial<FilterRow>) =>
+    setRows(rows.map((row, i) => (i === index ? { ...row, ...change } : row)))
+  const apply = () => onApply(mode === 'json' ? parseJsonWhere(json) : whereOf(rows, columns))
+
+  return (
+    <form
+      className="filter-bar"
+      aria-label="Filter"
+      onSubmit={(event) => {
+        event.preventDefault()
+        apply()
+      }}
+    >
+      <fieldset className="filter-mode">
+        <legend className="visually-hidden">How to filter</legend>
+        <label className="checkbox">
+          <input
+            type="radio"
+            name="filter-mode"
+            checked={mode === 'fields'}
+            onChange={() => setMode('fields')}
+          />
+          Conditions
+        </label>
+        <label className="checkbox">
+          <input
+            type="radio"
+            name="filter-mode"
+            checked={mode === 'json'}
+            onChange={() => setMode('json')}
+          />
+          JSON where
+        </label>
+      </fieldset>
+      {mode === 'json' ? (
+        <label className="stacked">
+          Filter (where, as JSON)
+          <textarea
+            rows={2}
+            className="mono"
+            value={json}
+            placeholder='{"score": {"$gte": 5}}'
+            onChange={(event) => setJson(event.target.value)}
+          />
+        </label>
+      ) : (
+        <ul className="filter-rows">
+          {rows.map((row, index) => (
+            <li key={index} className="filter-row">
+              <label>
+                <span className="visually-hidden">Field of condition {index + 1}</span>
+                <select
+                  value={row.field}
+                  onChange={(event) => {
+                    const field = event.target.value
+                    const ops = operatorsFor(typeOf(field)).map((entry) => entry.op)
+                    setRow(index, { field, op: ops.includes(row.op) ? row.op : 'eq' })
+                  }}
+                >
+                  {filterable.map((column) => (
+                    <option key={column.key} value={column.key}>
+                      {column.key}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                <span className="visually-hidden">Test of condition {index + 1}</span>
+                <select
+                  value={row.op}
+                  onChange={(event) => setRow(index, { op: event.target.value as Operator })}
+                >
+                  {operatorsFor(typeOf(row.field)).map((entry) => (
+                    <option key={entry.op} value={entry.op}>
+                      {entry.label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              {takesValue(row.op) ? (
+                <label>
+                  <span className="visually-hidden">Value of condition {index + 1}</span>
+                  <input
+                    type={typeOf(row.field) === 'date' ? 'datetime-local' : 'text'}
+                    step={typeOf(row.field) === 'date' ? 1 : undefined}
+                    value={row.value}
+                    placeholder={typeOf(row.field) === 'boolean' ? 'true or false' : 'value'}
+                    onChange={(event) => setRow(index, { value: event.target.value })}
+                  />
+                </label>
+              ) : null}
+              <button
+                type="button"
+                className="button-secondary"
+                aria-label={`Remove condition ${index + 1}`}
+                onClick={() => setRows(rows.filter((_row, i) => i !== index))}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+          <li>
+            <button
+              type="button"
+              className="button-secondary"
+              disabled={filterable.length === 0}
+              onClick={() =>
+                setRows([...rows, { field: filterable[0]?.key ?? 'objectId', op: 'eq', value: '' }])
+              }
+            >
+              Add condition
+            </button>
+          </li>
+        </ul>
+      )}
+      <p className="console-toolbar">
+        <button type="submit">Apply filter</button>
+        <button
+          type="button"
+          className="button-secondary"
+          onClick={() => {
+            setRows([])
+            setJson('')
+            onApply({ where: undefined })
+          }}
+        >
+          Clear
+        </button>
+      </p>
+    </form>
+  )
+}

@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify'
+import { getAddress } from 'viem'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { databaseKinds, signedIn, testApp, testConfig } from '../../test/helpers.ts'
+
+const ADMIN = getAddress(`0x${'a1'.repeat(20)}`)
+
+describe.each(databaseKinds())("the console's columns and bulk deletes on %s", (kind) => {
+  let app: FastifyInstance
+  let admin: Record<string, string>
+  const ids: string[] = []
+  beforeAll(async () => {
+    const base = testConfig()
+    ;({ app } = await testApp(kind, { app: { ...base.app, adminAddresses: [ADMIN] } }))
+    admin = (await signedIn(app, ADMIN)).headers
+    const member = await signedIn(app)
+    for (const [title, score] of [
+      ['alpha', 3],
+      ['beta', 9],
+      ['gamma', 5],
+    ] as const) {
+      const made = await app.inject({
+        method: 'POST',
+        url: '/api/classes/Card',
+        headers: member.headers,
+        payload: { data: { title, score } },
+      })
+      ids.push(made.json().objectId)
+    }
+  })
+  const call = (method: string, url: string, payload?: object) =>
+    app.inject({ method: method as 'GET', url, headers: admin, ...(payload ? { payload } : {}) })
+
+  it('declares a typed column, and refuses a pointer without its class', async () => {
+    const added = await call('POST', '/api/admin/classes/Card/fields', {
+      name: 'author',
+      type: 'pointer',
+      targetClass: '_User',
+    })
+    expect(added.statusCode).toBe(200)
+    expect(added.json().fields).toEqual({ author: { type: 'pointer', targetClass: '_User' } })
+    const bad = await call('POST', '/api/admin/classes/Card/fields', {
+      name: 'link',
+      type: 'pointer',
+    })
+    expect(bad.statusCode).toBe(400)
+    const reserved = await call('POST', '/api/admin/classes/Card/fields', {
+      name: 'objectId',
+      type: 'string',
+    })
+    expect(reserved.statusCode).toBe(400)
+    expect((await call('GET', '/api/admin/classes/Card/fields')).json().fields).toHaveProperty(
+      'author',
+    )
+  })
+
+  it('removes a field from every object of the class and forgets its column', async () => {
+    const removed = await call('DELETE', '/api/admin/classes/Card/fields/score')
+    expect(removed.json()).toEqual({ changed: 3 })
+    const page = (await call('GET', '/api/admin/classes/Card')).json()
+    expect(page.results.map((o: { data: object }) => o.data)).not.toContainEqual(
+      expect.objectContaining({ score: expect.anything() }),
+    )
+    expect((await call('DELETE', '/api/admin/classes/Card/fields/author')).json()).toEqual({
+      changed: 0,
+    })
+    expect((await call('GET', '/api/admin/classes/Card/fields')).json().fields).toEqual({})
+    expect((await call('DELETE', '/api/admin/classes/Card/fields/nothing')).statusCode).toBe(404)
+  })
+
+  it('deletes a selection, saying which ids were gone already', async () => {
+    const answer = await call('POST', '/api/admin/classes/Card/delete', {
+      ids: [ids[0], ids[1], 'missing1'],
+    })
+    expect(answer.json()).toEqual({ deleted: [ids[0], ids[1]], missing: ['missing1'] })
+    const left = (await call('GET', '/api/admin/classes/Card?count=1')).json()
+    expect(left.count).toBe(1)
+    const audit = (await call('GET', '/api/admin/audit')).json().results
+    expect(audit.filter((e: { action: string }) => e.action === 'object.delete')).toHaveLength(2)
+    expect((await call('POST', '/api/admin/classes/Card/delete', { ids: [] })).statusCode).toBe(400)
+  })
+})

@@ -1,0 +1,259 @@
+import { eq } from 'drizzle-orm'
+import type { FastifyInstance } from 'fastify'
+import type { Database } from '../db/client.ts'
+import { sharedValues } from '../db/schema.ts'
+import { HttpError, badRequest, errorBodySchema, notFound } from '../errors.ts'
+import { ANY_OWNER } from '../objects/access.ts'
+import { assertFieldName, assertStoredClassName, isPointerClass } from '../objects/names.ts'
+import type { Services } from '../services.ts'
+import { parseWhere } from '../objects/condition.ts'
+import { consoleAccess } from './access.ts'
+import { recordAudit } from './audit.ts'
+import { consoleErrors, tags } from './schemas.ts'
+
+// A class's columns as the console's data browser declares them, and the changes over many
+// objects at once: removing a field from every object, deleting a selection. Documents have no
+// schema, so a declared field is only a column shown before any object has a value in it; it is
+// kept beside the server's other shared values.
+
+export const FIELD_TYPES = [
+  'string',
+  'number',
+  'boolean',
+  'date',
+  'pointer',
+  'relation',
+  'file',
+  'geopoint',
+  'array',
+  'object',
+] as const
+export type FieldType = (typeof FIELD_TYPES)[number]
+
+export interface DeclaredField {
+  type: FieldType
+  /** The class a pointer or relation names. */
+  targetClass?: string
+}
+
+const errors = { 400: errorBodySchema, 404: errorBodySchema, ...consoleErrors } as const
+const className = { type: 'string', maxLength: 64 } as const
+const fieldName = { type: 'string', maxLength: 64 } as const
+const classParams = { type: 'object', properties: { className }, required: ['className'] } as const
+const declaredFieldSchema = {
+  type: 'object',
+  properties: {
+    type: { type: 'string', enum: [...FIELD_TYPES] },
+    targetClass: { type: 'string', maxLength: 64 },
+  },
+  required: ['type'],
+  additionalProperties: false,
+} as const
+const fieldsAnswer = {
+  type: 'object',
+  properties: { fields: { type: 'object', additionalProperties: declaredFieldSchema } },
+  required: ['fields'],
+} as const
+/** Most objects one bulk delete names: a page of the browser at its largest. */
+const BULK_MAX = 200
+
+const keyOf = (className: string) => `console.fields.${className}`
+
+async function declaredFields(db: Database, className: string) {
+  const [row] = await db
+    .select({ value: sharedValues.value })
+    .from(sharedValues)
+    .where(eq(sharedValues.name, keyOf(className)))
+  return row ? (JSON.parse(row.value) as Record<string, DeclaredField>) : {}
+}
+
+async function saveFields(db: Database, className: string, fields: Record<string, DeclaredField>) {
+  const value = JSON.stringify(fields)
+  await db
+    .insert(sharedValues)
+    .values({ name: keyOf(className), value })
+    .onConflictDoUpdate({ target: sharedValues.name, set: { value } })
+}
+
+/** The field routes, inside the console's data plugin (whose access hook guards them). */
+export async function consoleFieldRoutes(app: FastifyInstance, services: Services) {
+  const requireConsole = consoleAccess(services.config.app)
+  const db = services.db
+  const objects = services.objects
+
+  app.get<{ Params: { className: string } }>(
+    '/api/admin/classes/:className/fields',
+    {
+      schema: {
+        tags,
+        summary: "The columns declared for a class in the console (beside its objects' fields)",
+        params: classParams,
+        response: { 200: fieldsAnswer, ...errors },
+      },
+    },
+    async (request) => {
+      await requireConsole(request, 'read')
+      const className = assertStoredClassName(request.params.className)
+      return { fields: await declaredFields(db, className) }
+    },
+  )
+
+  app.post<{
+    Params: { className: string }
+    Body: { name: string; type: FieldType; targetClass?: string }
+  }>(
+    '/api/admin/classes/:className/fields',
+    {
+      schema: {
+        tags,
+        summary: 'Declare a column of a class, with its type (objects get values when edited)',
+        params: classParams,
+        body: {
+          type: 'object',
+          properties: { name: fieldName, ...declaredFieldSchema.properties },
+          required: ['name', 'type'],
+          additionalProperties: false,
+        },
+        response: { 200: fieldsAnswer, ...errors },
+      },
+    },
+    async (request) => {
+      const { user } = await requireConsole(request, 'write')
+      const className = assertStoredClassName(request.params.className)
+      const { name, type, targetClass } = request.body
+      assertFieldName(name)
+      const targeted = type === 'pointer' || type === 'relation'
+      if (targeted && !isPointerClass(targetClass))
+        throw badField(`A ${type} field names the class it points to ("targetClass").`)
+      if (!targeted && targetClass !== undefined)
+        throw badField(`Only pointer and relation fields name a "targetClass".`)
+      const fields = await declaredFields(db, className)
+      fields[name] = targeted ? { type, targetClass: targetClass! } : { type }
+      await saveFields(db, className, fields)
+      await recordAudit(db, {
+        actor: user.address,
+        action: 'class.field.add',
+        target: `${className}.${name}`,
+        after: fields[name],
+      })
+      return { fields }
+    },
+  )
+
+  app.delete<{ Params: { className: string; field: string } }>(
+    '/api/admin/classes/:className/fields/:field',
+    {
+      schema: {
+        tags,
+        summary:
+          'Remove a field from every object of a class, and its column (needs a sign-in from the last 15 minutes)',
+        params: {
+          type: 'object',
+          properties: { className, field: fieldName },
+          required: ['className', 'field'],
+        },
+        response: {
+          200: {
+            type: 'object',
+            properties: { changed: { type: 'integer' } },
+            required: ['changed'],
+          },
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const { user } = await requireConsole(request, 'destructive')
+      const className = assertStoredClassName(request.params.className)
+      const field = assertFieldName(request.params.field)
+      // One object at a time through the store, so each change is checked, locked and told to
+      // live listeners like any other edit; the scan reads pages in id order, so memory stays flat.
+      let changed = 0
+      const scan = objects.scan(ANY_OWNER, className, parseWhere({ [field]: { $exists: true } }))
+      for await (const page of scan.pages())
+        for (const object of page) {
+          await objects.modify(
+            { className, objectId: object.objectId, userId: ANY_OWNER },
+            (current) => {
+              const { [field]: _removed, ...rest } = current.data
+              return { data: rest }
+            },
+          )
+          changed++
+        }
+      const fields = await declaredFields(db, className)
+      if (!(field in fields) && changed === 0)
+        throw notFound(`No object of ${className} has a field "${field}".`)
+      delete fields[field]
+      await saveFields(db, className, fields)
+      await recordAudit(db, {
+        actor: user.address,
+        action: 'class.field.remove',
+        target: `${className}.${field}`,
+        after: { changed },
+      })
+      return { changed }
+    },
+  )
+
+  app.post<{ Params: { className: string }; Body: { ids: string[] } }>(
+    '/api/admin/classes/:className/delete',
+    {
+      schema: {
+        tags,
+        summary: `Delete up to ${BULK_MAX} objects of a class by id (needs a sign-in from the last 15 minutes)`,
+        params: classParams,
+        body: {
+          type: 'object',
+          properties: {
+            ids: {
+              type: 'array',
+              minItems: 1,
+              maxItems: BULK_MAX,
+              uniqueItems: true,
+              items: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+            },
+          },
+          required: ['ids'],
+          additionalProperties: false,
+        },
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              deleted: { type: 'array', items: { type: 'string' } },
+              missing: { type: 'array', items: { type: 'string' } },
+            },
+            required: ['deleted', 'missing'],
+          },
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const { user } = await requireConsole(request, 'destructive')
+      const className = assertStoredClassName(request.params.className)
+      const deleted: string[] = []
+      const missing: string[] = []
+      for (const objectId of request.body.ids) {
+        try {
+          const before = await objects.delete({ className, objectId, userId: ANY_OWNER })
+          await recordAudit(db, {
+            actor: user.address,
+            action: 'object.delete',
+            target: `${className}/${objectId}`,
+            before,
+          })
+          deleted.push(objectId)
+        } catch (error) {
+          // Gone already (another admin, another tab): said in the answer, the rest still go.
+          if (!(error instanceof HttpError) || error.statusCode !== 404) throw error
+          missing.push(objectId)
+        }
+      }
+      return { deleted, missing }
+    },
+  )
+}
+
+const badField = (message: string) => badRequest(message, 'invalid_value')
