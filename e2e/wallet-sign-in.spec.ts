@@ -96,7 +96,8 @@ test('the wallet rejects the signature → error with the message → retry succ
 
   await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'error')
   const alert = dialog.getByRole('alert')
-  await expect(alert).toContainText('User rejected the request.')
+  await expect(alert).toContainText('You declined the sign-in in your wallet')
+  await expect(alert).not.toContainText('User rejected the request.')
   await expect(alert).toContainText('Nothing was signed')
   await expect(authStatus(page)).toContainText('Sign-in failed')
 
