@@ -31,6 +31,14 @@ export default function AccountMenu({ address }: { address: string }) {
     <div
       ref={root}
       className="account-menu"
+      // Tabbing out of the open menu closes it, as a click outside does (a click on the panel's
+      // text moves focus nowhere: relatedTarget is null, and the menu stays).
+      onBlur={(event) => {
+        const next = event.relatedTarget as Node | null
+        if (open && next && !event.currentTarget.contains(next)) {
+          setOpen(false)
+        }
+      }}
       onKeyDown={(event) => {
         if (event.key === 'Escape' && open) {
           setOpen(false)

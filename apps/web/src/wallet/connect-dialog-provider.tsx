@@ -35,8 +35,10 @@ export function ConnectDialogProvider({ children }: { children: ReactNode }) {
   const close = useCallback(() => {
     setOpen(false)
     const target = returnFocus.current
-    // The opener may have been replaced (header state changed): fall back to the header.
+    // The opener may have been replaced: a page's "Sign in" button gives way to the page itself
+    // once signed in, so focus goes to its heading; a header button to the header.
     if (target?.isConnected) target.focus()
+    else if (target?.closest('main')) focusPageHeading()
     else document.querySelector<HTMLElement>('.auth-status button, .auth-status a')?.focus()
   }, [])
   const control = useMemo(() => ({ openConnect }), [openConnect])
@@ -51,6 +53,27 @@ export function ConnectDialogProvider({ children }: { children: ReactNode }) {
       )}
     </ConnectDialogContext.Provider>
   )
+}
+
+/**
+ * Moves focus to the main heading, waiting (up to 3 s) for a page whose code is still loading to
+ * render it; the heading is made focusable from script only.
+ */
+function focusPageHeading() {
+  const main = document.querySelector('main')
+  if (!main) return
+  const focus = () => {
+    const heading = main.querySelector<HTMLElement>('h1')
+    if (!heading) return false
+    if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1
+    heading.focus()
+    return true
+  }
+  if (focus()) return
+  main.focus({ preventScroll: true })
+  const observer = new MutationObserver(() => focus() && observer.disconnect())
+  observer.observe(main, { childList: true, subtree: true })
+  setTimeout(() => observer.disconnect(), 3000)
 }
 
 export function useConnectDialog(): ConnectDialogControl {
