@@ -258,7 +258,7 @@ test('a signed-in non-admin and a visitor are refused, and the page says so', as
   await signInWithTestWallet(page, 1)
   await page.goto('/admin/users')
   await expect(page.getByRole('heading', { name: 'Not allowed' })).toBeVisible()
-  await expect(page.getByText(/not on this site.s team/)).toBeVisible()
+  await expect(page.getByText(/is only for this site.s team/)).toBeVisible()
   await expect(page.getByRole('table')).toHaveCount(0)
   expect((await inPage(page, 'GET', '/api/admin/users')).status).toBe(403)
   await expectNoSeriousAxeViolations(page)
