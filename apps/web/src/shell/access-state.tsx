@@ -1,4 +1,4 @@
-import { useId } from 'react'
+import { useId, useState } from 'react'
 import { Link } from 'wouter'
 import { useConnectDialog } from '../wallet/connect-dialog-provider.tsx'
 
@@ -6,12 +6,33 @@ import { useConnectDialog } from '../wallet/connect-dialog-provider.tsx'
 // content, drawn the same way on every page (Account, Analytics, Console): a card under the
 // page's own heading, with one primary action.
 
+let pendingNote: string | undefined
+
+/**
+ * What the next sign-in prompt says first: why the user was signed out by something they did on
+ * the page (revoking this browser's session, signing out everywhere).
+ */
+export function noteForSignInPrompt(note: string): void {
+  pendingNote = note
+}
+
 /** A visitor who is not signed in: what signing in gives them, and the button to do it. */
 export function SignInFirst({ what }: { what: string }) {
   const { openConnect } = useConnectDialog()
   const id = useId()
+  // Read once, when the prompt appears.
+  const [note] = useState(() => {
+    const text = pendingNote
+    pendingNote = undefined
+    return text
+  })
   return (
     <section className="card access-state" aria-labelledby={id} data-access="sign-in">
+      {note && (
+        <p className="access-note" role="status">
+          {note}
+        </p>
+      )}
       <h2 id={id}>Sign in first</h2>
       <p>Sign in with your wallet to see {what}. It takes one signature: no password, no fee.</p>
       <p className="actions">
