@@ -37,8 +37,8 @@ export function ConnectDialogProvider({ children }: { children: ReactNode }) {
     const target = returnFocus.current
     // The opener may have been replaced: a page's "Sign in" button gives way to the page itself
     // once signed in, so focus goes to its heading; a header button to the header.
-    if (target?.isConnected) target.focus()
-    else if (target?.closest('main')) focusPageHeading()
+    if (target?.closest('main') && !shown(target)) focusPageHeading()
+    else if (target?.isConnected) target.focus()
     else document.querySelector<HTMLElement>('.auth-status button, .auth-status a')?.focus()
   }, [])
   const control = useMemo(() => ({ openConnect }), [openConnect])
@@ -56,6 +56,14 @@ export function ConnectDialogProvider({ children }: { children: ReactNode }) {
 }
 
 /**
+ * In the page and shown: while a page's code loads, the content it replaces may stay in the
+ * document, hidden (React keeps it under a Suspense boundary).
+ */
+function shown(element: HTMLElement): boolean {
+  return element.isConnected && element.checkVisibility()
+}
+
+/**
  * Moves focus to the main heading, waiting (up to 3 s) for a page whose code is still loading to
  * render it; the heading is made focusable from script only.
  */
@@ -63,7 +71,7 @@ function focusPageHeading() {
   const main = document.querySelector('main')
   if (!main) return
   const focus = () => {
-    const heading = main.querySelector<HTMLElement>('h1')
+    const heading = [...main.querySelectorAll<HTMLElement>('h1')].find(shown)
     if (!heading) return false
     if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1
     heading.focus()
