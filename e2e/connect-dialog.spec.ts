@@ -30,13 +30,20 @@ for (const theme of ['light', 'dark'] as const) {
       await page.goto('/account?from=phone')
       const dialog = await openConnectDialog(page)
       // Shown at once, while the page still looks for a browser wallet.
-      const apps = dialog.getByRole('list').filter({ has: page.getByRole('link') }).first()
+      const apps = dialog
+        .getByRole('list')
+        .filter({ has: page.getByRole('link') })
+        .first()
       await expect(dialog.getByRole('heading', { name: 'Open in a wallet app' })).toBeVisible({
         timeout: 1500,
       })
       const origin = new URL(page.url())
       const pageUrl = `${origin.origin}/account?from=phone`
-      await expect(apps.getByRole('link')).toHaveText(['MetaMask', 'Coinbase Wallet', 'Trust Wallet'])
+      await expect(apps.getByRole('link')).toHaveText([
+        'MetaMask',
+        'Coinbase Wallet',
+        'Trust Wallet',
+      ])
       await expect(apps.getByRole('link', { name: 'MetaMask' })).toHaveAttribute(
         'href',
         `https://link.metamask.io/dapp/${origin.host}/account?from=phone`,
@@ -62,7 +69,7 @@ for (const theme of ['light', 'dark'] as const) {
       const width = await page.evaluate(() => document.documentElement.scrollWidth)
       expect(width).toBe(320)
       await expectNoSeriousAxeViolations(page)
-      await page.screenshot({ path: `test-results/connect-phone-${theme}.png` })
+      await page.screenshot({ path: `/tmp/portico-visitor-connect-phone-${theme}.png` })
 
       // The app chosen is listed first next time.
       await page.route('https://go.cb-w.com/**', (route) => route.fulfill({ body: 'app' }))
@@ -131,7 +138,7 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(alert).toContainText('which this site does not accept')
     expect(await primaryButtons(page)).toEqual(['Switch to Ethereum'])
     await expectNoSeriousAxeViolations(page)
-    await page.screenshot({ path: `test-results/connect-wrong-network-${theme}.png` })
+    await page.screenshot({ path: `/tmp/portico-visitor-connect-wrong-network-${theme}.png` })
 
     // The wallet refuses to switch: the dialog says what to do by hand, and Try again leads.
     await wallet.rejectNextSignature(page)

@@ -36,7 +36,7 @@ for (const width of [320, 1280]) {
         await expectNoSeriousAxeViolations(page)
       }
       await page.screenshot({
-        path: `test-results/states-console-signed-out-${theme}-${width}.png`,
+        path: `/tmp/portico-visitor-states-console-signed-out-${theme}-${width}.png`,
       })
     })
   }
@@ -115,7 +115,7 @@ test('the display name and avatar show in the header button and the account menu
   await expect(menu.locator('.account-menu-name')).toHaveText('Grace Hopper')
   await expect(menu.locator('img.avatar')).toBeVisible()
   await expectNoSeriousAxeViolations(page)
-  await page.screenshot({ path: 'test-results/header-profile.png' })
+  await page.screenshot({ path: '/tmp/portico-visitor-header-profile.png' })
 })
 
 test('Account: chain by name, copy, no explorer for a local chain; sessions with device and confirmation', async ({

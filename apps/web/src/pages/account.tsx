@@ -61,8 +61,8 @@ export default function Account() {
             <>
               <dt>Node</dt>
               <dd data-testid="account-no-node">
-                This site has no node for chain {user?.chainId}, so its balance and blocks cannot
-                be read here.
+                This site has no node for chain {user?.chainId}, so its balance and blocks cannot be
+                read here.
               </dd>
             </>
           ) : (
@@ -172,7 +172,9 @@ function Sessions() {
       }
       await signOutHere('You signed out everywhere: every session of your account has ended.')
     } catch (failure) {
-      setError((failure as { shortMessage?: string }).shortMessage ?? 'Could not sign out everywhere')
+      setError(
+        (failure as { shortMessage?: string }).shortMessage ?? 'Could not sign out everywhere',
+      )
       refresh()
     } finally {
       setBusy(false)
@@ -209,7 +211,9 @@ function Sessions() {
                     <button
                       type="button"
                       onClick={() =>
-                        void signOutHere('You revoked this browser\'s session, so you are signed out here.')
+                        void signOutHere(
+                          "You revoked this browser's session, so you are signed out here.",
+                        )
                       }
                     >
                       Sign out here

@@ -3,8 +3,8 @@ export function describeDevice(userAgent: string | null): string {
   if (!userAgent) return 'Unknown device'
   // Most specific first: Edge and Opera also say Chrome, and Chrome also says Safari.
   const browser =
-    ['Edg', 'OPR', 'FxiOS', 'CriOS', 'Firefox', 'HeadlessChrome', 'Chrome', 'Safari'].find((token) =>
-      new RegExp(`\\b${token}/[\\d.]+`).test(userAgent),
+    ['Edg', 'OPR', 'FxiOS', 'CriOS', 'Firefox', 'HeadlessChrome', 'Chrome', 'Safari'].find(
+      (token) => new RegExp(`\\b${token}/[\\d.]+`).test(userAgent),
     ) ?? 'A browser'
   const names: Record<string, string> = {
     Edg: 'Edge',

@@ -12,10 +12,7 @@ export function WalletAppIcon({ id }: { id: WalletApp['id'] }) {
         <svg {...size} className="wallet-icon">
           <rect width="28" height="28" rx="6" fill="#fff4ea" />
           <path d="M5 6l8 5.5L11.5 8z M23 6l-8 5.5L16.5 8z" fill="#e2761b" />
-          <path
-            d="M5 6l1.8 8.2L6 19l3.6 3.5h8.8L22 19l-.8-4.8L23 6l-8 5.5h-2z"
-            fill="#f6851b"
-          />
+          <path d="M5 6l1.8 8.2L6 19l3.6 3.5h8.8L22 19l-.8-4.8L23 6l-8 5.5h-2z" fill="#f6851b" />
           <path d="M10 16.5l2 .8-.6 1.7zm8 0l-2 .8.6 1.7z" fill="#233447" />
           <path d="M11.4 21l2.6 1.5 2.6-1.5-.4-1.6h-4.4z" fill="#c0ad9e" />
         </svg>
