@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { BackendClient } from '@portico/sdk/backend'
-import { NotAllowed, SignInFirst } from '../shell/access-state.tsx'
+import { SignInFirst } from '../shell/access-state.tsx'
+import { NotAllowed } from '../shell/not-allowed.tsx'
 import { RangePicker, SubdomainFilter } from './controls.tsx'
 import { EventsChart } from './events-chart.tsx'
 import { formatCount } from './format.ts'

@@ -1,10 +1,10 @@
 import { useId, useState } from 'react'
-import { Link } from 'wouter'
 import { useConnectDialog } from '../wallet/connect-dialog-provider.tsx'
 
 // The two states a page for signed-in users or for the site's team can be in besides its
 // content, drawn the same way on every page (Account, Analytics, Console): a card under the
-// page's own heading, with one primary action.
+// page's own heading, with one primary action. "Not allowed" is in not-allowed.tsx: only the
+// team's pages use it, so it stays out of the first load.
 
 let pendingNote: string | undefined
 
@@ -39,27 +39,6 @@ export function SignInFirst({ what }: { what: string }) {
         <button type="button" onClick={openConnect}>
           Sign in
         </button>
-      </p>
-    </section>
-  )
-}
-
-/** A signed-in user without the role the page needs: why, and who can change it. */
-export function NotAllowed({ what }: { what: string }) {
-  const id = useId()
-  return (
-    <section className="card access-state" aria-labelledby={id} data-access="not-allowed">
-      <h2 id={id}>Not allowed</h2>
-      <p>
-        You are signed in, but {what} is only for this site&apos;s team, and your address is not on
-        it.
-      </p>
-      <p className="muted">
-        An operator can add an address to the server&apos;s <code>ADMIN_ADDRESSES</code> (or{' '}
-        <code>VIEWER_ADDRESSES</code>, to look only).
-      </p>
-      <p>
-        <Link href="/">Back to the home page</Link>
       </p>
     </section>
   )

@@ -44,5 +44,5 @@ export function Avatar({
   size?: number
 }) {
   if (!url) return <Identicon address={address} size={size} />
-  return <img className="avatar" src={url} alt="" width={size} height={size} />
+  return <img className="user-avatar" src={url} alt="" width={size} height={size} />
 }

@@ -1,8 +1,17 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type RefObject,
+} from 'react'
 import { chainName } from '@portico/sdk/wallet'
 import { useAuth, useWallet } from '@portico/react'
 import { createSafeStorage } from '../storage/safe-storage.ts'
 import { errorAdvice } from './error-advice.ts'
+import { restoreFocus } from './restore-focus.ts'
 import { isTouchDevice, pageForWalletApp } from './wallet-apps.ts'
 import { WalletOptions } from './wallet-options.tsx'
 import { WalletQr } from './wallet-qr.tsx'
@@ -16,7 +25,20 @@ const storage = createSafeStorage(() => window.localStorage)
  * inside), Escape closes it, and it is labelled by its heading; the provider returns focus to the
  * opener. Lists the ways to connect, then shows the sign-in's progress or its error.
  */
-export default function ConnectDialog({ open, onClose }: { open: boolean; onClose(): void }) {
+export default function ConnectDialog({
+  open,
+  onClose: hide,
+  opener,
+}: {
+  open: boolean
+  onClose(): void
+  /** The element focused when the dialog opened: focus returns there (restoreFocus). */
+  opener: RefObject<HTMLElement | null>
+}) {
+  const onClose = useCallback(() => {
+    hide()
+    restoreFocus(opener.current)
+  }, [hide, opener])
   const ref = useRef<HTMLDialogElement>(null)
   const titleId = useId()
   const auth = useAuth()
