@@ -70,6 +70,15 @@ test('the team sees Analytics and Console in the navigation', async ({ page }) =
     'Analytics',
     'Console',
   ])
+  // Still after a reload (the session read back from the server says the role too).
+  await page.reload()
+  await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'authenticated')
+  await expect(mainNav(page).getByRole('link')).toHaveText([
+    'Home',
+    'Account',
+    'Analytics',
+    'Console',
+  ])
   await mainNav(page).getByRole('link', { name: 'Console' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Console' })).toBeVisible()
 })
