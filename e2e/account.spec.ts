@@ -49,6 +49,8 @@ test('revoking "This browser" on /account shows the sign-in prompt', async ({ pa
   await openAccountFromHeader(page)
   await expectShown(intro(page))
   await page.getByRole('button', { name: 'Revoke session (this browser)' }).click()
+  // It asks first: revoking this browser's session signs out here.
+  await page.getByRole('button', { name: 'Sign out here' }).click()
   await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'unauthenticated')
   await expectShown(prompt(page))
 })

@@ -250,14 +250,16 @@ test('a viewer sees everything and changes nothing: the API refuses every write'
 test('a signed-in non-admin and a visitor are refused, and the page says so', async ({ page }) => {
   await page.goto('/admin')
   await appStarted(page)
-  await expect(page.getByRole('heading', { name: 'Not allowed (403)' })).toBeVisible()
+  // A visitor simply needs to sign in: asked to, not refused.
+  await expect(page.getByRole('heading', { name: 'Sign in first' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Not allowed' })).toHaveCount(0)
   await expect(page.getByRole('button', { name: 'Sign in' }).last()).toBeVisible()
   await expectNoSeriousAxeViolations(page)
 
   await signInWithTestWallet(page, 1)
   await page.goto('/admin/users')
-  await expect(page.getByRole('heading', { name: 'Not allowed (403)' })).toBeVisible()
-  await expect(page.getByText(/not on this site.s team/)).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Not allowed' })).toBeVisible()
+  await expect(page.getByText(/is only for this site.s team/)).toBeVisible()
   await expect(page.getByRole('table')).toHaveCount(0)
   expect((await inPage(page, 'GET', '/api/admin/users')).status).toBe(403)
   await expectNoSeriousAxeViolations(page)

@@ -69,8 +69,16 @@ test('page views and a sign-in appear on the dashboard for an admin (light and d
 
 test('a non-admin is refused with a clear message', async ({ page }) => {
   await signInWithTestWallet(page, 1)
-  await navigate(page, 'Analytics')
+  // Not linked for them, and refused without a request the server would answer 403.
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText([
+    'Home',
+    'Account',
+  ])
+  const refused: string[] = []
+  page.on('response', (response) => response.status() === 403 && refused.push(response.url()))
+  await page.goto('/analytics')
   await expect(page.getByRole('heading', { name: 'Not allowed' })).toBeVisible()
+  expect(refused).toEqual([])
   await expect(page.getByRole('table')).toHaveCount(0)
   await expectNoSeriousAxeViolations(page)
 })
@@ -97,9 +105,9 @@ test('without a privacy signal, route changes are tracked as page views', async 
   await appStarted(page)
   await first
   await versionChecked
-  await navigate(page, 'Analytics')
+  await navigate(page, 'Account')
   await idleWorkDone(page)
-  expect(paths).toEqual(['/', '/analytics'])
+  expect(paths).toEqual(['/', '/account'])
   await expect(page.getByRole('status', { name: 'SDK version' })).toHaveCount(0)
 })
 
@@ -120,7 +128,7 @@ for (const [signal, script] of [
       if (new URL(request.url()).pathname === '/api/events') events.push(request.url())
     })
     await signInWithTestWallet(page, 1)
-    await navigate(page, 'Analytics')
+    await navigate(page, 'Account')
     await navigate(page, 'Home')
     await idleWorkDone(page)
     expect(events).toEqual([])

@@ -21,18 +21,15 @@ test('navigation swaps the body class: the old page class goes, foreign classes 
   await expect(page.locator('body')).not.toHaveClass(/page-home/)
   await expect(page.locator('body')).toHaveClass(/(^| )foreign-widget( |$)/)
 
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Analytics' })
-    .click()
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Analytics')
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/Your wallet is your account/)
   const classes = (await page.locator('body').getAttribute('class'))?.split(' ').sort()
-  expect(classes).toEqual(['foreign-widget', 'page-analytics'])
+  expect(classes).toEqual(['foreign-widget', 'page-home'])
 
   await page.goBack()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
   await expect(page.locator('body')).toHaveClass(/(^| )page-account( |$)/)
-  await expect(page.locator('body')).not.toHaveClass(/page-analytics/)
+  await expect(page.locator('body')).not.toHaveClass(/page-home/)
 })
 
 test('every page sets its own document title', async ({ page }) => {
@@ -138,17 +135,28 @@ test('a page with a route parameter is served with its own title and body class'
   await expect(page.getByTestId('page-address')).toHaveText(
     '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
   )
-  await page.goto('/u/not-an-address')
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Not a wallet address')
+  // A parameter that is not an address is no page at all: Not found, with 404.
+  const notFound = await page.goto('/u/not-an-address')
+  expect(notFound?.status()).toBe(404)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found')
+  await expect(page.locator('body')).toHaveClass('page-not-found')
+  // So is a console section that does not exist.
+  expect((await page.goto('/admin/no-such-section'))?.status()).toBe(404)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found')
+  expect((await page.goto('/admin/users'))?.status()).toBe(200)
 })
 
 test('robots.txt and sitemap.xml come from the page table', async ({ request, baseURL }) => {
   const robots = await request.get('/robots.txt')
   expect(robots.status()).toBe(200)
   expect(await robots.text()).toContain('Disallow: /account')
+  // The analytics and the console are the team's: not for search engines.
+  expect(await robots.text()).toContain('Disallow: /analytics')
   const sitemap = await (await request.get('/sitemap.xml')).text()
-  expect(sitemap).toContain(`<loc>${baseURL}/analytics</loc>`)
+  expect(sitemap).toContain(`<loc>${baseURL}/</loc>`)
   expect(sitemap).not.toContain('/account')
+  expect(sitemap).not.toContain('/analytics')
+  expect(sitemap).not.toContain('/admin')
 })
 
 test('a page whose code fails to load shows a friendly error with a way back', async ({ page }) => {
@@ -156,10 +164,12 @@ test('a page whose code fails to load shows a friendly error with a way back', a
   await appStarted(page)
   // Analytics: Account's code only loads for signed-in users.
   await page.route('**/assets/analytics-*.js', (route) => route.abort())
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Analytics' })
-    .click()
+  // A client-side route change, as a link in a page would make (Analytics is not in a visitor's
+  // navigation).
+  await page.evaluate(() => {
+    history.pushState(null, '', '/analytics')
+    dispatchEvent(new PopStateEvent('popstate'))
+  })
   const alert = page.getByRole('alert')
   await expect(alert.getByRole('heading', { name: 'Something went wrong' })).toBeVisible()
   await alert.getByRole('link', { name: 'Back to the home page' }).click()

@@ -53,7 +53,7 @@ test('connect → sign in → Account shows address and anvil balance → reload
   await openAccountFromHeader(page)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
   await expect(page.getByTestId('account-address')).toHaveText(address)
-  await expect(page.getByTestId('account-chain')).toHaveText('31337')
+  await expect(page.getByTestId('account-chain')).toHaveText('Anvil (local) (chain 31337)')
   const balance = await createPublicClient({ transport: http(anvilUrl()) }).getBalance({ address })
   await expect(page.getByTestId('account-balance')).toHaveText(`${formatEther(balance)} ETH`)
   await expect(page.getByRole('listitem').filter({ hasText: 'This browser' })).toBeVisible()
@@ -71,7 +71,7 @@ test('connect → sign in → Account shows address and anvil balance → reload
     await held
     await route.continue()
   })
-  await page.getByRole('button', { name: 'Sign out' }).click()
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click()
   await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'logging_out')
   await expect(authStatus(page)).toContainText('Signing out…')
   release()
@@ -96,7 +96,8 @@ test('the wallet rejects the signature → error with the message → retry succ
 
   await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'error')
   const alert = dialog.getByRole('alert')
-  await expect(alert).toContainText('User rejected the request.')
+  await expect(alert).toContainText('You declined the sign-in in your wallet')
+  await expect(alert).not.toContainText('User rejected the request.')
   await expect(alert).toContainText('Nothing was signed')
   await expect(authStatus(page)).toContainText('Sign-in failed')
 
@@ -131,7 +132,7 @@ test('switching the wallet to another chain signs the user out', async ({ page }
   await page.goto('/account')
   const dialog = await openConnectDialog(page)
   await dialog.getByRole('button', { name: TEST_WALLET.name }).click()
-  await expect(page.getByTestId('account-chain')).toHaveText('31337')
+  await expect(page.getByTestId('account-chain')).toHaveText('Anvil (local) (chain 31337)')
   const cookie = await sessionCookie(page)
 
   await wallet.switchChain(page, 1)
@@ -161,7 +162,7 @@ test('sign-out when the server cannot be reached still signs out here, and says 
   await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'authenticated')
 
   await page.route('**/api/auth/logout', (route) => route.abort('connectionrefused'))
-  await page.getByRole('button', { name: 'Sign out' }).click()
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click()
   await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'unauthenticated', {
     timeout: 30_000,
   })

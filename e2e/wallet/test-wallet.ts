@@ -33,7 +33,7 @@ export interface TestWallet {
   disconnect(page: Page): Promise<void>
   /** Switches the wallet to another chain (it only reports the change; reads stay on anvil). */
   switchChain(page: Page, chainId: number): Promise<void>
-  /** The user rejects the next signature request. */
+  /** The user rejects the next signature request (or network switch). */
   rejectNextSignature(page: Page): Promise<void>
   /** Requests for signatures the wallet received. */
   signatures: string[]
@@ -172,6 +172,10 @@ function injectWallet(config: { mode: WalletMode; address: string; name: string;
         case 'wallet_switchEthereumChain': {
           const target = (params[0] as { chainId: string }).chainId
           control.networkRequests.push(`${method} ${target}`)
+          if (control.rejectNext) {
+            control.rejectNext = false
+            throw rejection()
+          }
           if (!known.has(target))
             throw Object.assign(new Error(`Unrecognized chain ID "${target}".`), { code: 4902 })
           control.setChain(Number(target))

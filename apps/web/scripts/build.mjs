@@ -86,6 +86,7 @@ async function writePageShells(template, routes) {
       file,
       status: route.path === '*' ? 404 : 200,
       index: route.index,
+      ...(route.params ? { params: route.params } : {}),
     })
   }
   await fs.writeFile(path.join(distDir, 'routes.json'), `${JSON.stringify(table, null, 2)}\n`)

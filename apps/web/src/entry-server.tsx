@@ -21,17 +21,20 @@ export interface RouteRow {
   bodyClass: string
   /** Listed in sitemap.xml and open to crawlers (no parameters, no sign-in needed). */
   index: boolean
+  /** What each parameter must look like (regular expression source); else the path is Not found. */
+  params?: Record<string, string>
 }
 
 /** The page table without its components (scripts/build.mjs writes it to routes.json). */
 export function routeTable(): RouteRow[] {
-  return pages.map(({ path, title, bodyClass, auth }) => ({
+  return pages.map(({ path, title, bodyClass, auth, team, paramPatterns }) => ({
     path,
     title,
     description: descriptionOf(path),
     bodyClass,
-    // The console is for the site team, not for search engines.
-    index: path !== '*' && !path.includes(':') && auth !== 'required' && !path.startsWith('/admin'),
+    // The console and the analytics are for the site team, not for search engines.
+    index: path !== '*' && !path.includes(':') && auth !== 'required' && !team,
+    ...(paramPatterns ? { params: paramPatterns } : {}),
   }))
 }
 

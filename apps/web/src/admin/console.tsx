@@ -5,7 +5,8 @@ import type { BackendClient } from '@portico/sdk/backend'
 import { useBackendClient } from '../backend/use-backend-client.ts'
 import { useServerData, type Loaded } from '../backend/use-server-data.ts'
 import { PageLoading } from '../shell/page-loading.tsx'
-import { useConnectDialog } from '../wallet/connect-dialog-provider.tsx'
+import { SignInFirst } from '../shell/access-state.tsx'
+import { NotAllowed } from '../shell/not-allowed.tsx'
 import { Overview } from './overview.tsx'
 import { Users } from './users.tsx'
 import { Objects } from './objects.tsx'
@@ -55,45 +56,38 @@ type Access =
 export function Console({ section = '' }: { section?: string }) {
   const auth = useAuth()
   const client = useBackendClient()
-  const { openConnect } = useConnectDialog()
   const me = useServerData({
     // Asked again for each signed-in user.
     key: ['console', 'me', auth.user?.id],
     read: (signal) =>
       client!.request<{ role: Role; address: string }>('GET', '/api/admin/me', { signal }),
-    enabled: client !== undefined && auth.user !== undefined,
+    // Only the team has a role: anyone else is refused without asking the server.
+    enabled: client !== undefined && auth.user?.role !== undefined,
     whileReading: 'loading',
   })
   const access: Access =
     auth.status === 'undefined'
       ? { status: 'loading' }
-      : auth.user
-        ? accessOf(me.state)
-        : { status: 'signed-out' }
+      : !auth.user
+        ? { status: 'signed-out' }
+        : !auth.user.role
+          ? { status: 'forbidden' }
+          : accessOf(me.state)
 
   const current = sections.find((s) => s.path === section)
   if (access.status === 'loading') return <PageLoading />
   if (access.status !== 'ready' || !client)
     return (
-      <section className="card console-refused" aria-labelledby="console-refused-heading">
-        <h1 id="console-refused-heading">Not allowed (403)</h1>
+      <section className="console-refused">
+        <h1>Console</h1>
         {access.status === 'signed-out' ? (
-          <>
-            <p>The console is for this site&apos;s team. Sign in with an admin wallet to use it.</p>
-            <p>
-              <button type="button" onClick={openConnect}>
-                Sign in
-              </button>
-            </p>
-          </>
+          <SignInFirst what="the console" />
         ) : access.status === 'forbidden' ? (
-          <p>
-            You are signed in, but your address is not on this site&apos;s team. An operator can add
-            it to the server&apos;s <code>ADMIN_ADDRESSES</code> (or <code>VIEWER_ADDRESSES</code>,
-            to look only).
-          </p>
+          <NotAllowed what="the console" />
         ) : (
-          <p role="alert">{access.status === 'error' ? access.message : ''}</p>
+          <p className="card" role="alert">
+            {access.status === 'error' ? access.message : ''}
+          </p>
         )}
       </section>
     )

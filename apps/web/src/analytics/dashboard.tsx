@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { BackendClient } from '@portico/sdk/backend'
-import { useConnectDialog } from '../wallet/connect-dialog-provider.tsx'
+import { SignInFirst } from '../shell/access-state.tsx'
+import { NotAllowed } from '../shell/not-allowed.tsx'
 import { RangePicker, SubdomainFilter } from './controls.tsx'
 import { EventsChart } from './events-chart.tsx'
 import { formatCount } from './format.ts'
@@ -37,7 +38,7 @@ export function Dashboard({
   }, [state])
 
   if (state.status === 'signed-out') return <SignedOut />
-  if (state.status === 'forbidden') return <NotAllowed />
+  if (state.status === 'forbidden') return <NotAllowedHere />
 
   return (
     <section className="dashboard" aria-labelledby="dashboard-heading">
@@ -117,31 +118,10 @@ function DashboardBody({ state, reload }: { state: StatsState; reload: () => voi
 
 /** Shown to visitors who are not signed in (or whose session ended). */
 export function SignedOut() {
-  const { openConnect } = useConnectDialog()
-  return (
-    <section className="card dashboard-status" aria-labelledby="signed-out-heading">
-      <h2 id="signed-out-heading">Sign in to see the analytics</h2>
-      <p>The dashboard is for this site&apos;s administrators. Sign in with your wallet first.</p>
-      <p>
-        <button type="button" onClick={openConnect}>
-          Sign in
-        </button>
-      </p>
-    </section>
-  )
+  return <SignInFirst what="the analytics" />
 }
 
-function NotAllowed() {
-  return (
-    <section className="card dashboard-status" aria-labelledby="not-allowed-heading">
-      <h2 id="not-allowed-heading">Not allowed</h2>
-      <p>
-        You are signed in, but your address is not one of this site&apos;s administrators, so the
-        analytics are not shown to you.
-      </p>
-      <p className="muted">
-        An operator can add an address to the server&apos;s <code>ADMIN_ADDRESSES</code> setting.
-      </p>
-    </section>
-  )
+/** Shown to a signed-in user who is not on the site's team. */
+export function NotAllowedHere() {
+  return <NotAllowed what="the analytics" />
 }

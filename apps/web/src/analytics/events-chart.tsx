@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type uPlot from 'uplot'
 import { bucketLabel, describeSeries } from './format.ts'
+import { valueAxis } from './scale.ts'
 import type { Bucket, SeriesPoint } from './stats.ts'
 
 const HEIGHT = 240
@@ -19,6 +20,8 @@ function themeColours(element: Element) {
 function chartOptions(UPlot: typeof uPlot, width: number, bucket: Bucket, element: Element) {
   const colours = themeColours(element)
   const half = (bucket === 'hour' ? 3_600_000 : 86_400_000) / 2
+  // The value axis of the data drawn last (the scale's range is worked out before the splits).
+  let values = valueAxis(0)
   const axis = {
     stroke: colours.text,
     grid: { stroke: colours.grid, width: 1 },
@@ -33,7 +36,13 @@ function chartOptions(UPlot: typeof uPlot, width: number, bucket: Bucket, elemen
     scales: {
       // Half a bucket of room on each side, so the first and last bars are whole.
       x: { time: true, range: (_u, min, max) => [min - half, max + half] },
-      y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] },
+      // Up to a round value at or above the highest bar, with a gridline there (valueAxis).
+      y: {
+        range: (_u, _min, max) => {
+          values = valueAxis(max)
+          return [0, values.top]
+        },
+      },
     },
     axes: [
       {
@@ -49,6 +58,7 @@ function chartOptions(UPlot: typeof uPlot, width: number, bucket: Bucket, elemen
       {
         ...axis,
         size: 48,
+        splits: () => values.ticks,
         values: (_u, splits) => splits.map((s) => (Number.isInteger(s) ? String(s) : '')),
       },
     ],

@@ -1,8 +1,15 @@
 import { useCallback, useEffect, useState } from 'react'
 import { formatEther } from 'viem'
 import { useAuth, useNode, useWallet, usePortico } from '@portico/react'
+import { chainName } from '@portico/sdk/wallet'
 import { ProfileSection } from '../profile/profile-section.tsx'
+import { noteForSignInPrompt } from '../shell/access-state.tsx'
+import { describeDevice, isNoNode } from '../wallet/device.ts'
+import { explorerLink } from '../wallet/explorers.ts'
 import type { SessionInfo } from '@portico/sdk/portico'
+
+/** Sessions listed before "Show all". */
+const SESSIONS_SHOWN = 5
 
 /**
  * Account (signed-in users only; the page table's `auth: 'required'` asks others to sign in):
@@ -15,6 +22,7 @@ export default function Account() {
   const node = useNode({ chainId: user?.chainId, address: user?.address })
   const wallet = useWallet()
   const connector = wallet.connectors.find((c) => c.id === wallet.connectorId)
+  const noNode = isNoNode(node.error)
 
   return (
     <>
@@ -29,8 +37,11 @@ export default function Account() {
         <h2 id="wallet-heading">Wallet</h2>
         <dl className="account-details">
           <dt>Address</dt>
-          <dd className="address" data-testid="account-address">
-            {user?.address}
+          <dd>
+            <span className="address" data-testid="account-address">
+              {user?.address}
+            </span>
+            {user && <AddressActions address={user.address} chainId={user.chainId} />}
           </dd>
           <dt>Wallet</dt>
           <dd data-testid="account-wallet">
@@ -41,17 +52,35 @@ export default function Account() {
                 : 'Not connected'}
           </dd>
           <dt>Chain</dt>
-          <dd data-testid="account-chain">{user?.chainId ?? 'unknown'}</dd>
-          <dt>Balance</dt>
-          <dd data-testid="account-balance">
-            {node.balance !== undefined
-              ? `${formatEther(node.balance)} ETH`
-              : node.error
-                ? 'Could not be read from the node'
-                : 'Reading…'}
+          <dd data-testid="account-chain">
+            {user?.chainId === undefined
+              ? 'unknown'
+              : `${chainName(user.chainId)} (chain ${user.chainId})`}
           </dd>
-          <dt>Block</dt>
-          <dd data-testid="account-block">{node.blockNumber?.toString() ?? '…'}</dd>
+          {noNode ? (
+            <>
+              <dt>Node</dt>
+              <dd data-testid="account-no-node">
+                This site has no node for chain {user?.chainId}, so its balance and blocks cannot be
+                read here.
+              </dd>
+            </>
+          ) : (
+            <>
+              <dt>Balance</dt>
+              <dd data-testid="account-balance">
+                {node.balance !== undefined
+                  ? `${formatEther(node.balance)} ETH`
+                  : node.error
+                    ? 'The node did not answer; trying again shortly.'
+                    : 'Reading…'}
+              </dd>
+              <dt>Block</dt>
+              <dd data-testid="account-block">
+                {node.blockNumber?.toString() ?? (node.error ? '—' : 'Reading…')}
+              </dd>
+            </>
+          )}
         </dl>
       </section>
       {user && <ProfileSection userId={user.id} />}
@@ -67,14 +96,54 @@ export default function Account() {
   )
 }
 
+/** Copy the address, and look it up on the chain's block explorer when it has one. */
+function AddressActions({ address, chainId }: { address: string; chainId: number | undefined }) {
+  const [copied, setCopied] = useState<'yes' | 'failed'>()
+  const explorer = explorerLink(chainId, address)
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(address)
+      setCopied('yes')
+    } catch {
+      // Clipboard refused (permissions, insecure origin): say so; the address can be selected.
+      setCopied('failed')
+    }
+  }
+  return (
+    <span className="address-actions">
+      <button type="button" className="button-secondary small-button" onClick={() => void copy()}>
+        {copied === 'yes' ? 'Copied' : 'Copy'}
+      </button>
+      {explorer && (
+        <a href={explorer.href} target="_blank" rel="noopener noreferrer">
+          View on {explorer.name}
+        </a>
+      )}
+      <span role="status" className="muted small">
+        {copied === 'failed' ? 'Could not copy: select the address instead.' : ''}
+      </span>
+    </span>
+  )
+}
+
 function Sessions() {
   const portico = usePortico()
+  const auth = useAuth()
   const [sessions, setSessions] = useState<SessionInfo[] | null>(null)
   const [error, setError] = useState<string | null>(null)
+  const [showAll, setShowAll] = useState(false)
+  const [confirming, setConfirming] = useState<'this' | 'everywhere'>()
+  const [busy, setBusy] = useState(false)
 
   const refresh = useCallback(() => {
     portico.listSessions().then(
-      (list) => (setSessions(list), setError(null)),
+      (list) => {
+        const byUse = (session: SessionInfo) => Date.parse(session.lastSeenAt)
+        setSessions(
+          [...list].sort((a, b) => Number(b.current) - Number(a.current) || byUse(b) - byUse(a)),
+        )
+        setError(null)
+      },
       (failure: { shortMessage?: string }) =>
         setError(failure.shortMessage ?? 'Could not load sessions'),
     )
@@ -89,43 +158,130 @@ function Sessions() {
       setError((failure as { shortMessage?: string }).shortMessage ?? 'Could not revoke')
     }
   }
+  // This browser's session ends by signing out (the server revokes it), so nothing is asked of
+  // the server with a session it no longer knows; the sign-in prompt then says what happened.
+  const signOutHere = async (note: string) => {
+    noteForSignInPrompt(note)
+    await auth.signOut()
+  }
+  const signOutEverywhere = async () => {
+    setBusy(true)
+    try {
+      for (const session of sessions ?? []) {
+        if (!session.current) await portico.revokeSession(session.id)
+      }
+      await signOutHere('You signed out everywhere: every session of your account has ended.')
+    } catch (failure) {
+      setError(
+        (failure as { shortMessage?: string }).shortMessage ?? 'Could not sign out everywhere',
+      )
+      refresh()
+    } finally {
+      setBusy(false)
+    }
+  }
 
+  const listed = sessions && (showAll ? sessions : sessions.slice(0, SESSIONS_SHOWN))
   return (
     <section className="card" aria-labelledby="sessions-heading">
       <h2 id="sessions-heading">Your sessions</h2>
+      <p className="muted">
+        Every browser where you are signed in: this one first, then the most recently used.
+      </p>
       {error && <p role="alert">{error}</p>}
-      {sessions === null ? (
+      {listed === null ? (
         <p className="muted">Loading sessions…</p>
       ) : (
         <ul className="session-list">
-          {sessions.map((session) => (
+          {listed.map((session) => (
             <li key={session.id}>
               <span>
-                {session.current ? <strong>This browser</strong> : describe(session.userAgent)}
+                <strong>{describeDevice(session.userAgent)}</strong>
+                {session.current && <span className="this-browser"> · This browser</span>}
                 <br />
                 <span className="muted small">
-                  Signed in {new Date(session.createdAt).toLocaleString()} · expires{' '}
-                  {new Date(session.expiresAt).toLocaleString()}
+                  Last used {new Date(session.lastSeenAt).toLocaleString()} · signed in{' '}
+                  {new Date(session.createdAt).toLocaleDateString()}
                 </span>
               </span>
-              <button
-                type="button"
-                className="button-secondary"
-                onClick={() => void revoke(session.id)}
-                aria-label={`Revoke session ${session.current ? '(this browser)' : describe(session.userAgent)}`}
-              >
-                Revoke
-              </button>
+              {session.current ? (
+                confirming === 'this' ? (
+                  <span className="confirm" role="group" aria-label="Confirm">
+                    <span>This signs you out here.</span>
+                    <button
+                      type="button"
+                      onClick={() =>
+                        void signOutHere(
+                          "You revoked this browser's session, so you are signed out here.",
+                        )
+                      }
+                    >
+                      Sign out here
+                    </button>
+                    <button
+                      type="button"
+                      className="button-secondary"
+                      onClick={() => setConfirming(undefined)}
+                    >
+                      Cancel
+                    </button>
+                  </span>
+                ) : (
+                  <button
+                    type="button"
+                    className="button-secondary"
+                    onClick={() => setConfirming('this')}
+                    aria-label="Revoke session (this browser)"
+                  >
+                    Revoke
+                  </button>
+                )
+              ) : (
+                <button
+                  type="button"
+                  className="button-secondary"
+                  onClick={() => void revoke(session.id)}
+                  aria-label={`Revoke session (${describeDevice(session.userAgent)}, last used ${new Date(session.lastSeenAt).toLocaleString()})`}
+                >
+                  Revoke
+                </button>
+              )}
             </li>
           ))}
         </ul>
       )}
+      {sessions && sessions.length > SESSIONS_SHOWN && !showAll && (
+        <p>
+          <button type="button" className="button-secondary" onClick={() => setShowAll(true)}>
+            Show all {sessions.length} sessions
+          </button>
+        </p>
+      )}
+      <p className="actions">
+        {confirming === 'everywhere' ? (
+          <span className="confirm" role="group" aria-label="Confirm signing out everywhere">
+            <span>Every browser signed in to your account, this one too, will be signed out.</span>
+            <button type="button" disabled={busy} onClick={() => void signOutEverywhere()}>
+              Sign out everywhere
+            </button>
+            <button
+              type="button"
+              className="button-secondary"
+              onClick={() => setConfirming(undefined)}
+            >
+              Cancel
+            </button>
+          </span>
+        ) : (
+          <button
+            type="button"
+            className="button-secondary"
+            onClick={() => setConfirming('everywhere')}
+          >
+            Sign out everywhere…
+          </button>
+        )}
+      </p>
     </section>
   )
-}
-
-function describe(userAgent: string | null): string {
-  if (!userAgent) return 'Unknown device'
-  const browser = /(Firefox|Edg|Chrome|Safari)\/[\d.]+/.exec(userAgent)?.[1] ?? 'Browser'
-  return `${browser === 'Edg' ? 'Edge' : browser} session`
 }

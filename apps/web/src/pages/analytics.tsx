@@ -1,5 +1,5 @@
 import { RecentActivity, useAuth } from '@portico/react'
-import { Dashboard, SignedOut } from '../analytics/dashboard.tsx'
+import { Dashboard, NotAllowedHere, SignedOut } from '../analytics/dashboard.tsx'
 import { useBackendClient } from '../backend/use-backend-client.ts'
 import { PageLoading } from '../shell/page-loading.tsx'
 import '../analytics/analytics.css'
@@ -31,6 +31,9 @@ export default function Analytics() {
       <div data-reveal id="analytics-details">
         {auth.status === 'undefined' || (auth.user && !client) ? (
           <PageLoading />
+        ) : auth.user && !auth.user.role ? (
+          // Known from the session: no request that the server would refuse.
+          <NotAllowedHere />
         ) : auth.user && client ? (
           // A new account starts from a fresh dashboard.
           <Dashboard key={auth.user.id} client={client} />

@@ -6,8 +6,24 @@ import { pageTitle, site } from '../site/site.ts'
 const consolePage = {
   title: pageTitle('Console'),
   bodyClass: 'page-admin',
+  team: true,
   component: lazy(() => import('./admin.tsx')),
 }
+
+/**
+ * The console's sections (besides its overview at `/admin`): any other `/admin/…` is Not found
+ * (404). A new section of the console is added here too.
+ */
+const CONSOLE_SECTIONS = [
+  'users',
+  'objects',
+  'roles',
+  'files',
+  'keys',
+  'settings',
+  'audit',
+  'import',
+]
 
 /**
  * The page table. Each page's code loads on first visit; Home is also pre-rendered into the built
@@ -35,14 +51,21 @@ const allPages: readonly PageDefinition[] = [
     title: pageTitle('Analytics'),
     bodyClass: 'page-analytics',
     navLabel: 'Analytics',
+    team: true,
     component: lazy(() => import('./analytics.tsx')),
   },
-  { path: '/admin', ...consolePage },
-  { path: '/admin/:section', ...consolePage, bodyClass: 'page-admin-section' },
+  { path: '/admin', ...consolePage, navLabel: 'Console' },
+  {
+    path: '/admin/:section',
+    ...consolePage,
+    bodyClass: 'page-admin-section',
+    paramPatterns: { section: CONSOLE_SECTIONS.join('|') },
+  },
   {
     path: '/u/:address',
     title: pageTitle('Wallet'),
     bodyClass: 'page-address',
+    paramPatterns: { address: '0x[0-9a-fA-F]{40}' },
     component: lazy(() => import('./address.tsx')),
   },
   {

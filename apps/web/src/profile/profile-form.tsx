@@ -2,6 +2,8 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 
 import type { BackendClient } from '@portico/sdk/backend'
 import { shortMessageOf } from '../backend/error-message.ts'
 import { AvatarField, type UploadFile } from './avatar-field.tsx'
+import { usePorticoQueryClient } from '@portico/react'
+import { ownProfileKey } from './use-own-profile.ts'
 import { emptyProfile, fileUrl, loadProfile, saveProfile, type Profile } from './profile-store.ts'
 import { localDateString, validateBirthday, validateDisplayName, BIRTHDAY_MIN } from './validate.ts'
 import { useLeaveWarning } from './use-leave-warning.ts'
@@ -32,6 +34,7 @@ export function ProfileForm({
   today?: () => Date
 }) {
   const id = useId()
+  const queryClient = usePorticoQueryClient()
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' })
   const [profile, setProfile] = useState<Profile>(emptyProfile)
   const [birthdayBadInput, setBirthdayBadInput] = useState(false)
@@ -99,6 +102,8 @@ export function ProfileForm({
       setProfile((current) => ({ ...current, objectId: saved.objectId }))
       setStored(profile)
       setSaving({ status: 'saved' })
+      // The header shows the name and picture too.
+      void queryClient.invalidateQueries({ queryKey: ownProfileKey(ownerId) })
     } catch (error) {
       setSaving({ status: 'failed', message: shortMessageOf(error) })
     }

@@ -32,3 +32,17 @@ export function Identicon({ address, size = 24 }: { address: string; size?: numb
     </svg>
   )
 }
+
+/** The user's chosen picture when they saved one, else their identicon. Decorative either way. */
+export function Avatar({
+  address,
+  url,
+  size = 24,
+}: {
+  address: string
+  url?: string | undefined
+  size?: number
+}) {
+  if (!url) return <Identicon address={address} size={size} />
+  return <img className="user-avatar" src={url} alt="" width={size} height={size} />
+}

@@ -50,6 +50,18 @@ describe('resolvePage', () => {
     expect(resolvePage(pages, '/account/extra')).toBe(byPath('*'))
   })
 
+  it("gives a parameter that breaks its page's rule the Not found page", () => {
+    expect(resolvePage(pages, '/u/0x70997970C51812dc3A010C7d01b50e0d17dc79C8')).toBe(
+      byPath('/u/:address'),
+    )
+    expect(resolvePage(pages, '/u/not-an-address')).toBe(byPath('*'))
+    expect(resolvePage(pages, '/u/0x1234')).toBe(byPath('*'))
+    expect(resolvePage(pages, '/admin/users')).toBe(byPath('/admin/:section'))
+    expect(resolvePage(pages, '/admin/usersx')).toBe(byPath('*'))
+    expect(matchPath('/u/:id', '/u/7', { id: '[0-9]+' })).toEqual({ id: '7' })
+    expect(matchPath('/u/:id', '/u/7a', { id: '[0-9]+' })).toBeNull()
+  })
+
   it('throws when the table has no fallback', () => {
     expect(() => resolvePage([byPath('/')], '/x')).toThrow(/no "\*" page/)
   })

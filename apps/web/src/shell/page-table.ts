@@ -19,6 +19,17 @@ export interface PageDefinition {
   auth?: 'required'
   /** The page's main heading, shown on the sign-in prompt of an `auth: 'required'` page. */
   heading?: string
+  /**
+   * For the site's team only (the console, the analytics): linked in the navigation only for
+   * users with a console role, and kept out of the sitemap.
+   */
+  team?: boolean
+  /**
+   * What each parameter must look like (a regular expression's source, whole value): a path
+   * whose parameter does not match is not this page, so it gets the Not found page and 404.
+   * Plain strings, so the server can apply the same rules from routes.json.
+   */
+  paramPatterns?: Record<string, string>
 }
 
 /** Fallback path for the "Not found" page. */
@@ -42,7 +53,11 @@ export type PathParams<Pattern extends string> =
  * Matches a path against a pattern segment by segment; `:name` takes one non-empty segment.
  * Returns the decoded parameters, or null when the path does not match.
  */
-export function matchPath(pattern: string, pathname: string): Record<string, string> | null {
+export function matchPath(
+  pattern: string,
+  pathname: string,
+  paramPatterns: Record<string, string> = {},
+): Record<string, string> | null {
   const want = normalizePath(pattern).split('/')
   const have = normalizePath(pathname).split('/')
   if (want.length !== have.length) return null
@@ -54,6 +69,10 @@ export function matchPath(pattern: string, pathname: string): Record<string, str
       try {
         params[segment.slice(1)] = decodeURIComponent(actual)
       } catch {
+        return null
+      }
+      const rule = paramPatterns[segment.slice(1)]
+      if (rule !== undefined && !new RegExp(`^(?:${rule})$`).test(params[segment.slice(1)]!)) {
         return null
       }
     } else if (segment !== actual) return null
@@ -73,7 +92,7 @@ export function matchPage(
   const exact = pages.find((candidate) => candidate.path === path)
   if (exact) return { page: exact, params: {} }
   for (const page of pages) {
-    const params = page.path.includes(':') && matchPath(page.path, path)
+    const params = page.path.includes(':') && matchPath(page.path, path, page.paramPatterns)
     if (params) return { page, params }
   }
   const page = pages.find((candidate) => candidate.path === NOT_FOUND_PATH)

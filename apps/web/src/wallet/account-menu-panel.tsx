@@ -1,15 +1,20 @@
 import { useState } from 'react'
 import { Link } from 'wouter'
 import { useAuth } from '@portico/react'
+import { Avatar } from '../shell/identicon.tsx'
 
-/** The open account menu: the full address (copyable), the Account page, and sign out. */
+/** The open account menu: who (picture, name, full address, copyable), the Account page, sign out. */
 export function AccountMenuPanel({
   id,
   address,
+  displayName,
+  avatarUrl,
   onDone,
 }: {
   id: string
   address: string
+  displayName?: string | undefined
+  avatarUrl?: string | undefined
   onDone(): void
 }) {
   const auth = useAuth()
@@ -24,7 +29,13 @@ export function AccountMenuPanel({
   }
   return (
     <div id={id} className="account-menu-panel" role="group" aria-label="Account">
-      <p className="address account-menu-address">{address}</p>
+      <div className="account-menu-who">
+        <Avatar address={address} url={avatarUrl} size={40} />
+        <div>
+          {displayName && <p className="account-menu-name">{displayName}</p>}
+          <p className="address account-menu-address">{address}</p>
+        </div>
+      </div>
       <ul>
         <li>
           <button type="button" className="button-secondary" onClick={() => void copy()}>

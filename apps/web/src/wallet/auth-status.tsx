@@ -48,7 +48,7 @@ export function AuthStatus() {
             </span>
           }
         >
-          <AccountMenu address={auth.user!.address} />
+          <AccountMenu address={auth.user!.address} userId={auth.user!.id} />
         </Suspense>
       )
       break

@@ -32,13 +32,8 @@ export function ConnectDialogProvider({ children }: { children: ReactNode }) {
     setLoaded(true)
     setOpen(true)
   }, [])
-  const close = useCallback(() => {
-    setOpen(false)
-    const target = returnFocus.current
-    // The opener may have been replaced (header state changed): fall back to the header.
-    if (target?.isConnected) target.focus()
-    else document.querySelector<HTMLElement>('.auth-status button, .auth-status a')?.focus()
-  }, [])
+  // The dialog gives focus back (restoreFocus, loaded with it).
+  const close = useCallback(() => setOpen(false), [])
   const control = useMemo(() => ({ openConnect }), [openConnect])
 
   return (
@@ -46,7 +41,7 @@ export function ConnectDialogProvider({ children }: { children: ReactNode }) {
       {children}
       {loaded && (
         <Suspense fallback={null}>
-          <ConnectDialog open={open} onClose={close} />
+          <ConnectDialog open={open} onClose={close} opener={returnFocus} />
         </Suspense>
       )}
     </ConnectDialogContext.Provider>

@@ -24,6 +24,8 @@ describe('errorAdvice', () => {
       cause: rejected,
     })
     expect(errorAdvice(wrapped).advice).toMatch(/Nothing was signed/)
+    // The headline is the site's words, not the wallet's "User rejected the request."
+    expect(errorAdvice(wrapped).message).toBe('You declined the sign-in in your wallet')
   })
 
   it('tells what to do when no browser wallet exists or the relay is down', () => {

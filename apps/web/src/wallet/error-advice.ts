@@ -36,9 +36,12 @@ export function errorAdvice(error: unknown): ErrorAdvice {
   const message = top.shortMessage ?? top.message ?? 'Something went wrong'
   const rejected = find(error, (e) => e.code === 4001 || e.name === 'UserRejectedRequestError')
   if (rejected) {
+    // The wallet's own words ("User rejected the request.") blame the visitor and say nothing
+    // of what to do: the headline is ours.
     return {
-      message: rejected.shortMessage ?? 'You declined the request in your wallet.',
-      advice: 'Nothing was signed. Try again when you are ready, and approve the request.',
+      message: 'You declined the sign-in in your wallet',
+      advice:
+        'Nothing was signed. When you are ready, press Try again and approve the message in your wallet.',
     }
   }
   switch (top.name) {

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { useAuth } from '@portico/react'
+import { SignInFirst } from '../shell/access-state.tsx'
 import { PageLoading } from '../shell/page-loading.tsx'
-import { useConnectDialog } from './connect-dialog-provider.tsx'
 
 /**
  * Guards a page marked `auth: 'required'` in the page table: signed-in users see it, everyone
@@ -9,18 +9,12 @@ import { useConnectDialog } from './connect-dialog-provider.tsx'
  */
 export function SignInRequired({ title, children }: { title: string; children: ReactNode }) {
   const auth = useAuth()
-  const { openConnect } = useConnectDialog()
   if (auth.status === 'authenticated' || auth.status === 'logging_out') return children
   if (auth.status === 'undefined') return <PageLoading />
   return (
     <section className="sign-in-required" id="sign-in-required" data-reveal>
       <h1>{title}</h1>
-      <p className="lead">Sign in with your wallet to see this page.</p>
-      <p className="actions">
-        <button type="button" onClick={openConnect}>
-          Sign in
-        </button>
-      </p>
+      <SignInFirst what="this page" />
     </section>
   )
 }

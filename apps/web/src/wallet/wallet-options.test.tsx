@@ -53,3 +53,54 @@ describe('WalletOptions', () => {
     expect(document.body.textContent).not.toMatch(/options below/)
   })
 })
+
+describe('WalletOptions without a browser wallet on a phone', () => {
+  const pageUrl = new URL('https://shop.example/account?tab=1')
+
+  it("links to the wallet apps' browsers, the one used last first", () => {
+    render(
+      <WalletOptions
+        wallet={wallet([], 'none')}
+        disabled={false}
+        onChoose={() => {}}
+        touch
+        recent="trust"
+        pageUrl={pageUrl}
+      />,
+    )
+    const links = [...document.querySelectorAll<HTMLAnchorElement>('.wallet-list a')]
+    expect(links.map((a) => a.textContent)).toEqual([
+      'Trust WalletLast used',
+      'MetaMask',
+      'Coinbase Wallet',
+    ])
+    expect(links.map((a) => a.href)).toEqual([
+      'https://link.trustwallet.com/open_url?coin_id=60&url=https%3A%2F%2Fshop.example%2Faccount%3Ftab%3D1',
+      'https://link.metamask.io/dapp/shop.example/account?tab=1',
+      'https://go.cb-w.com/dapp?cb_url=https%3A%2F%2Fshop.example%2Faccount%3Ftab%3D1',
+    ])
+    // No extension to install on a phone: no "Get MetaMask" download list.
+    expect(screen.queryByRole('list', { name: 'Get a wallet' })).toBeNull()
+    expect(screen.getByText('What is a wallet?')).toBeTruthy()
+  })
+
+  it('lists browser wallets found, the one used last first, and no app links', () => {
+    const found: WalletConnectorInfo[] = [
+      { id: 'io.metamask', name: 'MetaMask', kind: 'eip6963', configured: true },
+      { id: 'io.rabby', name: 'Rabby', kind: 'eip6963', configured: true },
+    ]
+    render(
+      <WalletOptions
+        wallet={wallet(found, 'found')}
+        disabled={false}
+        onChoose={() => {}}
+        touch
+        recent="io.rabby"
+        pageUrl={pageUrl}
+      />,
+    )
+    const buttons = [...document.querySelectorAll('.wallet-list button')]
+    expect(buttons.map((b) => b.textContent)).toEqual(['RabbyLast used', 'MetaMask'])
+    expect(screen.queryByRole('heading', { name: 'Open in a wallet app' })).toBeNull()
+  })
+})

@@ -1,6 +1,8 @@
 import { useState, type ReactNode } from 'react'
 import type { useWallet } from '@portico/react'
 import type { WalletConnectorInfo } from '@portico/sdk/wallet'
+import { recentFirst, walletApps, type WalletApp } from './wallet-apps.ts'
+import { WalletAppIcon } from './wallet-icons.tsx'
 
 type Wallet = ReturnType<typeof useWallet>
 
@@ -19,82 +21,131 @@ const settingOf: Partial<Record<WalletConnectorInfo['kind'], string>> = {
 }
 
 /**
- * One button per way to connect. A vendor the site has not set up is a dead end for a visitor,
- * so it is left out; in development (`showUnconfigured`) it is shown with the setting it needs.
+ * One button per way to connect, the one used last first. A vendor the site has not set up is a
+ * dead end for a visitor, so it is left out; in development (`showUnconfigured`) it is shown with
+ * the setting it needs. Without a browser wallet, phones get links that open this page inside a
+ * wallet app (where the wallet is a browser wallet), computers links to get an extension. What is
+ * known shows at once: the search for browser wallets only fills in its own section.
  */
 export function WalletOptions({
   wallet,
   disabled,
   onChoose,
   showUnconfigured = false,
+  touch = false,
+  recent,
+  pageUrl,
+  onOpenApp,
+  injected = false,
 }: {
   wallet: Wallet
   disabled: boolean
   onChoose(connectorId: string, email?: string): void
   showUnconfigured?: boolean
+  /** A phone or tablet: offer wallet apps rather than extensions. */
+  touch?: boolean
+  /** The connector or wallet app chosen last on this browser. */
+  recent?: string | undefined
+  /** This page, as the wallet apps' links open it. */
+  pageUrl?: URL | undefined
+  onOpenApp?(id: WalletApp['id']): void
+  /** A wallet is already on the page (`window.ethereum`): its code is still loading. */
+  injected?: boolean
 }) {
   const [email, setEmail] = useState('')
-  const browser = wallet.connectors.filter((c) => c.kind === 'eip6963' || c.kind === 'injected')
+  const browser = recentFirst(
+    wallet.connectors.filter((c) => c.kind === 'eip6963' || c.kind === 'injected'),
+    (c) => c.id,
+    recent,
+  )
   const vendor = (kind: WalletConnectorInfo['kind']) =>
     wallet.connectors.find((c) => c.kind === kind && (c.configured || showUnconfigured))
   const walletConnect = vendor('walletConnect')
   const magic = vendor('magic')
   const social = vendor('web3auth')
-
-  if (wallet.status === 'idle' || wallet.status === 'loading') {
-    return (
-      <p role="status" className="dialog-progress">
-        Loading wallets…
-      </p>
-    )
-  }
+  const searching = wallet.injectedSearch !== 'none' && wallet.injectedSearch !== 'found'
+  const noneFound = browser.length === 0 && !searching
+  const apps = recentFirst(walletApps, (app) => app.id, recent)
+  const lastUsed = (id: string) =>
+    id === recent ? <span className="last-used">Last used</span> : null
 
   return (
     <div className="wallet-options">
-      <section aria-labelledby="browser-wallets">
-        <h3 id="browser-wallets">Browser wallets</h3>
-        {browser.length > 0 ? (
+      {/* Inside a wallet app's browser the wallet is on the page: no links to the apps. */}
+      {touch && browser.length === 0 && !injected && pageUrl && (
+        <section aria-labelledby="wallet-apps">
+          <h3 id="wallet-apps">Open in a wallet app</h3>
+          <p className="muted small">
+            Opens this page in the app&apos;s own browser, where you sign in. Without the app, the
+            link offers to install it.
+          </p>
           <ul className="wallet-list">
-            {browser.map((connector) => (
-              <li key={connector.id}>
-                <button
-                  type="button"
+            {apps.map((app) => (
+              <li key={app.id}>
+                <a
                   className="wallet-button"
-                  disabled={disabled}
-                  onClick={() => onChoose(connector.id)}
+                  href={app.link(pageUrl)}
+                  rel="noopener noreferrer"
+                  onClick={() => onOpenApp?.(app.id)}
                 >
-                  {connector.icon ? (
-                    <img src={connector.icon} alt="" width={28} height={28} />
-                  ) : (
-                    <span className="wallet-icon-placeholder" aria-hidden="true" />
-                  )}
-                  {connector.name}
-                </button>
+                  <WalletAppIcon id={app.id} />
+                  {app.name}
+                  {lastUsed(app.id)}
+                </a>
               </li>
             ))}
           </ul>
-        ) : wallet.injectedSearch === 'none' ? (
-          <div className="notice" role="status">
-            <p>
-              No browser wallet found. Get one, then reload this page
-              {walletConnect || magic || social ? ', or use one of the options below' : ''}.
-            </p>
-            <ul className="wallet-downloads" aria-label="Get a wallet">
-              {walletDownloads.map((download) => (
-                <li key={download.name}>
-                  <a href={download.url} target="_blank" rel="noopener noreferrer">
-                    Get {download.name}
-                  </a>
+        </section>
+      )}
+
+      {(!touch || browser.length > 0 || injected) && (
+        <section aria-labelledby="browser-wallets">
+          <h3 id="browser-wallets">Browser wallets</h3>
+          {browser.length > 0 ? (
+            <ul className="wallet-list">
+              {browser.map((connector) => (
+                <li key={connector.id}>
+                  <button
+                    type="button"
+                    className="wallet-button"
+                    disabled={disabled}
+                    onClick={() => onChoose(connector.id)}
+                  >
+                    {connector.icon ? (
+                      <img src={connector.icon} alt="" width={28} height={28} />
+                    ) : (
+                      <span className="wallet-icon-placeholder" aria-hidden="true" />
+                    )}
+                    {connector.name}
+                    {lastUsed(connector.id)}
+                  </button>
                 </li>
               ))}
             </ul>
-          </div>
-        ) : (
-          <p className="muted" role="status">
-            Looking for browser wallets…
-          </p>
-        )}
-      </section>
+          ) : noneFound ? (
+            <div className="notice" role="status">
+              <p>
+                No browser wallet found. Get one, then reload this page
+                {walletConnect || magic || social ? ', or use one of the options below' : ''}.
+              </p>
+              <ul className="wallet-downloads" aria-label="Get a wallet">
+                {walletDownloads.map((download) => (
+                  <li key={download.name}>
+                    <a href={download.url} target="_blank" rel="noopener noreferrer">
+                      Get {download.name}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : (
+            <p className="muted dialog-progress" role="status">
+              <span className="spinner" aria-hidden="true" />
+              Looking for browser wallets…
+            </p>
+          )}
+        </section>
+      )}
 
       {walletConnect && (
         <VendorOption id="wc-heading" title="Phone wallet" connector={walletConnect}>
@@ -147,6 +198,15 @@ export function WalletOptions({
           </button>
         </VendorOption>
       )}
+
+      <details className="wallet-help">
+        <summary>What is a wallet?</summary>
+        <p>
+          A wallet is an app or browser extension that holds your keys. Here it proves that an
+          address is yours by signing a short message: no password, no payment, and nothing leaves
+          your wallet but the signature. The same wallet signs you in on any site that accepts one.
+        </p>
+      </details>
     </div>
   )
 }

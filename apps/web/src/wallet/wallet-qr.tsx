@@ -2,9 +2,10 @@ import { useEffect, useState } from 'react'
 
 /**
  * The WalletConnect pairing URI as a QR code, drawn here with a small QR library (the vendor's
- * modal is hundreds of KB). The library loads with the first QR shown.
+ * modal is hundreds of KB). The library loads with the first QR shown. On a phone, a link opens
+ * the wallet app there instead.
  */
-export function WalletQr({ uri }: { uri: string }) {
+export function WalletQr({ uri, touch = false }: { uri: string; touch?: boolean }) {
   const [svg, setSvg] = useState<string | null>(null)
   useEffect(() => {
     let active = true
@@ -20,6 +21,15 @@ export function WalletQr({ uri }: { uri: string }) {
   }, [uri])
   return (
     <figure className="wallet-qr">
+      {touch && (
+        // On the phone itself a QR code cannot be scanned: the pairing link opens the wallet app
+        // registered for WalletConnect links.
+        <p>
+          <a className="button" href={uri}>
+            Open your wallet app
+          </a>
+        </p>
+      )}
       {svg ? (
         <div
           className="wallet-qr-code"

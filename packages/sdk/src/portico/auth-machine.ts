@@ -13,6 +13,8 @@ export interface AuthUser {
   address: `0x${string}`
   /** Every address that signs in as the user (their linked wallets), the primary first. */
   addresses?: readonly `0x${string}`[] | undefined
+  /** The user's role on the site's team (console and analytics), absent for everyone else. */
+  role?: 'admin' | 'viewer' | undefined
   /** Chain the user signed in on, when known. */
   chainId?: number | undefined
   /** Server session id. */

@@ -17,7 +17,12 @@ export function isUnauthorized(error: unknown): boolean {
 /** The state machine's user from a session or sign-in answer. */
 export function toAuthUser(
   answer: {
-    user: { id: string; address: string; addresses?: readonly string[] | undefined }
+    user: {
+      id: string
+      address: string
+      addresses?: readonly string[] | undefined
+      role?: 'admin' | 'viewer' | undefined
+    }
     session: { id: string; chainId?: number; expiresAt: string }
   },
   chainId?: number,
@@ -28,6 +33,7 @@ export function toAuthUser(
     ...(answer.user.addresses
       ? { addresses: answer.user.addresses as readonly `0x${string}`[] }
       : {}),
+    ...(answer.user.role ? { role: answer.user.role } : {}),
     chainId: answer.session.chainId ?? chainId,
     sessionId: answer.session.id,
     expiresAt: answer.session.expiresAt,

@@ -55,7 +55,10 @@ export interface CreateWalletParameters extends WalletVendorConfig {
 
 /** The loaded wallet stack: wagmi config plus the actions the app needs. */
 export interface Wallet {
-  /** Waits (≤ 3000 ms) for a browser wallet; updates `injectedSearch`. */
+  /**
+   * Waits (≤ 3000 ms) for a browser wallet; updates `injectedSearch`. Looks once per page load:
+   * later calls answer the first search's result.
+   */
   detectInjected(): Promise<boolean>
   connect(
     connectorId: string,
@@ -187,15 +190,21 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     return connector
   }
 
-  async function detectInjected(): Promise<boolean> {
-    if (!win) return false
-    store.set((s) => ({ ...s, injectedSearch: 'searching' }))
-    const found = await waitForInjectedWallet(win, {
-      timeoutMs: parameters.injectedWaitMs ?? injectedWaitMs,
-    })
-    store.set((s) => ({ ...s, injectedSearch: found ? 'found' : 'none' }))
-    sync()
-    return found
+  // Looked for once per page load: an extension installed later needs a reload anyway, and a
+  // wallet that announces itself afterwards (EIP-6963) still joins the list through `sync`.
+  let search: Promise<boolean> | undefined
+  function detectInjected(): Promise<boolean> {
+    if (!win) return Promise.resolve(false)
+    search ??= (async () => {
+      store.set((s) => ({ ...s, injectedSearch: 'searching' }))
+      const found = await waitForInjectedWallet(win, {
+        timeoutMs: parameters.injectedWaitMs ?? injectedWaitMs,
+      })
+      store.set((s) => ({ ...s, injectedSearch: found ? 'found' : 'none' }))
+      sync()
+      return found
+    })()
+    return search
   }
 
   return {

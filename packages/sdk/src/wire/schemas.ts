@@ -112,6 +112,13 @@ export const verifyBodySchema = {
 /** Every address that signs in as the user (checksummed): the primary first, then linked ones. */
 const userAddresses = { type: 'array', items: { type: 'string' } } as const
 
+/** The user's console role, absent for everyone else (ADMIN_ADDRESSES, VIEWER_ADDRESSES). */
+const consoleRole = {
+  type: 'string',
+  enum: ['admin', 'viewer'],
+  description: 'Set for the site team: admins change, viewers look. Absent for everyone else.',
+} as const
+
 export const signInAnswerSchema = {
   type: 'object',
   properties: {
@@ -121,6 +128,7 @@ export const signInAnswerSchema = {
         id: { type: 'string' },
         address: { type: 'string', description: "The user's primary (first) address." },
         addresses: userAddresses,
+        role: consoleRole,
       },
       required: ['id', 'address'],
       additionalProperties: false,
@@ -146,6 +154,7 @@ export const sessionAnswerSchema = {
         id: { type: 'string' },
         address: { type: 'string', description: "The user's primary (first) address." },
         addresses: userAddresses,
+        role: consoleRole,
         firstSignInAt: iso,
         lastSignInAt: iso,
       },

@@ -15,6 +15,26 @@ const flipCase = (hex: string) =>
   [...hex].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('')
 
 describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
+  it("answers the site team's console role with the user, and nothing for anyone else", async () => {
+    const admin = newAccount()
+    const viewer = newAccount()
+    const { app } = await appWith(kind, {
+      adminAddresses: [admin.address],
+      viewerAddresses: [viewer.address],
+    })
+    for (const [account, role] of [
+      [admin, 'admin'],
+      [viewer, 'viewer'],
+      [newAccount(), undefined],
+    ] as const) {
+      const { response } = await signIn(app, { account })
+      expect(response.json().user.role).toBe(role)
+      const cookie = String(response.headers['set-cookie']).split(';')[0]!
+      const session = await app.inject({ url: '/api/auth/session', headers: { cookie } })
+      expect(session.json().user.role).toBe(role)
+    }
+  })
+
   it('signs in with a local key, the cookie session works, logout ends it', async () => {
     const { app } = await appWith(kind)
     const account = newAccount()

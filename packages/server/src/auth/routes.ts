@@ -2,6 +2,7 @@ import { and, desc, eq, gt, isNull, lt } from 'drizzle-orm'
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import type { FastifyReply } from 'fastify'
 import type { Hex } from 'viem'
+import { consoleRoleOf } from '../admin/access.ts'
 import { addressesOf, type LinkedAddress } from '../auth/addresses.ts'
 import { issueNonce, pruneNonces } from '../auth/nonces.ts'
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE, sessionCookieName } from '../auth/sessions.ts'
@@ -23,6 +24,18 @@ const walletsAnswer = (wallets: LinkedAddress[]) => ({
 })
 
 const addressList = (wallets: LinkedAddress[]) => wallets.map((row) => row.address)
+
+/**
+ * The user's console role, when they have one: the web app shows the console and the analytics
+ * only to those who may use them (the server still checks every request).
+ */
+const roleOf = (
+  address: string,
+  config: { adminAddresses: string[]; viewerAddresses: string[] },
+) => {
+  const role = consoleRoleOf(address, config)
+  return role ? { role } : {}
+}
 
 /**
  * Sign-in with a wallet (EIP-4361), the session endpoints, and the user's linked wallets.
@@ -91,7 +104,7 @@ export const authRoutes = routePlugin(
         })
         const addresses = addressList(await addressesOf(services.db, user.id))
         const body = {
-          user: { id: user.id, address: user.address, addresses },
+          user: { id: user.id, address: user.address, addresses, ...roleOf(user.address, config) },
           session: { id: session.id, expiresAt: session.expiresAt.toISOString() },
         }
         if (mode === 'bearer') return { ...body, token }
@@ -124,6 +137,7 @@ export const authRoutes = routePlugin(
           id: user.id,
           address: user.address,
           addresses,
+          ...roleOf(user.address, config),
           firstSignInAt: user.firstSignInAt.toISOString(),
           lastSignInAt: user.lastSignInAt.toISOString(),
         },

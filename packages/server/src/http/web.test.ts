@@ -22,6 +22,13 @@ fs.writeFileSync(
     { path: '/', file: 'index.html', status: 200, index: true },
     { path: '/account', file: '_pages/account.html', status: 200, index: false },
     { path: '/u/:address', file: '_pages/u-address.html', status: 200, index: false },
+    {
+      path: '/n/:id',
+      file: '_pages/u-address.html',
+      status: 200,
+      index: false,
+      params: { id: '[0-9]+' },
+    },
     { path: '*', file: '_pages/not-found.html', status: 404, index: false },
   ]),
 )
@@ -54,6 +61,9 @@ describe('serving the built web app', () => {
     expect(await get('/u/0xAbC')).toEqual([200, 'wallet', 'no-cache'])
     expect(await get('/u/0xAbC/more')).toEqual([404, 'not found', 'no-cache'])
     expect(await get('/account/settings')).toEqual([404, 'not found', 'no-cache'])
+    // A parameter that breaks its page's rule is no page (the app shows Not found too).
+    expect(await get('/n/42')).toEqual([200, 'wallet', 'no-cache'])
+    expect(await get('/n/42x')).toEqual([404, 'not found', 'no-cache'])
     expect(await get('/robots.txt.bak')).toEqual([404, 'not found', 'no-cache'])
   })
 

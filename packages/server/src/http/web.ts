@@ -9,6 +9,8 @@ interface Route {
   file: string
   status: number
   index: boolean
+  /** What each parameter must look like (regular expression source, whole value). */
+  params?: Record<string, string>
 }
 
 /**
@@ -114,10 +116,23 @@ function routeFor(routes: Route[], url: string): Route | undefined {
     const want = segmentsOf(r.path)
     return (
       want.length === have.length &&
-      want.every((segment, i) => (segment.startsWith(':') ? have[i] !== '' : segment === have[i]))
+      want.every((segment, i) => {
+        if (!segment.startsWith(':')) return segment === have[i]
+        const rule = r.params?.[segment.slice(1)]
+        return have[i] !== '' && (rule === undefined || paramMatches(rule, have[i]!))
+      })
     )
   })
   return pattern ?? routes.find((r) => r.path === '*')
+}
+
+/** A parameter against its rule; a segment that does not decode matches nothing. */
+function paramMatches(rule: string, segment: string): boolean {
+  try {
+    return new RegExp(`^(?:${rule})$`).test(decodeURIComponent(segment))
+  } catch {
+    return false
+  }
 }
 
 const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`)
