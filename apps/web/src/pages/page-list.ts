@@ -19,8 +19,11 @@ const CONSOLE_SECTIONS = [
   'objects',
   'roles',
   'files',
+  'syncs',
   'keys',
   'settings',
+  'jobs',
+  'logs',
   'audit',
   'import',
 ]
