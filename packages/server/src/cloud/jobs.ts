@@ -3,6 +3,7 @@ import { cloudCodeError } from '../errors.ts'
 import { currentScope } from '../http/request-scope.ts'
 import { MASTER_OWNER } from '../compat/master-key.ts'
 import { ANY_OWNER } from '../objects/access.ts'
+import { JOB_STATUS } from '../objects/names.ts'
 import type { WireObject } from '../objects/rows.ts'
 import type { ObjectStore } from '../objects/store.ts'
 import type { CloudLogLine, CloudLogs } from './logs.ts'
@@ -14,7 +15,6 @@ import { runCloud } from './run.ts'
 // as a `_JobStatus` object as Parse Server does (status, message, params, times) with its log
 // lines. Only the master key reads them (their ACL is empty).
 
-export const JOB_STATUS = '_JobStatus'
 
 /** Log lines kept with a run. */
 const KEPT_LINES = 200

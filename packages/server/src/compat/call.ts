@@ -11,7 +11,6 @@ import type { FieldIndexes } from '../objects/field-indexes.ts'
 import type { Sync } from '../sync/definition.ts'
 import type { Watches } from '../sync/watches.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
-import type { CloudCode } from '../cloud/code.ts'
 
 // One call to the compatibility mount, whichever way it came: the envelope (`POST` with a
 // text/plain JSON body carrying `_method`, `_ApplicationId`, `_SessionToken`…), a REST call with
@@ -34,7 +33,7 @@ export interface CompatServices {
   signIns: SignIns
   objects: ObjectStore
   /** The site's cloud code (its `afterLogout` trigger is told of logouts). */
-  cloud: CloudCode
+  cloud: CompatCloud
   /** The contract-event syncs, whose classes the mount shows as Moralis v1 did. */
   syncs: readonly Sync[]
   /** Contract-event syncs made at run time (`watchContractEvent`). */
@@ -113,4 +112,22 @@ export async function viewerOf(call: CompatCall): Promise<Changer | undefined> {
 export async function writerOf(call: CompatCall): Promise<Changer> {
   if (call.master) return ANY_OWNER
   return (await call.requireSession()).user.id
+}
+
+// What the mount asks of the site's cloud code (cloud/code.ts provides it): its functions, its
+// jobs and its logout trigger. Declared here so that the mount does not depend on cloud code,
+// which itself calls the mount's routes.
+
+export interface CompatCloud {
+  /** Whether cloud code defines function `name`. */
+  hasFunction(name: string): boolean
+  /** Runs function `name` for `call`; undefined when it returned nothing. */
+  runFunction(call: CompatCall, name: string): Promise<unknown>
+  readonly registry: { readonly jobs: { has(name: string): boolean } }
+  readonly jobs: {
+    start(name: string, params: Record<string, unknown>, source: 'api'): Promise<string>
+  }
+  readonly triggers: {
+    afterLogout(user: { id: string }, sessionId: string): Promise<void>
+  }
 }

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util'
-import { JOB_STATUS } from '../cloud/jobs.ts'
+import { JOB_STATUS } from '../objects/names.ts'
 import { assertClassName, SYSTEM_CLASSES } from '../objects/names.ts'
 import { parseAcl } from '../objects/acl.ts'
 import { parseWhere } from '../objects/condition.ts'

@@ -1,7 +1,6 @@
-import type { CloudCode } from '../cloud/code.ts'
 import type { SiteFunction } from '../functions.ts'
 import { HttpError } from '../errors.ts'
-import type { CompatAnswer, CompatCall } from './call.ts'
+import type { CompatAnswer, CompatCall, CompatCloud } from './call.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import { requestMessage, serverTime } from './users.ts'
 import { watchFunctions } from './watch-functions.ts'
@@ -58,7 +57,7 @@ export async function runFunction(
   call: CompatCall,
   name: string,
   site: SiteFunctions,
-  cloud?: CloudCode,
+  cloud?: CompatCloud,
 ): Promise<unknown> {
   const builtin = Object.hasOwn(builtins, name) ? builtins[name] : undefined
   if (builtin) return builtin(call)
@@ -88,7 +87,7 @@ export async function runFunction(
 export async function startJob(
   call: CompatCall,
   name: string,
-  cloud: CloudCode | undefined,
+  cloud: CompatCloud | undefined,
 ): Promise<CompatAnswer> {
   if (!call.master)
     throw new ParseError(

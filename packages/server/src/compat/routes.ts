@@ -1,7 +1,7 @@
 import FindMyWay from 'find-my-way'
 import type { ChainClients } from '../auth/signature.ts'
 import { runBatch } from './batch.ts'
-import type { CompatAnswer, CompatCall, Method } from './call.ts'
+import type { CompatAnswer, CompatCall, CompatCloud, Method } from './call.ts'
 import {
   compatClassName,
   createInClass,
@@ -13,7 +13,6 @@ import {
 import { uploadFile } from './files.ts'
 import { getConfig, putConfig } from './config.ts'
 import { runFunction, startJob, type SiteFunctions } from './functions.ts'
-import type { CloudCode } from '../cloud/code.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import { getUser, logout, me, signIn, unlinkEthAddress, updateUser } from './users.ts'
 
@@ -64,7 +63,7 @@ export interface CompatRoutesOptions {
   clientFor: ChainClients
   functions: SiteFunctions
   /** The site's cloud code: its functions, and its jobs (`POST jobs/<name>`, master key). */
-  cloud?: CloudCode | undefined
+  cloud?: CompatCloud | undefined
 }
 
 /** What a segment must not hold to stay one segment of the router's path: it decodes them. */

@@ -66,3 +66,6 @@ export function assertFieldName(name: string): string {
   }
   return name
 }
+
+/** The class of cloud code's job runs (Parse Server's name): kept by the server. */
+export const JOB_STATUS = '_JobStatus'
