@@ -15,7 +15,6 @@ import { runCloud } from './run.ts'
 // as a `_JobStatus` object as Parse Server does (status, message, params, times) with its log
 // lines. Only the master key reads them (their ACL is empty).
 
-
 /** Log lines kept with a run. */
 const KEPT_LINES = 200
 
