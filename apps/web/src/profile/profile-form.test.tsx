@@ -1,5 +1,7 @@
 // @vitest-environment happy-dom
+import { PorticoProvider } from '@portico/react'
 import { createBackendClient } from '@portico/sdk/backend'
+import { createPortico } from '@portico/sdk/portico'
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { UploadFile } from './avatar-field.tsx'
@@ -38,8 +40,15 @@ const noUpload: UploadFile = async () => {
   throw new Error('not expected')
 }
 
+// The form tells the header's copy of the profile when it saved (through the app's query client).
+const portico = createPortico({ serverUrl: 'http://app.test', appId: 'test', chains: [] })
+
 function renderForm(client: ReturnType<typeof server>['client'], upload = noUpload) {
-  return render(<ProfileForm client={client} ownerId="u1" upload={upload} today={today} />)
+  return render(
+    <PorticoProvider portico={portico}>
+      <ProfileForm client={client} ownerId="u1" upload={upload} today={today} />
+    </PorticoProvider>,
+  )
 }
 
 describe('ProfileForm', () => {
