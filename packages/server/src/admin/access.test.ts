@@ -19,6 +19,7 @@ const validBodies: Record<string, { body: unknown; contentType?: string }> = {
   'POST /api/admin/roles': { body: { name: 'Editors' } },
   'PUT /api/admin/roles/{name}': { body: { add: { users: [] } } },
   'POST /api/admin/import/{className}': { body: '[]', contentType: 'application/json' },
+  'POST /api/admin/cloud/jobs/{name}': { body: { params: {} } },
 }
 
 /** Path parameters, each valid for its route's pattern. */
@@ -30,6 +31,7 @@ const params: Record<string, string> = {
   userId: 'user1',
   sessionId: 'session1',
   keyId: 'key1',
+  tableName: 'Watched',
 }
 
 interface Operation {

@@ -1,4 +1,5 @@
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
+import { guardConsoleRoutes } from './guard.ts'
 import type { FastifyRequest } from 'fastify'
 import { badRequest, errorBodySchema, notFound } from '../errors.ts'
 import { routePlugin } from '../http/route-plugin.ts'
@@ -144,6 +145,7 @@ export const consoleCloudRoutes = routePlugin(
   ['portico-current-user'],
   async function consoleCloudRoutes(fastify, services) {
     const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
+    guardConsoleRoutes(app, services.config.app)
     const requireConsole = consoleAccess(services.config.app)
     /** Decides access before the input is validated. */
     const access = (need: ConsoleNeed) => async (request: FastifyRequest) => {

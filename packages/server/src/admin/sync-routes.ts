@@ -1,4 +1,5 @@
 import { eventSyncs } from '../db/schema.ts'
+import { guardConsoleRoutes } from './guard.ts'
 import { errorBodySchema, notFound } from '../errors.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import { WatchRefusal } from '../sync/watches.ts'
@@ -17,6 +18,7 @@ export const consoleSyncRoutes = routePlugin(
   ['portico-current-user'],
   async function consoleSyncRoutes(app, services) {
     const requireConsole = consoleAccess(services.config.app)
+    guardConsoleRoutes(app, services.config.app)
 
     app.get(
       '/api/admin/syncs',

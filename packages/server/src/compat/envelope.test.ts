@@ -48,6 +48,9 @@ describe('readEnvelope', () => {
       masterKey: undefined,
       sessionToken: 'r:abc',
       requestId: undefined,
+      // Cloud code's request objects read these two.
+      installationId: 'install-1',
+      context: {},
       // `_ContentType` is a file upload's own parameter.
       params: { _ContentType: 'image/png', where: { score: 1 }, limit: 5 },
       bytes: undefined,
