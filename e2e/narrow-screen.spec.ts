@@ -27,7 +27,17 @@ async function overflow(page: Page) {
     const wide = [...document.querySelectorAll<HTMLElement>('body *')]
       .filter((element) => {
         const box = element.getBoundingClientRect()
-        return box.width > 0 && (box.right > width + 0.5 || box.left < -0.5)
+        if (!(box.width > 0 && (box.right > width + 0.5 || box.left < -0.5))) return false
+        // Inside a frame that scrolls sideways on its own (the console's tabs, a wide grid), an
+        // element may run past the screen: the page itself does not.
+        for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) {
+          const overflow = getComputedStyle(up).overflowX
+          if (overflow === 'auto' || overflow === 'scroll' || overflow === 'hidden') {
+            const frame = up.getBoundingClientRect()
+            if (frame.left >= -0.5 && frame.right <= width + 0.5) return false
+          }
+        }
+        return true
       })
       .slice(0, 5)
       .map((element) => `${element.tagName.toLowerCase()}.${element.className}`)

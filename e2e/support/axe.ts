@@ -1,9 +1,11 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page } from '@playwright/test'
 
-/** no serious or critical axe-core violation on what the page shows now. */
-export async function expectNoSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
+/** no serious or critical axe-core violation on what the page shows now (but `exclude`). */
+export async function expectNoSeriousAxeViolations(page: Page, options: { exclude?: string } = {}) {
+  const builder = new AxeBuilder({ page })
+  if (options.exclude) builder.exclude(options.exclude)
+  const results = await builder.analyze()
   const blocking = results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => ({
