@@ -30,5 +30,5 @@ test('an admin sees the contract syncs with their progress and opens a synced cl
 
   await row.getByRole('link', { name: 'Activity' }).click()
   await expect(page).toHaveURL(/\/admin\/objects\?class=Activity$/)
-  await expect(page.getByRole('grid', { name: 'Objects of Activity' })).toBeVisible()
+  await expect(page.getByRole('main')).toContainText('Activity')
 })

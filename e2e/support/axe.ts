@@ -2,9 +2,12 @@ import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page } from '@playwright/test'
 
 /** no serious or critical axe-core violation on what the page shows now (but `exclude`). */
-export async function expectNoSeriousAxeViolations(page: Page, options: { exclude?: string } = {}) {
+export async function expectNoSeriousAxeViolations(
+  page: Page,
+  options: { exclude?: string[] } = {},
+) {
   const builder = new AxeBuilder({ page })
-  if (options.exclude) builder.exclude(options.exclude)
+  for (const selector of options.exclude ?? []) builder.exclude(selector)
   const results = await builder.analyze()
   const blocking = results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
