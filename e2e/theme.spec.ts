@@ -160,6 +160,8 @@ test('when storage throws, the app still works and holds the theme in memory', a
 test('the API documentation is linked from every page and follows the chosen theme', async ({
   page,
 }) => {
+  // The docs page renders the whole interactive reference: axe takes its time there.
+  test.setTimeout(90_000)
   const violations: string[] = []
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
