@@ -164,7 +164,12 @@ test('the API documentation is linked from every page and follows the chosen the
   test.setTimeout(90_000)
   const violations: string[] = []
   page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
+    // The interactive reference still asks its vendor's hosts for fonts and its registry, which
+    // the policy refuses (api-reference.spec.ts checks that nothing from another host loads):
+    // any other refusal counts.
+    const text = message.text()
+    if (/Content Security Policy/i.test(text) && !/https:\/\/\w+\.scalar\.com\//.test(text))
+      violations.push(text)
   })
   await seedStorage(page, { theme: 'dark' })
   await page.goto('/analytics')
