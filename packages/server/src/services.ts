@@ -15,6 +15,7 @@ import { openFileStore, type FileStore } from './files/store.ts'
 import { LiveHub } from './live/hub.ts'
 import { openChangeFeed } from './objects/changes.ts'
 import { FieldIndexes } from './objects/field-indexes.ts'
+import { ClassPermissionsCache } from './objects/class-permissions.ts'
 import { ViewerRoles } from './objects/viewer-roles.ts'
 import { ObjectStore } from './objects/store.ts'
 import { ApiKeyVerifier } from './rpc/api-keys.ts'
@@ -143,12 +144,14 @@ export async function openServices(
     // that is pointed at its triggers then.
     const hooks = new SwitchableHooks()
     const roles = new ViewerRoles(database.db, cluster)
+    const permissions = new ClassPermissionsCache(database.db, cluster)
     const objects = new ObjectStore({
       db: database.db,
       fieldIndexes,
       publish: (changes) => feed.publish(changes),
       answerMaxBytes: config.answerMaxBytes,
       roles,
+      permissions,
       hooks,
       // Synced classes are written by their sync alone; their wide integers compare as numbers.
       classRules: syncs.classRules,

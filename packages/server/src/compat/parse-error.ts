@@ -27,6 +27,7 @@ export const ParseCode = {
   ACCOUNT_ALREADY_LINKED: 208,
   INVALID_SESSION_TOKEN: 209,
   UNSUPPORTED_SERVICE: 252,
+  CLASS_NOT_EMPTY: 255,
 } as const
 
 export class ParseError extends Error {
@@ -63,6 +64,8 @@ const CODES: Partial<Record<ErrorCode, number>> = {
   signature_unverifiable: ParseCode.CONNECTION_FAILED,
   address_taken: ParseCode.ACCOUNT_ALREADY_LINKED,
   address_not_linked: ParseCode.OBJECT_NOT_FOUND,
+  class_requires_sign_in: ParseCode.OBJECT_NOT_FOUND,
+  invalid_class_permissions: ParseCode.INVALID_JSON,
 }
 
 /** Status of an answer with this Parse code. */

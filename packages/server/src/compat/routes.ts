@@ -12,6 +12,7 @@ import {
 } from './classes.ts'
 import { uploadFile } from './files.ts'
 import { getConfig, putConfig } from './config.ts'
+import { deleteSchema, getSchema, listSchemas, saveSchema } from './schemas.ts'
 import { runFunction, startJob, type SiteFunctions } from './functions.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import { getUser, logout, me, signIn, unlinkEthAddress, updateUser } from './users.ts'
@@ -183,6 +184,33 @@ export function compatRoutes(options: CompatRoutesOptions): CompatRoutes {
   )
   on('GET', '/config', call(getConfig, false))
   on('PUT', '/config', call(putConfig))
+  // A class's fields and class-level permissions, master key only.
+  on('GET', '/schemas', call(listSchemas, false))
+  on(
+    'POST',
+    '/schemas',
+    call((c) => saveSchema(c, undefined, true)),
+  )
+  on(
+    'GET',
+    '/schemas/:className',
+    call((c, { className }) => getSchema(c, className!), false),
+  )
+  on(
+    'POST',
+    '/schemas/:className',
+    call((c, { className }) => saveSchema(c, className!, true)),
+  )
+  on(
+    'PUT',
+    '/schemas/:className',
+    call((c, { className }) => saveSchema(c, className!, false)),
+  )
+  on(
+    'DELETE',
+    '/schemas/:className',
+    call((c, { className }) => deleteSchema(c, className!)),
+  )
 
   function find(method: Method, path: string): Found | undefined {
     let readable: string

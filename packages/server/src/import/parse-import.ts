@@ -11,6 +11,8 @@ import {
   type ExportRow,
 } from './export-file.ts'
 import { importJoin, joinFile } from './joins.ts'
+import { importSchemas } from './schemas.ts'
+import { SCHEMA_CLASS } from '../objects/class-permissions.ts'
 import { FIX_AND_RERUN, prepareRow, RowRefused, type PreparedRow } from './rows.ts'
 import { importUser } from './users.ts'
 import { emptyReport, refuse, type ImportProgress, type ImportReport } from './report.ts'
@@ -72,7 +74,7 @@ export interface OpenedFile {
 export function openFile(name: string, text: string): OpenedFile {
   const base = name.replace(/\.json$/, '')
   const join = joinFile(base)
-  if (!join) checkClassName(base)
+  if (!join && base !== SCHEMA_CLASS) checkClassName(base)
   const { format, rows } = readExportFile(text)
   return join
     ? { name, className: join.className, join, format, rows }
@@ -109,6 +111,8 @@ export function importOpened(
   triggers = false,
 ): Promise<ImportReport> {
   const { name, format, rows } = file
+  if (file.className === SCHEMA_CLASS && !file.join)
+    return importSchemas(db, objects, { file: name, format, rows, owner: IMPORT_OWNER })
   if (file.join) return importJoin(db, objects, { ...file.join, file: name, format, rows })
   return importClass(db, objects, {
     file: name,

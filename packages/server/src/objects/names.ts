@@ -45,9 +45,9 @@ export function assertClassName(name: unknown): string {
 
 /**
  * Classes the compatibility mount keeps for itself that the console still shows and edits:
- * Parse Config's parameters (`_GlobalConfig`).
+ * Parse Config's parameters (`_GlobalConfig`) and the classes' permissions (`_SCHEMA`).
  */
-const CONSOLE_CLASSES: ReadonlySet<string> = new Set(['_GlobalConfig'])
+const CONSOLE_CLASSES: ReadonlySet<string> = new Set(['_GlobalConfig', '_SCHEMA'])
 
 /** Like `assertClassName`, but also the system classes: for the server's own tools (console, import). */
 export function assertStoredClassName(name: unknown): string {

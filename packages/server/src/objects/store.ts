@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm'
-import { rowsOf, batchConcurrency, textArray, type Database } from '../db/client.ts'
+import { rowsOf, batchConcurrency, queryRows, textArray, type Database } from '../db/client.ts'
 import { createCoalescer } from '../db/coalesce.ts'
 import { objects } from '../db/schema.ts'
 import { HttpError, notFound } from '../errors.ts'
@@ -19,6 +19,16 @@ import type { ViewerRoles } from './viewer-roles.ts'
 import { permsOf, withPublicRead, type Acl } from './acl.ts'
 import type { ObjectChange } from './changes.ts'
 import { noClassRules, type ClassRules } from './class-rules.ts'
+import {
+  checkOperation,
+  hiddenFields,
+  pointerCondition,
+  pointsAt,
+  SCHEMA_CLASS,
+  type ClassPermissionsCache,
+  type Operation,
+  type PointerConstraint,
+} from './class-permissions.ts'
 import { integerCondition } from './integer-fields.ts'
 import type { FieldIndexes } from './field-indexes.ts'
 import { CompiledPages, queryObjects } from './pages.ts'
@@ -57,6 +67,8 @@ export interface ObjectStoreOptions {
   classRules?: ClassRules | undefined
   /** The site's triggers, run around every write and read of the classes they name. */
   hooks?: ObjectHooks | undefined
+  /** Class-level permissions (class-permissions.ts); without them every class is open. */
+  permissions?: ClassPermissionsCache | undefined
 }
 
 /** A query as the routes read it from their wire format. */
@@ -124,6 +136,7 @@ export class ObjectStore {
   readonly #roles: ViewerRoles
   readonly #rules: ClassRules
   readonly #hooks: ObjectHooks
+  readonly #permissions: ClassPermissionsCache | undefined
 
   constructor(options: ObjectStoreOptions) {
     const { db, publish } = options
@@ -134,6 +147,7 @@ export class ObjectStore {
     this.#roles = options.roles
     this.#rules = options.classRules ?? noClassRules
     this.#hooks = options.hooks ?? noHooks
+    this.#permissions = options.permissions
     // Fetches that arrive together share one statement (as session lookups do): on the embedded
     // database a statement's fixed cost was most of a fetch.
     this.#fetch = createCoalescer(
@@ -160,11 +174,46 @@ export class ObjectStore {
     return this.#get(className, objectId, viewer)
   }
 
-  #get(className: string, objectId: string, viewer: Changer | undefined) {
-    if (viewer === ANY_OWNER) return this.readAsServer({ className, objectId })
-    return this.#viewer(viewer).then((list) =>
-      this.#fetch({ className, objectId, viewer: list as readonly string[] | undefined }),
-    )
+  async #get(className: string, objectId: string, changer: Changer | undefined) {
+    if (changer === ANY_OWNER) return this.readAsServer({ className, objectId })
+    const viewer = await this.#viewer(changer)
+    const constraint = await this.allowed(className, 'get', viewer)
+    const found = await this.#fetch({
+      className,
+      objectId,
+      viewer: viewer as readonly string[] | undefined,
+    })
+    if (!found || !meets(found, constraint)) return null
+    return this.#visible(found, viewer)
+  }
+
+  /**
+   * Whether `viewer` may do `operation` on `className` by its class-level permissions
+   * (class-permissions.ts): throws the refusal, or gives the pointer constraint the objects must
+   * also meet (undefined: none).
+   */
+  async allowed(
+    className: string,
+    operation: Operation,
+    viewer: Viewer,
+  ): Promise<PointerConstraint | undefined> {
+    if (!this.#permissions || viewer === ANY_OWNER) return undefined
+    return checkOperation(await this.#permissions.of(className), className, operation, viewer)
+  }
+
+  /** `object` without the fields its class's `protectedFields` hide from `viewer`. */
+  async #visible(object: WireObject, viewer: Viewer): Promise<WireObject> {
+    if (!this.#permissions || viewer === ANY_OWNER) return object
+    const hidden = hiddenFields(await this.#permissions.of(object.className), viewer, object.data)
+    if (hidden.length === 0) return object
+    const data = { ...object.data }
+    for (const field of hidden) delete data[field]
+    return { ...object, data }
+  }
+
+  /** `object` as `viewerId` may see it (without its class's protected fields). */
+  async visibleTo(object: WireObject, viewerId: Changer | undefined): Promise<WireObject> {
+    return this.#visible(object, await this.#viewer(viewerId))
   }
 
   /** A get as Parse runs it with find triggers: a query for one id that the triggers may change. */
@@ -192,7 +241,14 @@ export class ObjectStore {
 
   /** Every process forgets the roles it remembered when one of these writes touched a role. */
   async #rolesWritten(classNames: Iterable<string>): Promise<void> {
-    for (const className of classNames) if (className === '_Role') return this.#roles.changed()
+    let roles = false
+    let schemas = false
+    for (const className of classNames) {
+      roles ||= className === '_Role'
+      schemas ||= className === SCHEMA_CLASS
+    }
+    if (roles) await this.#roles.changed()
+    if (schemas) await this.#permissions?.changed()
   }
 
   /** The objects among `keys` (any classes) that `viewerId` may read, by `className/objectId`. */
@@ -203,13 +259,29 @@ export class ObjectStore {
     const found = new Map<string, WireObject>()
     if (keys.length === 0) return found
     const viewer = await this.#viewer(viewerId)
+    // A class whose permissions refuse the viewer a get is left out (its pointers stay bare).
+    const constraints = new Map<string, PointerConstraint | undefined | false>()
+    for (const className of new Set(keys.map((k) => k.className)))
+      constraints.set(
+        className,
+        await this.allowed(className, 'get', viewer).catch((error: unknown) => {
+          if (error instanceof HttpError) return false as const
+          throw error
+        }),
+      )
+    keys = keys.filter((k) => constraints.get(k.className) !== false)
+    if (keys.length === 0) return found
     const rows = await this.#db
       .select()
       .from(objects)
       .where(
         or(...keys.map((k) => and(readableBy(k.className, viewer), eq(objects.id, k.objectId)))),
       )
-    for (const row of rows) found.set(`${row.className}/${row.id}`, toWire(row))
+    for (const row of rows) {
+      const object = toWire(row)
+      if (!meets(object, constraints.get(row.className) || undefined)) continue
+      found.set(`${row.className}/${row.id}`, await this.#visible(object, viewer))
+    }
     return found
   }
 
@@ -273,14 +345,24 @@ export class ObjectStore {
   ): Promise<{ results: WireObject[]; count?: number }> {
     const { order } = query
     const viewer = await this.#viewer(changer)
+    // As Parse names them: a count alone is `count`, a query for one id alone is `get`.
+    const countOnly = query.count === true && query.limit === 0
+    const constraint = countOnly
+      ? undefined
+      : await this.allowed(className, isGet(query.where) ? 'get' : 'find', viewer)
+    const counted = query.count ? await this.allowed(className, 'count', viewer) : undefined
+    const pointers = constraint ?? counted
     const integers = this.#rules.integerFields(className)
     const where = integerCondition(query.where, integers)
-    return queryObjects(
+    const source = query.whereText ?? (query.where ? JSON.stringify(query.where) : undefined)
+    const found = await queryObjects(
       this.#db,
       {
         className,
         viewer,
-        where: translateWhere(where),
+        where: pointers
+          ? and(translateWhere(where), pointerCondition(pointers))
+          : translateWhere(where),
         orderBy: translateOrder(order, where, integers),
         ...this.#fieldIndexes.planQuery(className, where, order, integers),
         limit: query.limit,
@@ -288,12 +370,18 @@ export class ObjectStore {
         count: query.count ?? false,
         maxBytes: answerBudget(this.#answerMaxBytes),
         source: {
-          where: query.whereText ?? (query.where ? JSON.stringify(query.where) : undefined),
+          // The pointer constraint is part of the statement: it is part of its key.
+          where: pointers ? `${source ?? ''}\u0000${pointers.fields.join(',')}` : source,
           order,
         },
       },
       this.#compiledPages,
     )
+    if (!this.#permissions || viewer === ANY_OWNER) return found
+    return {
+      ...found,
+      results: await Promise.all(found.results.map((object) => this.#visible(object, viewer))),
+    }
   }
 
   /**
@@ -302,11 +390,20 @@ export class ObjectStore {
    */
   scan(changer: Changer, className: string, where: Condition | undefined): ObjectScan {
     const db = this.#db
-    const condition = this.liveCondition(className, where)
-    const resolved = this.#viewer(changer)
+    const translated = this.liveCondition(className, where)
+    const resolved: Promise<{ viewer: Viewer; condition: SQL | undefined }> = this.#viewer(
+      changer,
+    ).then(async (viewer) => {
+      const constraint = await this.allowed(className, 'find', viewer)
+      return {
+        viewer,
+        condition: constraint ? and(translated, pointerCondition(constraint)) : translated,
+      }
+    })
+    const visible = (object: WireObject, viewer: Viewer) => this.#visible(object, viewer)
     return {
       async fieldNames() {
-        const viewer = await resolved
+        const { viewer, condition } = await resolved
         const keys = await db.execute(
           sql`select distinct jsonb_object_keys(${objects.data}) as key from ${objects}
               where ${and(readableBy(className, viewer), condition)} order by 1`,
@@ -314,7 +411,7 @@ export class ObjectStore {
         return rowsOf<{ key: string }>(keys).map((row) => row.key)
       },
       async *pages() {
-        const viewer = await resolved
+        const { viewer, condition } = await resolved
         let after = ''
         for (;;) {
           const rows = await db
@@ -324,7 +421,7 @@ export class ObjectStore {
             .orderBy(asc(objects.id))
             .limit(SCAN_PAGE)
           if (rows.length === 0) return
-          yield rows.map(toWire)
+          yield await Promise.all(rows.map((row) => visible(toWire(row), viewer)))
           after = rows.at(-1)!.id
         }
       },
@@ -357,10 +454,21 @@ export class ObjectStore {
   async matches(object: WireObject, filters: readonly ObjectFilter[]): Promise<boolean[]> {
     const perms = permsOf(object.acl)
     const viewers = await Promise.all(filters.map((s) => this.#viewer(s.viewerId)))
-    const columns = filters.map(
-      (s, i) =>
-        sql`coalesce(${and(readableBy(s.className, viewers[i]), s.condition)}, false) as ${sql.identifier(`m${i}`)}`,
+    // A subscriber the class's permissions refuse a find matches nothing.
+    const constraints = await Promise.all(
+      filters.map((s, i) =>
+        this.allowed(s.className, 'find', viewers[i]).catch((error: unknown) => {
+          if (error instanceof HttpError) return false as const
+          throw error
+        }),
+      ),
     )
+    const columns = filters.map((s, i) => {
+      const constraint = constraints[i]
+      const allowed =
+        constraint === false ? sql`false` : constraint ? pointerCondition(constraint) : undefined
+      return sql`coalesce(${and(readableBy(s.className, viewers[i]), s.condition, allowed)}, false) as ${sql.identifier(`m${i}`)}`
+    })
     const result = await this.#db.execute(sql`
       with ${objects} (class_name, id, owner_id, read_perm, write_perm, data, created_at,
         updated_at) as (
@@ -380,6 +488,7 @@ export class ObjectStore {
     this.#rules.assertWritable(className, actor)
     // A role's name is unique: in a group, one name in use would fail the others' statement.
     if (className === '_Role') return { created: await this.createRelated(request, []) }
+    await this.#mayCreate(request, actor)
     const hooks = this.#hooks
     if (!hooks.handles('beforeSave', className) && !hooks.handles('afterSave', className))
       return this.#create(request)
@@ -387,6 +496,56 @@ export class ObjectStore {
     const saved = await this.#create(await this.#beforeSave(request, actor, context))
     if ('created' in saved) await this.#afterSave(saved.created, null, actor, context)
     return saved
+  }
+
+  /** Throws unless the class's permissions let `actor` create `request` (and add its fields). */
+  async #mayCreate(request: CreateRequest, actor: Changer): Promise<void> {
+    if (!this.#permissions || actor === ANY_OWNER) return
+    const viewer = await this.#viewer(actor)
+    await this.allowed(request.className, 'create', viewer)
+    const refusal = await this.#addFieldRefusal(request.className, viewer)
+    if (refusal)
+      await this.#assertFieldsHeld(this.#db, request.className, Object.keys(request.data), refusal)
+  }
+
+  /**
+   * The refusal `viewer` meets when adding a field to `className` (the `addField` permission),
+   * with the fields the class declares; undefined when they may add any.
+   */
+  async #addFieldRefusal(
+    className: string,
+    viewer: Viewer,
+  ): Promise<{ error: HttpError; declared: Record<string, unknown> } | undefined> {
+    if (!this.#permissions) return undefined
+    const error = await this.allowed(className, 'addField', viewer).then(
+      () => undefined,
+      (refused: unknown) => {
+        if (refused instanceof HttpError) return refused
+        throw refused
+      },
+    )
+    return error && { error, declared: await this.#permissions.declaredFields(className) }
+  }
+
+  /**
+   * Throws `refusal` unless `className` has each of `fields` already: declared, or held by an
+   * object. `db` is the caller's transaction when it is in one.
+   */
+  async #assertFieldsHeld(
+    db: Database,
+    className: string,
+    fields: string[],
+    refusal: { error: HttpError; declared: Record<string, unknown> },
+  ): Promise<void> {
+    const asked = fields.filter((field) => !(field in refusal.declared))
+    if (asked.length === 0) return
+    const missing = await queryRows<{ field: string }>(
+      db,
+      sql`select f.field from unnest(${textArray(asked)}) as f(field) where not exists (
+        select 1 from ${objects} where ${objects.className} = ${className}
+          and ${objects.data} ? f.field)`,
+    )
+    if (missing.length) throw refusal.error
   }
 
   /** The request as the class's `beforeSave` leaves it (unchanged without one). */
@@ -438,6 +597,12 @@ export class ObjectStore {
     const { className, objectId, userId } = input
     this.#rules.assertWritable(className, userId)
     const viewer = await this.#viewer(userId)
+    const constraint = await this.allowed(className, 'update', viewer)
+    const addFieldRefusal = await this.#addFieldRefusal(className, viewer)
+    const writable = () =>
+      constraint
+        ? and(changeableBy(className, objectId, viewer), pointerCondition(constraint))!
+        : changeableBy(className, objectId, viewer)
     const hooks = this.#hooks
     const hooked = hooks.handles('beforeSave', className)
     const context = hooked || hooks.handles('afterSave', className) ? hooks.context() : undefined
@@ -445,17 +610,20 @@ export class ObjectStore {
       // A `beforeSave` runs outside the transaction (it may read and write objects itself, and
       // the embedded database has one connection): the change is computed from the object as
       // read, and written only if the object is still as it was read, else computed again.
-      const planned = hooked ? await this.#plannedChange(input, viewer, modify, context!) : null
+      const planned = hooked ? await this.#plannedChange(input, writable(), modify, context!) : null
       const changed = await this.#db.transaction(async (tx) => {
-        const [row] = await tx
-          .select()
-          .from(objects)
-          .where(changeableBy(className, objectId, viewer))
-          .for('update')
+        const [row] = await tx.select().from(objects).where(writable()).for('update')
         if (!row) return null
         const before = toWire(row)
         if (planned && !sameObject(planned.before, before)) return 'moved' as const
         const next = planned?.next ?? modify(before)
+        if (next.data && addFieldRefusal)
+          await this.#assertFieldsHeld(
+            tx,
+            className,
+            Object.keys(next.data).filter((field) => !(field in before.data)),
+            addFieldRefusal,
+          )
         const relations = next.relations ?? []
         const data = relations.length
           ? markRelations(next.data ?? before.data, relations)
@@ -491,14 +659,11 @@ export class ObjectStore {
   /** The change `modify` makes to the object as it is now, as its `beforeSave` leaves it. */
   async #plannedChange(
     input: { className: string; objectId: string; userId: Changer },
-    viewer: Viewer,
+    writable: SQL,
     modify: (current: WireObject) => Change,
     context: HookContext,
   ): Promise<{ before: WireObject; next: Change }> {
-    const [row] = await this.#db
-      .select()
-      .from(objects)
-      .where(changeableBy(input.className, input.objectId, viewer))
+    const [row] = await this.#db.select().from(objects).where(writable)
     if (!row) throw await this.#refusal(input.className, input.objectId, input.userId)
     const before = toWire(row)
     const next = modify(before)
@@ -546,6 +711,7 @@ export class ObjectStore {
   async createRelated(request: CreateRequest, relations: RelationChange[]): Promise<WireObject> {
     const { className } = request
     const actor = request.writer ?? request.ownerId
+    await this.#mayCreate(request, actor)
     const context = this.#hooks.context()
     request = await this.#beforeSave(request, actor, context)
     const made = await this.#transaction(async (tx, writes) => {
@@ -575,21 +741,20 @@ export class ObjectStore {
   async delete(input: { className: string; objectId: string; userId: Changer }) {
     this.#rules.assertWritable(input.className, input.userId)
     const viewer = await this.#viewer(input.userId)
+    const constraint = await this.allowed(input.className, 'delete', viewer)
+    const deletable = and(
+      changeableBy(input.className, input.objectId, viewer),
+      constraint && pointerCondition(constraint),
+    )!
     const hooks = this.#hooks
     const context = hooks.context()
     if (hooks.handles('beforeDelete', input.className)) {
-      const [row] = await this.#db
-        .select()
-        .from(objects)
-        .where(changeableBy(input.className, input.objectId, viewer))
+      const [row] = await this.#db.select().from(objects).where(deletable)
       if (!row) throw await this.#refusal(input.className, input.objectId, input.userId)
       await hooks.beforeDelete(toWire(row), input.userId, context)
     }
     const rows = await this.#db.transaction(async (tx) => {
-      const deleted = await tx
-        .delete(objects)
-        .where(changeableBy(input.className, input.objectId, viewer))
-        .returning()
+      const deleted = await tx.delete(objects).where(deletable).returning()
       await dropRelations(
         tx,
         input.className,
@@ -812,6 +977,19 @@ export interface Change {
 
 /** Times a change is computed again when its object changed while its `beforeSave` ran. */
 const MAX_REPLANS = 5
+
+/** Whether `object` meets a pointer constraint (any object meets none). */
+const meets = (object: WireObject, constraint: PointerConstraint | undefined) =>
+  !constraint ||
+  (constraint.userId !== undefined &&
+    constraint.fields.some((field) => pointsAt(object.data[field], constraint.userId!)))
+
+/** Whether a `where` asks for one id alone (what Parse calls a `get`). */
+const isGet = (where: Condition | undefined) =>
+  where?.terms.length === 1 &&
+  where.terms[0]!.kind === 'id' &&
+  where.terms[0]!.field === 'objectId' &&
+  where.terms[0]!.test.op === '$eq'
 
 const sameObject = (a: WireObject, b: WireObject) =>
   a.updatedAt === b.updatedAt &&

@@ -1,0 +1,266 @@
+import { sql } from 'drizzle-orm'
+import { queryRows } from '../db/client.ts'
+import { objects } from '../db/schema.ts'
+import { ANY_OWNER } from '../objects/access.ts'
+import { parseClassPermissions, SCHEMA_CLASS } from '../objects/class-permissions.ts'
+import { isValidName, SYSTEM_CLASSES } from '../objects/names.ts'
+import type { Document } from '../objects/wire.ts'
+import type { CompatAnswer, CompatCall } from './call.ts'
+import { ensureMasterOwner, MASTER_OWNER } from './master-key.ts'
+import { ParseCode, ParseError } from './parse-error.ts'
+
+// `schemas` and `schemas/:className`, master key only as in Parse Server: a class's fields and
+// its class-level permissions (objects/class-permissions.ts). The store keeps them in one object
+// of `_SCHEMA` per class, which the console also edits. Fields are the ones a class declares
+// here plus those its objects hold (Portico has no fixed columns); declared ones matter to the
+// `addField` permission.
+
+const DEFAULT_FIELDS: Record<string, Document> = {
+  objectId: { type: 'String' },
+  createdAt: { type: 'Date' },
+  updatedAt: { type: 'Date' },
+  ACL: { type: 'ACL' },
+}
+
+/** What Parse answers for a class that has no permissions of its own: open to all. */
+const OPEN = {
+  find: { '*': true },
+  count: { '*': true },
+  get: { '*': true },
+  create: { '*': true },
+  update: { '*': true },
+  delete: { '*': true },
+  addField: { '*': true },
+  protectedFields: { '*': [] },
+}
+
+/** Objects a class's fields are guessed from (their first value of each type wins). */
+const SAMPLE = 1_000
+const MAX_DECLARED = 500
+const FIELD_TYPES = new Set([
+  'String',
+  'Number',
+  'Boolean',
+  'Date',
+  'Object',
+  'Array',
+  'GeoPoint',
+  'File',
+  'Pointer',
+  'Relation',
+  'Polygon',
+  'Bytes',
+])
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+
+function requireMaster(call: CompatCall) {
+  if (!call.master)
+    throw new ParseError(ParseCode.OPERATION_FORBIDDEN, 'unauthorized: master key is required')
+}
+
+function schemaClassName(name: string | undefined): string {
+  if (name && (SYSTEM_CLASSES.has(name) || isValidName(name))) return name
+  throw new ParseError(
+    ParseCode.INVALID_CLASS_NAME,
+    `Invalid class name: ${String(name).slice(0, 80)}. Class names start with a letter and contain only letters, digits and _.`,
+  )
+}
+
+/** The type Parse gives a stored value. */
+function typeOf(value: unknown): Document {
+  if (typeof value === 'number') return { type: 'Number' }
+  if (typeof value === 'boolean') return { type: 'Boolean' }
+  if (typeof value === 'string') return { type: 'String' }
+  if (Array.isArray(value)) return { type: 'Array' }
+  if (isObject(value)) {
+    const kind = value.__type
+    if ((kind === 'Pointer' || kind === 'Relation') && typeof value.className === 'string')
+      return { type: kind, targetClass: value.className }
+    if (typeof kind === 'string' && FIELD_TYPES.has(kind)) return { type: kind }
+  }
+  return { type: 'Object' }
+}
+
+async function stored(call: CompatCall, className: string) {
+  return call.services.objects.readAsServer({ className: SCHEMA_CLASS, objectId: className })
+}
+
+/** The fields the first objects of `className` hold, typed by their first values. */
+async function heldFields(call: CompatCall, className: string): Promise<Record<string, Document>> {
+  const rows = await queryRows<{ key: string; value: unknown }>(
+    call.services.db,
+    sql`select distinct on (e.key) e.key, e.value from (
+          select ${objects.data} as data from ${objects} where ${objects.className} = ${className}
+          limit ${SAMPLE}) o, jsonb_each(o.data) as e(key, value)
+        order by e.key`,
+  )
+  return Object.fromEntries(
+    rows.map((row) => [
+      row.key,
+      typeOf(typeof row.value === 'string' ? parseJson(row.value) : row.value),
+    ]),
+  )
+}
+
+/** A jsonb value as a driver that answers its text gives it. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    // Not JSON text: it is the value itself.
+    return text
+  }
+}
+
+async function schemaOf(call: CompatCall, className: string) {
+  const [row, held] = await Promise.all([stored(call, className), heldFields(call, className)])
+  if (!row && Object.keys(held).length === 0) return undefined
+  const declared = isObject(row?.data.fields) ? (row.data.fields as Record<string, Document>) : {}
+  return {
+    className,
+    fields: { ...DEFAULT_FIELDS, ...held, ...declared },
+    classLevelPermissions: isObject(row?.data.classLevelPermissions)
+      ? row.data.classLevelPermissions
+      : OPEN,
+    indexes: { _id_: { _id: 1 } },
+  }
+}
+
+const missing = (className: string) =>
+  new ParseError(ParseCode.INVALID_CLASS_NAME, `Class ${className} does not exist.`)
+
+/** `GET schemas`: every class that has objects or a schema. */
+export async function listSchemas(call: CompatCall): Promise<CompatAnswer> {
+  requireMaster(call)
+  const classes = new Set<string>()
+  for (const { className } of await call.services.objects.countByClass())
+    if (SYSTEM_CLASSES.has(className) || isValidName(className)) classes.add(className)
+  const { results } = await call.services.objects.query(ANY_OWNER, SCHEMA_CLASS, {
+    limit: 1_000,
+    skip: 0,
+  })
+  for (const row of results) classes.add(row.objectId)
+  const schemas = await Promise.all([...classes].sort().map((name) => schemaOf(call, name)))
+  return { body: { results: schemas.filter(Boolean) } }
+}
+
+/** `GET schemas/:className`. */
+export async function getSchema(call: CompatCall, name: string): Promise<CompatAnswer> {
+  requireMaster(call)
+  const className = schemaClassName(name)
+  const schema = await schemaOf(call, className)
+  if (!schema) throw missing(className)
+  return { body: schema }
+}
+
+/** The `fields` of a body: declared fields to add, and those to drop (`{"__op": "Delete"}`). */
+function fieldChanges(value: unknown): Record<string, Document | undefined> {
+  if (value === undefined || value === null) return {}
+  if (!isObject(value))
+    throw new ParseError(ParseCode.INVALID_JSON, '"fields" must map field names to types.')
+  const changes: Record<string, Document | undefined> = {}
+  for (const [field, spec] of Object.entries(value)) {
+    if (!isValidName(field))
+      throw new ParseError(
+        ParseCode.INVALID_KEY_NAME,
+        `Invalid field name: ${String(field).slice(0, 80)}.`,
+      )
+    if (isObject(spec) && spec.__op === 'Delete') changes[field] = undefined
+    else if (isObject(spec) && typeof spec.type === 'string' && FIELD_TYPES.has(spec.type))
+      changes[field] = { ...spec } as Document
+    else
+      throw new ParseError(
+        ParseCode.INCORRECT_TYPE,
+        `"${field}" needs a type: one of ${[...FIELD_TYPES].join(', ')}.`,
+      )
+  }
+  return changes
+}
+
+/**
+ * `POST schemas/:className` (a new class) and `PUT schemas/:className` (a class that exists):
+ * declares fields and sets the class-level permissions, as in Parse Server.
+ */
+export async function saveSchema(
+  call: CompatCall,
+  name: string | undefined,
+  creating: boolean,
+): Promise<CompatAnswer> {
+  requireMaster(call)
+  const sentName = typeof call.params.className === 'string' ? call.params.className : undefined
+  const className = schemaClassName(name ?? sentName)
+  if (name && sentName && sentName !== name)
+    throw new ParseError(
+      ParseCode.INVALID_CLASS_NAME,
+      `Class name mismatch between ${String(sentName).slice(0, 80)} and ${name}.`,
+    )
+  const fields = fieldChanges(call.params.fields)
+  const permissions = call.params.classLevelPermissions
+  // Checked before anything is written; stored as sent.
+  if (permissions !== undefined && permissions !== null) parseClassPermissions(permissions)
+  const existing = await schemaOf(call, className)
+  if (creating && existing)
+    throw new ParseError(ParseCode.INVALID_CLASS_NAME, `Class ${className} already exists.`)
+  if (!creating && !existing) throw missing(className)
+
+  const { objects } = call.services
+  await ensureMasterOwner(call.services.db)
+  const now = new Date()
+  await objects.insertAbsent([
+    {
+      className: SCHEMA_CLASS,
+      id: className,
+      ownerId: MASTER_OWNER.id,
+      acl: {},
+      data: { fields: {} },
+      createdAt: now,
+      updatedAt: now,
+    },
+  ])
+  await objects.modify(
+    { className: SCHEMA_CLASS, objectId: className, userId: ANY_OWNER },
+    (current) => {
+      const declared: Record<string, Document> = isObject(current.data.fields)
+        ? { ...(current.data.fields as Record<string, Document>) }
+        : {}
+      for (const [field, spec] of Object.entries(fields))
+        if (spec === undefined) delete declared[field]
+        else declared[field] = spec
+      if (Object.keys(declared).length > MAX_DECLARED)
+        throw new ParseError(
+          ParseCode.INCORRECT_TYPE,
+          `A class declares at most ${MAX_DECLARED} fields.`,
+        )
+      const data: Document = { ...current.data, fields: declared }
+      if (permissions === null) delete data.classLevelPermissions
+      else if (permissions !== undefined) data.classLevelPermissions = permissions as Document
+      return { data }
+    },
+  )
+  return { body: await schemaOf(call, className) }
+}
+
+/** `DELETE schemas/:className`: a class without objects only, as in Parse Server. */
+export async function deleteSchema(call: CompatCall, name: string): Promise<CompatAnswer> {
+  requireMaster(call)
+  const className = schemaClassName(name)
+  const { count } = await call.services.objects.query(ANY_OWNER, className, {
+    limit: 0,
+    skip: 0,
+    count: true,
+  })
+  if (count)
+    throw new ParseError(
+      ParseCode.CLASS_NOT_EMPTY,
+      `Class ${className} is not empty, contains ${count} objects, cannot drop schema.`,
+    )
+  if (await stored(call, className))
+    await call.services.objects.delete({
+      className: SCHEMA_CLASS,
+      objectId: className,
+      userId: ANY_OWNER,
+    })
+  return { body: {} }
+}
