@@ -12,7 +12,7 @@ import {
 } from './classes.ts'
 import { uploadFile } from './files.ts'
 import { getConfig, putConfig } from './config.ts'
-import { deleteSchema, getSchema, listSchemas, saveSchema } from './schemas.ts'
+import { aggregateClass, deleteSchema, getSchema, listSchemas, saveSchema } from './schemas.ts'
 import { runFunction, startJob, type SiteFunctions } from './functions.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import { getUser, logout, me, signIn, unlinkEthAddress, updateUser } from './users.ts'
@@ -184,6 +184,11 @@ export function compatRoutes(options: CompatRoutesOptions): CompatRoutes {
   )
   on('GET', '/config', call(getConfig, false))
   on('PUT', '/config', call(putConfig))
+  on(
+    'GET',
+    '/aggregate/:className',
+    call((c, { className }) => aggregateClass(c, className!), false),
+  )
   // A class's fields and class-level permissions, master key only.
   on('GET', '/schemas', call(listSchemas, false))
   on(

@@ -264,3 +264,32 @@ export async function deleteSchema(call: CompatCall, name: string): Promise<Comp
     })
   return { body: {} }
 }
+
+/** A parameter sent as JSON text (a query string) or as JSON (an envelope). */
+function jsonParam(value: unknown, name: string): unknown {
+  if (typeof value !== 'string') return value
+  try {
+    return JSON.parse(value) as unknown
+  } catch {
+    throw new ParseError(ParseCode.INVALID_JSON, `"${name}" is not valid JSON.`)
+  }
+}
+
+/**
+ * `aggregate/:className`, master key only as in Parse: `pipeline` (objects/aggregate.ts), or
+ * `distinct` (a field) with an optional `where`.
+ */
+export async function aggregateClass(call: CompatCall, name: string): Promise<CompatAnswer> {
+  requireMaster(call)
+  const className = schemaClassName(name)
+  const { params } = call
+  const { objects: store } = call.services
+  if (params.distinct !== undefined) {
+    if (typeof params.distinct !== 'string')
+      throw new ParseError(ParseCode.INVALID_QUERY, '"distinct" names a field.')
+    const where = params.where === undefined ? undefined : jsonParam(params.where, 'where')
+    return { body: { results: await store.distinct(className, params.distinct, where) } }
+  }
+  const pipeline = jsonParam(params.pipeline, 'pipeline')
+  return { body: { results: await store.aggregate(className, pipeline) } }
+}

@@ -31,6 +31,8 @@ export type FieldTest =
   | { op: RangeOperator; bound: Bound }
   /** `options`: any of the letters i, m, s and x (JavaScript's meanings). */
   | { op: '$regex'; pattern: string; options: string }
+  /** `$text: {$search: {$term, $language, $caseSensitive}}`: PostgreSQL's full text search. */
+  | { op: '$text'; term: string; language: string; caseSensitive: boolean }
   /** Geo operators (see geo-condition.ts). */
   | GeoTest
 
@@ -84,6 +86,7 @@ const OPERATORS = new Set([
   '$gte',
   '$lt',
   '$lte',
+  '$text',
   ...GEO_OPERATORS,
   ...Object.keys(DISTANCE_UNITS),
 ])
@@ -163,6 +166,11 @@ function parseLevel(where: unknown, depth: number, counter: { conditions: number
         terms.push({ kind: 'field', field: name, test: geoTest(op, value, ops) })
         continue
       }
+      if (op === '$text') {
+        if (column) throw invalid('$text applies to document fields.')
+        terms.push({ kind: 'field', field: name, test: textTest(value) })
+        continue
+      }
       if (op === '$regex') {
         if (column) throw invalid('$regex applies to document fields.')
         terms.push({ kind: 'field', field: name, test: regexTest(value, options) })
@@ -236,6 +244,40 @@ function fieldTest(name: string, op: string, raw: unknown): FieldTest {
   if (typeof value === 'string') return { op: range, bound: { type: 'string', value } }
   if (isDateValue(value)) return { op: range, bound: { type: 'date', iso: value.iso } }
   throw invalid(`${op} compares numbers, strings or dates.`)
+}
+
+/** The text search configurations PostgreSQL ships with (`$language`). */
+export const TEXT_LANGUAGES: ReadonlySet<string> = new Set(
+  (
+    'simple arabic armenian basque catalan danish dutch english finnish french german greek ' +
+    'hindi hungarian indonesian irish italian lithuanian nepali norwegian portuguese romanian ' +
+    'russian serbian spanish swedish tamil turkish yiddish'
+  ).split(' '),
+)
+
+/** `{$search: {$term, $language, $caseSensitive, $diacriticSensitive}}`, as Parse takes it. */
+function textTest(value: unknown): FieldTest {
+  const search = (value as { $search?: unknown } | null)?.$search as
+    Record<string, unknown> | undefined
+  if (search === null || typeof search !== 'object' || Array.isArray(search))
+    throw invalid('$text takes {"$search": {"$term": "..."}}.')
+  for (const key of Object.keys(search))
+    if (!['$term', '$language', '$caseSensitive', '$diacriticSensitive'].includes(key))
+      throw invalid(`$search does not take ${key.slice(0, 30)}.`)
+  const {
+    $term: term,
+    $language: language = 'english',
+    $caseSensitive: caseSensitive = false,
+  } = search
+  if (typeof term !== 'string' || term.length === 0 || term.length > MAX_PATTERN)
+    throw invalid(`$search's $term is text of 1 to ${MAX_PATTERN} characters.`)
+  const config = language === 'none' ? 'simple' : language
+  if (typeof config !== 'string' || !TEXT_LANGUAGES.has(config))
+    throw invalid(`$language is one of ${[...TEXT_LANGUAGES].join(', ')} (or none).`)
+  if (typeof caseSensitive !== 'boolean') throw invalid('$caseSensitive is true or false.')
+  if (search.$diacriticSensitive !== undefined && search.$diacriticSensitive !== false)
+    throw invalid('$diacriticSensitive: true is not supported: use $regex.')
+  return { op: '$text', term, language: config, caseSensitive }
 }
 
 /**

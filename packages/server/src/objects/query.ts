@@ -101,8 +101,10 @@ function fieldCondition(name: string, test: FieldTest): SQL {
   const f = field(name)
   switch (test.op) {
     case '$eq':
-      return test.value === null
-        ? sql`(${f} is null or ${f} = 'null'::jsonb)`
+      if (test.value === null) return sql`(${f} is null or ${f} = 'null'::jsonb)`
+      // As in Parse, a single value (a pointer, a date) also matches an array field holding it.
+      return element(test.value)
+        ? sql`(${f} = ${json(test.value)} or ${f} @> ${json([test.value])})`
         : sql`${f} = ${json(test.value)}`
     case '$ne':
       return test.value === null
@@ -126,6 +128,8 @@ function fieldCondition(name: string, test: FieldTest): SQL {
       return test.exists ? sql`${f} is not null` : sql`${f} is null`
     case '$regex':
       return regexCondition(name, test.pattern, test.options)
+    case '$text':
+      return textCondition(name, test.term, test.language, test.caseSensitive)
     case '$nearSphere':
     case '$box':
     case '$polygon':
@@ -159,6 +163,29 @@ function columnCondition(column: PgColumn, test: ColumnTest<string | Date>): SQL
     default:
       return COMPARE[test.op](column, test.value)
   }
+}
+
+/**
+ * Whether a value equal to an array field's element is what `$eq` asks for: a scalar, or a typed
+ * value (a pointer, a date), which an element holds whole.
+ */
+const element = (value: unknown) =>
+  typeof value !== 'object' || (value !== null && !Array.isArray(value) && '__type' in value)
+
+/**
+ * `$text` on a string field: PostgreSQL's full text search in `language` (stems and stop words),
+ * the term read as a web search (words, "quoted phrases", -excluded), which never fails on
+ * what a user typed. Case-sensitive, the term's words must also appear as written.
+ */
+function textCondition(name: string, term: string, language: string, caseSensitive: boolean): SQL {
+  const f = field(name)
+  const text = sql`(${objects.data} ->> ${name}::text)`
+  const matched = sql`to_tsvector(${language}::regconfig, ${text}) @@ websearch_to_tsquery(${language}::regconfig, ${term}::text)`
+  const words = term.match(/[\p{L}\p{N}]+/gu) ?? []
+  const exact = caseSensitive
+    ? words.map((word) => sql` and strpos(${text}, ${word}::text) > 0`)
+    : []
+  return sql`(${typeGuard(sql`jsonb_typeof(${f}) = 'string'`)} and ${matched}${sql.join(exact, sql``)})`
 }
 
 /**

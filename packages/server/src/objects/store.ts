@@ -19,6 +19,7 @@ import type { ViewerRoles } from './viewer-roles.ts'
 import { permsOf, withPublicRead, type Acl } from './acl.ts'
 import type { ObjectChange } from './changes.ts'
 import { noClassRules, type ClassRules } from './class-rules.ts'
+import { aggregateStatement, distinctStatement } from './aggregate.ts'
 import {
   checkOperation,
   hiddenFields,
@@ -434,6 +435,24 @@ export class ObjectStore {
    */
   liveCondition(className: string, where: Condition | undefined): SQL | undefined {
     return translateWhere(integerCondition(where, this.#rules.integerFields(className)))
+  }
+
+  /**
+   * Runs an aggregate `pipeline` (aggregate.ts) on every object of `className`: the master key's
+   * alone, as in Parse, so no access rule applies; its caller checks the key.
+   */
+  async aggregate(className: string, pipeline: unknown): Promise<unknown[]> {
+    const rows = await queryRows<{ doc: string }>(this.#db, aggregateStatement(className, pipeline))
+    return rows.map((row) => JSON.parse(row.doc) as unknown)
+  }
+
+  /** The distinct values of `field` among the objects of `className` `where` selects (master key). */
+  async distinct(className: string, field: string, where: unknown): Promise<unknown[]> {
+    const rows = await queryRows<{ doc: string }>(
+      this.#db,
+      distinctStatement(className, field, where),
+    )
+    return rows.map((row) => JSON.parse(row.doc) as unknown)
   }
 
   /** How many objects each class holds, by class name. */
