@@ -248,12 +248,16 @@ const codec = {
 interface SchemaEntry {
   permissions: ClassPermissions | undefined
   fields: DeclaredFields
+  arrays: ReadonlySet<string>
 }
+
+const none: ReadonlySet<string> = new Set()
 
 /** Every class's permissions, remembered by each process until one is written anywhere. */
 export class ClassPermissionsCache {
   readonly #db: Database
   #all: Promise<Map<string, SchemaEntry>> | undefined
+  #snapshot = new Map<string, SchemaEntry>()
   #until = 0
   #generation = 0
   readonly #changes
@@ -267,6 +271,18 @@ export class ClassPermissionsCache {
   /** The permissions of `className`; undefined when it has none (open to all). */
   async of(className: string): Promise<ClassPermissions | undefined> {
     return (await this.#load()).get(className)?.permissions
+  }
+
+  /** The fields `className` declares as arrays (array-fields.ts). */
+  async arrayFields(className: string): Promise<ReadonlySet<string>> {
+    return (await this.#load()).get(className)?.arrays ?? none
+  }
+
+  /** `arrayFields` as last read, for callers that cannot wait (a live query's filter). */
+  arrayFieldsNow(className: string): ReadonlySet<string> {
+    // Refreshes what the next call reads; a failed read is retried then.
+    void this.#load().catch(() => {})
+    return this.#snapshot.get(className)?.arrays ?? none
   }
 
   /** The fields `className` declares. */
@@ -288,9 +304,14 @@ export class ClassPermissionsCache {
             rows.map((row) => {
               const data = row.data as Record<string, unknown>
               const fields = isObject(data.fields) ? (data.fields as DeclaredFields) : {}
+              const arrays = new Set(
+                Object.entries(fields)
+                  .filter(([, spec]) => isObject(spec) && spec.type === 'Array')
+                  .map(([field]) => field),
+              )
               return [
                 row.id,
-                { permissions: storedPermissions(data.classLevelPermissions), fields },
+                { permissions: storedPermissions(data.classLevelPermissions), fields, arrays },
               ]
             }),
           ),
@@ -298,6 +319,13 @@ export class ClassPermissionsCache {
     if (generation === this.#generation) {
       this.#all = loading
       this.#until = now + MEMORY_MS
+      loading.then(
+        (all) => {
+          if (this.#all === loading) this.#snapshot = all
+        },
+        // A failed read is not remembered (below).
+        () => {},
+      )
       // A failed read is not remembered.
       loading.catch(() => {
         if (this.#all === loading) this.#all = undefined

@@ -101,10 +101,8 @@ function fieldCondition(name: string, test: FieldTest): SQL {
   const f = field(name)
   switch (test.op) {
     case '$eq':
-      if (test.value === null) return sql`(${f} is null or ${f} = 'null'::jsonb)`
-      // As in Parse, a single value (a pointer, a date) also matches an array field holding it.
-      return element(test.value)
-        ? sql`(${f} = ${json(test.value)} or ${f} @> ${json([test.value])})`
+      return test.value === null
+        ? sql`(${f} is null or ${f} = 'null'::jsonb)`
         : sql`${f} = ${json(test.value)}`
     case '$ne':
       return test.value === null
@@ -164,13 +162,6 @@ function columnCondition(column: PgColumn, test: ColumnTest<string | Date>): SQL
       return COMPARE[test.op](column, test.value)
   }
 }
-
-/**
- * Whether a value equal to an array field's element is what `$eq` asks for: a scalar, or a typed
- * value (a pointer, a date), which an element holds whole.
- */
-const element = (value: unknown) =>
-  typeof value !== 'object' || (value !== null && !Array.isArray(value) && '__type' in value)
 
 /**
  * `$text` on a string field: PostgreSQL's full text search in `language` (stems and stop words),

@@ -31,6 +31,7 @@ import {
   type PointerConstraint,
 } from './class-permissions.ts'
 import { integerCondition } from './integer-fields.ts'
+import { arrayCondition } from './array-fields.ts'
 import type { FieldIndexes } from './field-indexes.ts'
 import { CompiledPages, queryObjects } from './pages.ts'
 import type { Condition } from './condition.ts'
@@ -125,6 +126,7 @@ interface FetchKey {
 }
 
 const SCAN_PAGE = 500
+const noFields: ReadonlySet<string> = new Set()
 
 export class ObjectStore {
   readonly #db: Database
@@ -354,7 +356,8 @@ export class ObjectStore {
     const counted = query.count ? await this.allowed(className, 'count', viewer) : undefined
     const pointers = constraint ?? counted
     const integers = this.#rules.integerFields(className)
-    const where = integerCondition(query.where, integers)
+    const arrays = (await this.#permissions?.arrayFields(className)) ?? noFields
+    const where = arrayCondition(integerCondition(query.where, integers), arrays)
     const source = query.whereText ?? (query.where ? JSON.stringify(query.where) : undefined)
     const found = await queryObjects(
       this.#db,
@@ -434,7 +437,10 @@ export class ObjectStore {
    * translation as a query's.
    */
   liveCondition(className: string, where: Condition | undefined): SQL | undefined {
-    return translateWhere(integerCondition(where, this.#rules.integerFields(className)))
+    const integers = integerCondition(where, this.#rules.integerFields(className))
+    return translateWhere(
+      arrayCondition(integers, this.#permissions?.arrayFieldsNow(className) ?? noFields),
+    )
   }
 
   /**
