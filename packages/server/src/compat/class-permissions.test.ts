@@ -182,7 +182,12 @@ describe.each(databaseKinds())('class-level permissions through the parse SDK on
 
   it('sends live events only to subscribers the class lets find', async () => {
     const schema = new Parse.Schema('Notice')
-    schema.setCLP({ find: { [ids.get(bob)!]: true }, get: { '*': true }, create: {} })
+    schema.setCLP({
+      find: { [ids.get(bob)!]: true },
+      get: { '*': true },
+      create: {},
+      protectedFields: { '*': ['secret'] },
+    })
     await schema.save()
     const events: string[] = []
     await as(alice)
@@ -191,15 +196,17 @@ describe.each(databaseKinds())('class-level permissions through the parse SDK on
     await as(bob)
     const allowed = await new Parse.Query('Notice').subscribe(tokens.get(bob))
     const arrived = new Promise<void>((resolve) =>
-      allowed.on('create', () => {
-        events.push('bob')
+      allowed.on('create', (object: Found) => {
+        events.push(`bob:${object.get('text')}:${object.get('secret')}`)
         resolve()
       }),
     )
-    await new (Parse.Object.extend('Notice'))({ text: 'hi' }).setACL(publicAcl()).save(null, master)
+    await new (Parse.Object.extend('Notice'))({ text: 'hi', secret: 'x' })
+      .setACL(publicAcl())
+      .save(null, master)
     await arrived
     await new Promise((resolve) => setTimeout(resolve, 300))
-    expect(events).toEqual(['bob'])
+    expect(events).toEqual(['bob:hi:undefined'])
     await refused.unsubscribe()
     await allowed.unsubscribe()
   })

@@ -73,13 +73,21 @@ export class LiveHub {
         change.before ? this.objects.matches(change.before, chunk) : chunk.map(() => false),
         change.after ? this.objects.matches(change.after, chunk) : chunk.map(() => false),
       ])
-      chunk.forEach((subscription, index) => {
-        const event = eventFor(change, before[index]!, after[index]!)
-        if (!event) return
-        const object =
-          event === 'delete' || event === 'leave' ? (change.after ?? change.before) : change.after
-        subscription.send(event, object!, change.before)
-      })
+      await Promise.all(
+        chunk.map(async (subscription, index) => {
+          const event = eventFor(change, before[index]!, after[index]!)
+          if (!event) return
+          const object =
+            event === 'delete' || event === 'leave' ? (change.after ?? change.before) : change.after
+          // Without the fields the class's permissions hide from the subscriber.
+          const { viewerId } = subscription
+          subscription.send(
+            event,
+            await this.objects.visibleTo(object!, viewerId),
+            change.before && (await this.objects.visibleTo(change.before, viewerId)),
+          )
+        }),
+      )
     }
   }
 }
