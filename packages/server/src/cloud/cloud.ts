@@ -181,7 +181,7 @@ export class CloudTriggers implements ObjectHooks {
   }
 
   /** `Parse.Cloud.beforeLogin`: may refuse a sign-in (throws). */
-  async beforeLogin(user: { id: string; address: string }): Promise<void> {
+  async beforeLogin(user: { id: string }): Promise<void> {
     const trigger = this.registry.trigger('beforeLogin', '_User')
     if (!trigger) return
     const request = {
@@ -277,7 +277,7 @@ export class CloudTriggers implements ObjectHooks {
     const object = await this.deps.objects().readAsServer({ className: '_User', objectId: id })
     if (object) return object
     const [row] = await this.deps.db.select().from(users).where(eq(users.id, id)).limit(1)
-    const address = row?.address.toLowerCase()
+    const address = row?.address?.toLowerCase()
     const at = (row?.firstSignInAt ?? new Date()).toISOString()
     return {
       objectId: id,
