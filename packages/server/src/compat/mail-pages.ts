@@ -14,8 +14,8 @@ import { MAIL_PAGES } from './password-users.ts'
 
 // The pages the mailed links open, below the mount: the password reset form (a new password
 // replaces the old one and ends every session; the link works once) and the email
-// verification. Plain HTML forms, no script: they work in any mail client's browser. The token
-// is in the address, so the pages send no referrer and are never cached.
+// verification. Plain HTML forms, no script and no links: they work in any mail client's
+// browser, and the token in their address reaches no other site. They are never cached.
 
 const escape = (text: string) =>
   text.replace(
@@ -29,7 +29,6 @@ function page(reply: FastifyReply, status: number, title: string, body: string) 
     .status(status)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
     .header(
       'content-security-policy',
       "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
