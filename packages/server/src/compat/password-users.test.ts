@@ -264,6 +264,38 @@ describe.each(databaseKinds())('password users through the parse SDK on %s', (ki
     expect((await smtp.next('eva@elsewhere.test')).subject).toMatch(/Confirm your email/)
   })
 
+  it('links a wallet to a password user: both sign in as them', async () => {
+    const lin = await Parse.User.signUp('lin', 'pw')
+    const wallet = privateKeyToAccount(generatePrivateKey())
+    const { dateTime } = (await Parse.Cloud.run('getServerTime')) as { dateTime: string }
+    const data = `Link my wallet\n\nId: portico:${dateTime}`
+    await lin.linkWith('moralisEth', {
+      authData: {
+        id: wallet.address.toLowerCase(),
+        signature: await wallet.signMessage({ message: data }),
+        data,
+      },
+    })
+    await Parse.User.logOut()
+    const viaWallet = await parseLogIn(Parse, wallet)
+    expect(viaWallet.id).toBe(lin.id)
+    expect(viaWallet.get('ethAddress')).toBe(wallet.address.toLowerCase())
+    expect(viaWallet.get('accounts')).toEqual([wallet.address.toLowerCase()])
+    expect((await Parse.User.logIn('lin', 'pw')).id).toBe(lin.id)
+    // With a password to fall back on, the only wallet may be unlinked again.
+    expect(
+      await rest(
+        'DELETE',
+        `classes/_EthAddress/${wallet.address.toLowerCase()}`,
+        undefined,
+        Parse.User.current().getSessionToken(),
+      ),
+    ).toMatchObject({ status: 200 })
+    // The wallet is free again: it signs in as a new user of its own.
+    expect((await parseLogIn(Parse, wallet)).id).not.toBe(lin.id)
+    await Parse.User.logOut()
+  })
+
   it('keeps wallet users as they were: no password on them', async () => {
     const wallet = privateKeyToAccount(generatePrivateKey())
     const user = (await parseLogIn(Parse, wallet)) as unknown as {
