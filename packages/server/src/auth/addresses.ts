@@ -87,8 +87,9 @@ export async function linkAddress(
 
 /**
  * Unlinks one of the user's addresses: it no longer signs in as them (and may be linked to
- * someone else). A user keeps at least one (409 `last_address`) unless they log in with a password. When the primary goes, the
- * earliest linked of the others becomes the primary. Returns the new primary.
+ * someone else). A user keeps at least one (409 `last_address`) unless they log in with a
+ * password. When the primary goes, the earliest linked of the others becomes the primary.
+ * Returns the new primary (null when a password user unlinked their last wallet).
  */
 export async function unlinkAddress(
   db: Database,

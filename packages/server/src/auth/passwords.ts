@@ -224,11 +224,7 @@ export async function startPasswordSession(
 }
 
 /** Ends every live session of a user but `keep` (Parse ends them all when a password changes). */
-export async function revokeSessions(
-  db: Database,
-  userId: string,
-  keep?: string,
-): Promise<number> {
+export async function revokeSessions(db: Database, userId: string, keep?: string): Promise<number> {
   const rows = await db
     .update(sessions)
     .set({ revokedAt: new Date() })

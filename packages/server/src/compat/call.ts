@@ -98,8 +98,7 @@ export function sessionResolver(sessions: Sessions, token: string | undefined) {
     session,
     requireSession: async () => {
       const current = await session()
-      if (!current)
-        throw new ParseError(ParseCode.INVALID_SESSION_TOKEN, 'Sign in first.')
+      if (!current) throw new ParseError(ParseCode.INVALID_SESSION_TOKEN, 'Sign in first.')
       return current
     },
   }

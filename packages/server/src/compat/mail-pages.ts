@@ -59,73 +59,89 @@ function tokenOf(value: unknown): string | undefined {
   return typeof value === 'string' && /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : undefined
 }
 
+const described = (summary: string) => ({ schema: { tags: ['compatibility'], summary } })
+
 /** Adds the pages to the mount (`app` is the mount's encapsulated instance). */
 export function mailPages(app: FastifyInstance, services: Services, mount: string): void {
   const { db } = services
   const resetUrl = `${mount}/${MAIL_PAGES.reset}`
   const title = `${services.config.app.appName}: new password`
 
-  app.get(resetUrl, async (request, reply) => {
-    const token = tokenOf((request.query as { token?: unknown }).token)
-    if (!token || !(await mailTokenWorks(db, token, 'reset')))
-      return page(reply, 400, title, paragraph(LINK_DEAD))
-    return page(reply, 200, title, resetForm(token))
-  })
+  app.get(
+    resetUrl,
+    described('Password reset page (the link a reset mail carries)'),
+    async (request, reply) => {
+      const token = tokenOf((request.query as { token?: unknown }).token)
+      if (!token || !(await mailTokenWorks(db, token, 'reset')))
+        return page(reply, 400, title, paragraph(LINK_DEAD))
+      return page(reply, 200, title, resetForm(token))
+    },
+  )
 
-  app.post(resetUrl, async (request, reply) => {
-    // Under the mount every body that is not JSON arrives as bytes: a form is read here.
-    const form = new URLSearchParams(
-      Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '',
-    )
-    const token = tokenOf(form.get('token'))
-    const password = form.get('password') ?? ''
-    if (!token) return page(reply, 400, title, paragraph(LINK_DEAD))
-    const limited = await services.windowCounter.add(
-      `compat-reset-page:${request.ip}`,
-      1,
-      60_000,
-      services.config.app.authRateLimit,
-    )
-    if (limited.count > services.config.app.authRateLimit)
-      return page(reply, 429, title, paragraph('Too many attempts: try again in a minute.'))
-    if (password === '' || password !== form.get('confirm'))
-      return page(reply, 400, title, resetForm(token, 'The two passwords differ: type it twice.'))
-    if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES)
+  app.post(
+    resetUrl,
+    described('Password reset form: sets the new password'),
+    async (request, reply) => {
+      // Under the mount every body that is not JSON arrives as bytes: a form is read here.
+      const form = new URLSearchParams(
+        Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '',
+      )
+      const token = tokenOf(form.get('token'))
+      const password = form.get('password') ?? ''
+      if (!token) return page(reply, 400, title, paragraph(LINK_DEAD))
+      const limited = await services.windowCounter.add(
+        `compat-reset-page:${request.ip}`,
+        1,
+        60_000,
+        services.config.app.authRateLimit,
+      )
+      if (limited.count > services.config.app.authRateLimit)
+        return page(reply, 429, title, paragraph('Too many attempts: try again in a minute.'))
+      if (password === '' || password !== form.get('confirm'))
+        return page(reply, 400, title, resetForm(token, 'The two passwords differ: type it twice.'))
+      if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES)
+        return page(
+          reply,
+          400,
+          title,
+          resetForm(token, `A password is at most ${MAX_PASSWORD_BYTES} bytes.`),
+        )
+      const passwordHash = await hashPassword(password)
+      const userId = await db.transaction(async (transaction) => {
+        const tx = transaction as unknown as Database
+        const used = await useMailToken(tx, token, 'reset')
+        if (!used) return undefined
+        await updateLogin(tx, used.userId, { passwordHash })
+        await revokeSessions(tx, used.userId)
+        return used.userId
+      })
+      if (!userId) return page(reply, 400, title, paragraph(LINK_DEAD))
+      await services.sessions.forget({ userId })
       return page(
         reply,
-        400,
+        200,
         title,
-        resetForm(token, `A password is at most ${MAX_PASSWORD_BYTES} bytes.`),
+        paragraph(
+          'Your password was changed. Log in with it in the app; other devices were signed out.',
+        ),
       )
-    const passwordHash = await hashPassword(password)
-    const userId = await db.transaction(async (transaction) => {
-      const tx = transaction as unknown as Database
-      const used = await useMailToken(tx, token, 'reset')
-      if (!used) return undefined
-      await updateLogin(tx, used.userId, { passwordHash })
-      await revokeSessions(tx, used.userId)
-      return used.userId
-    })
-    if (!userId) return page(reply, 400, title, paragraph(LINK_DEAD))
-    await services.sessions.forget({ userId })
-    return page(
-      reply,
-      200,
-      title,
-      paragraph('Your password was changed. Log in with it in the app; other devices were signed out.'),
-    )
-  })
+    },
+  )
 
-  app.get(`${mount}/${MAIL_PAGES.verify}`, async (request, reply) => {
-    const verifyTitle = `${services.config.app.appName}: email address`
-    const token = tokenOf((request.query as { token?: unknown }).token)
-    const used = token ? await useMailToken(db, token, 'verify') : undefined
-    if (!used || !(await markEmailVerified(db, used.userId, used.email)))
-      return page(reply, 400, verifyTitle, paragraph(LINK_DEAD))
-    await services.objects.modify(
-      { className: '_User', objectId: used.userId, userId: ANY_OWNER },
-      (current) => ({ data: { ...current.data, emailVerified: true } }),
-    )
-    return page(reply, 200, verifyTitle, paragraph(`${used.email} is confirmed. Thank you.`))
-  })
+  app.get(
+    `${mount}/${MAIL_PAGES.verify}`,
+    described('Email verification (the link a verification mail carries)'),
+    async (request, reply) => {
+      const verifyTitle = `${services.config.app.appName}: email address`
+      const token = tokenOf((request.query as { token?: unknown }).token)
+      const used = token ? await useMailToken(db, token, 'verify') : undefined
+      if (!used || !(await markEmailVerified(db, used.userId, used.email)))
+        return page(reply, 400, verifyTitle, paragraph(LINK_DEAD))
+      await services.objects.modify(
+        { className: '_User', objectId: used.userId, userId: ANY_OWNER },
+        (current) => ({ data: { ...current.data, emailVerified: true } }),
+      )
+      return page(reply, 200, verifyTitle, paragraph(`${used.email} is confirmed. Thank you.`))
+    },
+  )
 }

@@ -141,9 +141,10 @@ describe.each(databaseKinds())('password users through the parse SDK on %s', (ki
       code: 202,
       message: 'Account already exists for this username.',
     })
-    await expect(Parse.User.signUp('ann2', 'x', { email: 'ANN@shop.test' })).rejects.toMatchObject(
-      { code: 203, message: 'Account already exists for this email address.' },
-    )
+    await expect(Parse.User.signUp('ann2', 'x', { email: 'ANN@shop.test' })).rejects.toMatchObject({
+      code: 203,
+      message: 'Account already exists for this email address.',
+    })
     await expect(Parse.User.signUp('ann3', 'x', { email: 'not-an-email' })).rejects.toMatchObject({
       code: 125,
     })

@@ -45,8 +45,7 @@ const MAX_LOGIN_PASSWORD_LENGTH = 1024
 /** Reset mails one address may be sent an hour: nobody can flood someone's inbox. */
 const RESET_MAILS_PER_HOUR = 5
 
-const invalidLogin = () =>
-  new ParseError(ParseCode.OBJECT_NOT_FOUND, 'Invalid username/password.')
+const invalidLogin = () => new ParseError(ParseCode.OBJECT_NOT_FOUND, 'Invalid username/password.')
 
 const clashError = (clash: LoginClash | 'id') =>
   clash === 'email'
@@ -139,7 +138,8 @@ export async function signUp(call: CompatCall): Promise<CompatAnswer> {
         id: made.id,
         ownerId: made.id,
         // Users are private unless the sign-up says otherwise, as in Parse Server since 6.
-        acl: ACL === undefined ? { [made.id]: { read: true, write: true } } : createAcl(ACL, made.id),
+        acl:
+          ACL === undefined ? { [made.id]: { read: true, write: true } } : createAcl(ACL, made.id),
         data,
         createdAt: now,
         updatedAt: now,
@@ -237,7 +237,10 @@ export async function updateLoginFields(
   call: CompatCall,
   objectId: string,
   fields: Record<string, unknown>,
-): Promise<{ fields: Record<string, unknown>; afterUpdate(answer: CompatAnswer): Promise<CompatAnswer> }> {
+): Promise<{
+  fields: Record<string, unknown>
+  afterUpdate(answer: CompatAnswer): Promise<CompatAnswer>
+}> {
   const { password, ...rest } = fields
   const same = { fields, afterUpdate: async (answer: CompatAnswer) => answer }
   if ('emailVerified' in rest && !call.master) throw verificationForbidden()

@@ -21,11 +21,17 @@ export function loadMailConfig(env: Env, problems: string[]): MailConfig {
       // Reported below: the URL's own text may hold a password, so it is not repeated.
     }
     if (protocol !== 'smtp:' && protocol !== 'smtps:')
-      problems.push('SMTP_URL is an smtp:// or smtps:// URL (e.g. smtp://user:pass@mail.example:587)')
+      problems.push(
+        'SMTP_URL is an smtp:// or smtps:// URL (e.g. smtp://user:pass@mail.example:587)',
+      )
     if (from === undefined)
-      problems.push('MAIL_FROM is required with SMTP_URL: the sender of the mails (Shop <no-reply@shop.example>)')
+      problems.push(
+        'MAIL_FROM is required with SMTP_URL: the sender of the mails (Shop <no-reply@shop.example>)',
+      )
   }
   if (from !== undefined && !/^[^\r\n]*<?[^\s@<>]+@[^\s@<>]+>?$/.test(from))
-    problems.push(`MAIL_FROM is an email address, optionally with a name (got "${from.slice(0, 80)}")`)
+    problems.push(
+      `MAIL_FROM is an email address, optionally with a name (got "${from.slice(0, 80)}")`,
+    )
   return { smtpUrl, from }
 }
