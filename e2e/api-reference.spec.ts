@@ -27,8 +27,8 @@ const SCALAR_MARKUP = [
  */
 async function noSeriousViolations(page: Page) {
   const results = await new AxeBuilder({ page })
-    .include('#api-reference nav')
-    .include('#api-reference main section:first-of-type')
+    .include('#reference nav')
+    .include('#reference main section:first-of-type')
     .analyze()
   const blocking = results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')

@@ -69,12 +69,14 @@ ${params ? `<h4>Parameters</h4><ul>${params}</ul>` : ''}${body}<h4>Responses</h4
 }
 
 /**
- * Starts the reference on the plain page once its bundle has loaded: in the visitor's theme,
- * without the fonts, telemetry and AI agent it would fetch from elsewhere, requests sent to
+ * Starts the reference on the plain page once its bundle has loaded. Its mount point is not
+ * `#api-reference`: the bundle mounts a second reference of its own, with its default settings
+ * (the vendor's fonts, its API registry), on an element of that id as soon as it runs.
+ * Started in the visitor's theme, without the fonts, telemetry and AI agent it would fetch from elsewhere, requests sent to
  * this origin. Served as a file (the page's policy allows scripts from the server only).
  */
 export const docsStartScript = `(function () {
-  var mount = document.getElementById('api-reference')
+  var mount = document.getElementById('reference')
   if (!window.Scalar || !mount) return
   var dark = document.documentElement.getAttribute('data-theme') === 'dark'
   window.Scalar.createApiReference(mount, {
@@ -127,13 +129,13 @@ export function renderDocsPage(doc: OpenApiDocument): string {
 :root[data-theme=dark]{color-scheme:dark;background:#0f141a;color:#e6e9ee}
 body{margin:0}
 #docs-plain{max-width:60rem;margin:0 auto;padding:1rem}
-#api-reference{max-width:100vw;overflow-x:hidden}
+#reference{max-width:100vw;overflow-x:hidden}
 pre{overflow:auto;padding:.75rem;background:color-mix(in srgb,currentColor 8%,transparent);border-radius:.4rem;font-size:.85rem}
 section{border-top:1px solid color-mix(in srgb,currentColor 20%,transparent);padding:.5rem 0}
 .m{display:inline-block;min-width:4.5rem;font-size:.8rem;padding:.1rem .4rem;border-radius:.3rem;border:1px solid}
 a{color:inherit}
 </style></head>
-<body><div id="api-reference"></div><div id="docs-plain"><header><p><a href="/">← Back to the site</a></p><h1>${title}</h1><p>Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI 3.1).</p></header>
+<body><div id="reference"></div><div id="docs-plain"><header><p><a href="/">← Back to the site</a></p><h1>${title}</h1><p>Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI 3.1).</p></header>
 <nav aria-label="Operations">${[...toc]
     .map(([tag, items]) => `<h2>${escape(tag)}</h2><ul>${items.join('')}</ul>`)
     .join('')}</nav>
