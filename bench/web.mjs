@@ -164,6 +164,9 @@ async function main() {
     if (!consoleChunk) {
       console.error('no admin chunk was loaded by /admin')
       process.exitCode = 1
+    } else if (seen.has(consoleChunk.name)) {
+      console.error("/ loads the admin console's chunk: it belongs to /admin alone")
+      process.exitCode = 1
     }
 
     if (ratio > 1) {
