@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react'
 import type { SectionProps } from './console.tsx'
+import { ClassDefaultsPanel } from './class-defaults.tsx'
 import { DataGrid } from './data-grid.tsx'
 import { FieldTools } from './field-tools.tsx'
 import { columnsOf, type DeclaredField } from './field-types.ts'
@@ -194,6 +195,7 @@ function Browser({
           </select>
         </label>
       </div>
+      {chosen ? <ClassDefaultsPanel key={chosen} client={client} className={chosen} /> : null}
       {chosen ? (
         <>
           <FilterBar

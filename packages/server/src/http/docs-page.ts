@@ -69,11 +69,12 @@ ${params ? `<h4>Parameters</h4><ul>${params}</ul>` : ''}${body}<h4>Responses</h4
 }
 
 /**
- * Starts the reference on the plain page once its bundle has loaded. Its mount point is not
- * `#api-reference`: the bundle mounts a second reference of its own, with its default settings
- * (the vendor's fonts, its API registry), on an element of that id as soon as it runs.
- * Started in the visitor's theme, without the fonts, telemetry and AI agent it would fetch from elsewhere, requests sent to
- * this origin. Served as a file (the page's policy allows scripts from the server only).
+ * Starts the reference on the plain page once its bundle has loaded: in the visitor's theme,
+ * without the fonts, telemetry and AI agent it would fetch from elsewhere, requests sent to
+ * this origin. Its mount point is not `#api-reference`: the bundle mounts a second reference of
+ * its own on an element of that id as soon as it runs, with its default settings (the vendor's
+ * fonts, its registry of APIs through the vendor's proxy). Served as a file (the page's policy
+ * allows scripts from the server only).
  */
 export const docsStartScript = `(function () {
   var mount = document.getElementById('reference')
@@ -102,12 +103,14 @@ export const docsStartScript = `(function () {
   // What the reference's own markup leaves out for assistive technology, added as it renders:
   // a name for its icon-only copy buttons and for the clients picker (whose text is hidden on
   // narrow screens), the picker counted as one of the client tabs it sits among, and a tab stop
-  // on the lists of operations that scroll.
+  // on the lists of operations that scroll. The whole body: the try-it client opens outside
+  // the mount point.
   function mend() {
-    mount.querySelectorAll('button.scalar-code-copy:not([aria-label])').forEach(function (b) {
+    var root = document.body
+    root.querySelectorAll('button.scalar-code-copy:not([aria-label])').forEach(function (b) {
       b.setAttribute('aria-label', 'Copy code')
     })
-    mount.querySelectorAll('[role=tablist] button.client-libraries__select:not([role])').forEach(
+    root.querySelectorAll('[role=tablist] button.client-libraries__select:not([role])').forEach(
       function (b) {
         b.setAttribute('role', 'tab')
         b.setAttribute('aria-selected', 'false')
@@ -115,7 +118,7 @@ export const docsStartScript = `(function () {
         b.setAttribute('aria-label', 'More clients')
       },
     )
-    mount.querySelectorAll('ul.endpoints:not([tabindex])').forEach(function (list) {
+    root.querySelectorAll('ul.endpoints:not([tabindex])').forEach(function (list) {
       list.setAttribute('tabindex', '0')
     })
   }
@@ -127,7 +130,7 @@ export const docsStartScript = `(function () {
       queued = false
       mend()
     })
-  }).observe(mount, { childList: true, subtree: true })
+  }).observe(document.body, { childList: true, subtree: true })
 })()
 `
 
