@@ -356,6 +356,81 @@ test('the console at 320 px, in both themes: no sideways page, the grid scrolls 
   }
 })
 
+test('a class larger than a page pages by key, shows its defaults, at 1280 and 320 px in both themes', async ({
+  page,
+}) => {
+  test.setTimeout(240_000)
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await signInWithTestWallet(page, 0)
+  const cls = `Pages${Date.now().toString(36)}`
+  for (let start = 0; start < 120; start += 20) {
+    const requests = Array.from({ length: 20 }, (_, i) => ({
+      method: 'POST',
+      path: `/api/classes/${cls}`,
+      body: { data: { n: start + i } },
+    }))
+    expect((await inPage(page, 'POST', '/api/batch', { requests })).status).toBe(200)
+  }
+  await page.goto(`/admin/objects?class=${cls}`)
+  await appStarted(page)
+  const grid = page.getByRole('grid', { name: `Objects of ${cls}` })
+  await expect(grid.locator('tbody tr')).toHaveCount(50)
+  const status = page.getByRole('status').filter({ hasText: 'objects' })
+  await expect(status).toHaveText('120 objects, 1–50 shown')
+  const column = async () => {
+    const headers = await grid.locator('thead th').allTextContents()
+    const index = headers.findIndex((text) => text.startsWith('n'))
+    return grid.locator(`tbody tr td:nth-child(${index + 1})`).allTextContents()
+  }
+  const first = await column()
+
+  // The next page is read after the last object shown (no skip), and counts nothing again.
+  const asked = page.waitForRequest(
+    (request) => request.url().includes(`/classes/${cls}?`) && request.url().includes('after='),
+  )
+  await page.getByRole('button', { name: 'Next page' }).click()
+  const url = new URL((await asked).url())
+  expect(url.searchParams.get('skip')).toBeNull()
+  expect(url.searchParams.get('count')).toBeNull()
+  await expect(status).toHaveText('120 objects, 51–100 shown')
+  const second = await column()
+  await page.getByRole('button', { name: 'Next page' }).click()
+  await expect(status).toHaveText('120 objects, 101–120 shown')
+  await expect(grid.locator('tbody tr')).toHaveCount(20)
+  await expect(page.getByRole('button', { name: 'Next page' })).toBeDisabled()
+  const third = await column()
+  const seen = [...first, ...second, ...third].map(Number)
+  expect(new Set(seen).size).toBe(120)
+  expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 120 }, (_, i) => i))
+
+  await page.getByRole('button', { name: 'Previous page' }).click()
+  await expect(status).toHaveText('120 objects, 51–100 shown')
+  expect(await column()).toEqual(second)
+  await page.getByRole('button', { name: 'First page' }).click()
+  await expect(status).toHaveText('120 objects, 1–50 shown')
+  expect(await column()).toEqual(first)
+
+  // The class's defaults: what a new object gets when its writer says nothing.
+  await page.getByText('Class defaults').click()
+  const defaults = page.locator('.class-defaults')
+  await expect(defaults).toContainText('Signed-in users')
+  await expect(defaults).toContainText('Reads and writes it')
+  await expect(defaults).toContainText('when it is saved public')
+  await page.getByRole('button', { name: 'Next page' }).click()
+  await expect(status).toHaveText('120 objects, 51–100 shown')
+  for (const width of [1280, 320]) {
+    await page.setViewportSize({ width, height: 900 })
+    for (const scheme of ['light', 'dark'] as const) {
+      await useTheme(page, scheme)
+      await expect(grid.locator('tbody tr')).toHaveCount(50)
+      await page.getByText('Class defaults').click()
+      await expect(defaults).toContainText('Reads and writes it')
+      expect(await scrollsSideways(page), `${width} ${scheme}`).toBe(false)
+      await expectNoSeriousAxeViolations(page)
+    }
+  }
+})
+
 test('Settings masks secrets inside URLs and sections without rows say so', async ({ page }) => {
   await signInWithTestWallet(page, 0)
   await page.goto('/admin/settings')

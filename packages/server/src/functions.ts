@@ -16,8 +16,11 @@ export type { SyncDefinition }
 export interface FunctionRequest {
   /** The caller's parameters (`Moralis.Cloud.run(name, params)`). */
   params: Record<string, unknown>
-  /** The signed-in caller; null for an anonymous one. */
-  user: { id: string; address: string } | null
+  /**
+   * The signed-in caller; null for an anonymous one. `address` is their primary wallet, null
+   * for a password user (Parse-compatible API) who has linked none.
+   */
+  user: { id: string; address: string | null } | null
 }
 
 /** A site function: its result is answered as `{ result }` (it must be JSON). */

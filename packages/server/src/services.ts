@@ -3,6 +3,7 @@ import { createChainClients } from './auth/signature.ts'
 import { Sessions } from './auth/sessions.ts'
 import { SignIns } from './auth/sign-in.ts'
 import { ConfigError, type ServerConfig } from './config/server.ts'
+import { createMailer, type Mailer } from './mail/mailer.ts'
 import type { Database, DatabaseHandle, DatabaseKind } from './db/client.ts'
 import {
   DifferentSettingsError,
@@ -75,6 +76,8 @@ export interface Services {
   liveHub: LiveHub
   /** Clients of each chain's upstream nodes, for on-chain signature checks. */
   chainClients: ReturnType<typeof createChainClients>
+  /** Sends password resets and email verifications; undefined without SMTP_URL. */
+  mailer: Mailer | undefined
   /** The site module's server functions. */
   functions: SiteFunctions
   /** The site's cloud code (CLOUD_CODE): its triggers, functions, jobs and log. */
@@ -179,6 +182,8 @@ export async function openServices(
     closers.push(() => watches.close())
     await Promise.all([feed.ready, sessions.ready, watches.ready, watches.reload()])
     const chainClients = createChainClients(config.rpc.upstreams)
+    const mailer = createMailer(config.mail)
+    if (mailer) closers.push(() => mailer.close())
 
     const services: Services = {
       config,
@@ -197,6 +202,7 @@ export async function openServices(
       apiKeys: new ApiKeyVerifier(database.db),
       liveHub,
       chainClients,
+      mailer,
       functions: site.functions,
       cloud: undefined as unknown as CloudCode,
       compatRoutes: undefined as unknown as CompatRoutes,

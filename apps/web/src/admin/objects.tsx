@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react'
 import type { SectionProps } from './console.tsx'
+import { ClassDefaultsPanel } from './class-defaults.tsx'
 import { DataGrid } from './data-grid.tsx'
 import { FieldTools } from './field-tools.tsx'
 import { columnsOf, type DeclaredField } from './field-types.ts'
@@ -47,7 +48,17 @@ function Browser({
       : { where: undefined },
   )
   const [order, setOrder] = useState('-createdAt')
-  const [skip, setSkip] = useState(0)
+  // Pages read so far: the first, then each after where the one before it ended (`next`), so
+  // a page deep in a large class is read from the index, not skipped to; an order by a document
+  // field has no `next` and its pages skip. `ends[i]` is where page i ended.
+  const [pageIndex, setPageIndex] = useState(0)
+  const [ends, setEnds] = useState<(string | undefined)[]>([])
+  const total = useRef<number | undefined>(undefined)
+  const firstPage = () => {
+    setPageIndex(0)
+    setEnds([])
+    total.current = undefined
+  }
   const [open, setOpen] = useState<ConsoleObject>()
   const [selected, setSelected] = useState(new Map<string, ConsoleObject>())
   const [message, setMessage] = useState<{ text: string; problem?: boolean }>()
@@ -59,11 +70,20 @@ function Browser({
   const classPath = chosen ? `classes/${encodeURIComponent(chosen)}` : undefined
   const problem = 'problem' in filter ? filter.problem : undefined
   const whereText = 'where' in filter && filter.where ? JSON.stringify(filter.where) : undefined
-  const query = { where: whereText, order, limit: String(PAGE), skip: String(skip), count: '1' }
+  const after = pageIndex > 0 ? ends[pageIndex - 1] : undefined
+  // Counting a large class takes a while: once, on the first page.
+  const query = {
+    where: whereText,
+    order,
+    limit: String(PAGE),
+    ...(after ? { after } : { skip: String(pageIndex * PAGE) }),
+    ...(pageIndex === 0 ? { count: '1' } : {}),
+  }
   // An unreadable filter loads nothing: no rows is right, the class's every row would be wrong.
   const page = useAdmin<{
     results: ConsoleObject[]
-    count: number
+    count?: number
+    next?: string
     owners?: Record<string, string>
   }>(client, problem ? undefined : classPath, query)
   const declared = useAdmin<{ fields: Record<string, DeclaredField> }>(
@@ -71,6 +91,9 @@ function Browser({
     classPath ? `${classPath}/fields` : undefined,
   )
   const loaded = page.state.status === 'ready' && !problem ? page.state.data : undefined
+  if (loaded?.count !== undefined) total.current = loaded.count
+  const count = total.current ?? loaded?.results.length ?? 0
+  const skip = pageIndex * PAGE
   const objects = (loaded?.results ?? []).map((object) => ({
     ...object,
     ownerAddress: loaded?.owners?.[object.owner],
@@ -98,7 +121,7 @@ function Browser({
   }
   const pickClass = (name: string) => {
     setClassName(name)
-    setSkip(0)
+    firstPage()
     setOpen(undefined)
     setSelected(new Map())
     setFilter({ where: undefined })
@@ -131,6 +154,8 @@ function Browser({
     if (failed || !answer)
       return setMessage({ text: failed ?? 'Nothing was deleted.', problem: true })
     setSelected(new Map())
+    // Back to the first page, which counts the class again.
+    firstPage()
     setMessage({
       text: `Deleted ${answer.deleted.length} object${answer.deleted.length === 1 ? '' : 's'}${answer.missing.length ? ` (${answer.missing.length} already gone)` : ''}.`,
     })
@@ -170,6 +195,7 @@ function Browser({
           </select>
         </label>
       </div>
+      {chosen ? <ClassDefaultsPanel key={chosen} client={client} className={chosen} /> : null}
       {chosen ? (
         <>
           <FilterBar
@@ -178,7 +204,7 @@ function Browser({
             initialJson={initialWhere && chosen === initialClass ? initialWhere : undefined}
             onApply={(next) => {
               setFilter(next)
-              setSkip(0)
+              firstPage()
               setOpen(undefined)
             }}
           />
@@ -197,10 +223,8 @@ function Browser({
             <>
               <div className="console-toolbar objects-toolbar">
                 <span role="status">
-                  {loaded.count} object{loaded.count === 1 ? '' : 's'}
-                  {loaded.count > PAGE
-                    ? `, ${skip + 1}–${Math.min(skip + PAGE, loaded.count)} shown`
-                    : ''}
+                  {count} object{count === 1 ? '' : 's'}
+                  {count > PAGE ? `, ${skip + 1}–${Math.min(skip + PAGE, count)} shown` : ''}
                   {selected.size ? `, ${selected.size} selected` : ''}
                 </span>
                 <a className="button button-secondary" href={exportUrl('json')} download>
@@ -269,7 +293,7 @@ function Browser({
                   order={order}
                   onOrder={(next) => {
                     setOrder(next)
-                    setSkip(0)
+                    firstPage()
                   }}
                   selected={new Set(selected.keys())}
                   onSelect={(ids, on) => {
@@ -289,21 +313,32 @@ function Browser({
                   pointerHref={pointerHref}
                 />
               )}
-              {loaded.count > PAGE ? (
+              {count > PAGE ? (
                 <p className="console-toolbar">
                   <button
                     type="button"
                     className="button-secondary"
-                    disabled={skip === 0}
-                    onClick={() => setSkip(Math.max(0, skip - PAGE))}
+                    disabled={pageIndex === 0}
+                    onClick={firstPage}
+                  >
+                    First page
+                  </button>
+                  <button
+                    type="button"
+                    className="button-secondary"
+                    disabled={pageIndex === 0}
+                    onClick={() => setPageIndex(pageIndex - 1)}
                   >
                     Previous page
                   </button>
                   <button
                     type="button"
                     className="button-secondary"
-                    disabled={skip + PAGE >= loaded.count}
-                    onClick={() => setSkip(skip + PAGE)}
+                    disabled={skip + PAGE >= count || loaded.results.length < PAGE}
+                    onClick={() => {
+                      setEnds([...ends.slice(0, pageIndex), loaded.next])
+                      setPageIndex(pageIndex + 1)
+                    }}
                   >
                     Next page
                   </button>

@@ -15,13 +15,18 @@ export const FRESH_SIGN_IN_MS = 15 * 60_000
 export type ConsoleNeed = 'read' | 'write' | 'destructive'
 
 export function consoleRoleOf(
-  address: string,
+  address: string | null,
   config: { adminAddresses: string[]; viewerAddresses: string[] },
 ): ConsoleRole | undefined {
+  // A password user without a wallet is never on the team: the team is named by address.
+  if (address === null) return undefined
   if (config.adminAddresses.includes(address)) return 'admin'
   if (config.viewerAddresses.includes(address)) return 'viewer'
   return undefined
 }
+
+/** A signed-in console user: always one with a wallet, since the team is named by address. */
+export type ConsoleUser = CurrentUser & { role: ConsoleRole; user: { address: string } }
 
 /**
  * The console's access check for these settings: `requireConsole(request, need)` gives the
@@ -36,10 +41,11 @@ async function requireConsole(
   request: FastifyRequest,
   need: ConsoleNeed,
   config: { adminAddresses: string[]; viewerAddresses: string[] },
-): Promise<CurrentUser & { role: ConsoleRole }> {
+): Promise<ConsoleUser> {
   const current = await request.requireUser()
-  const role = consoleRoleOf(current.user.address, config)
-  if (!role)
+  const address = current.user.address
+  const role = consoleRoleOf(address, config)
+  if (!role || address === null)
     throw forbidden(
       'The console is for the site team: addresses in ADMIN_ADDRESSES (or VIEWER_ADDRESSES, to look only).',
       'admin_only',
@@ -52,5 +58,5 @@ async function requireConsole(
       'fresh_sign_in_required',
       'Sign in again to delete or revoke: these need a sign-in from the last 15 minutes.',
     )
-  return { ...current, role }
+  return { ...current, user: { ...current.user, address }, role }
 }

@@ -16,6 +16,7 @@ import { recordAudit } from './audit.ts'
 import { consoleErrors, digits, paging, pagingQuery, tags } from './schemas.ts'
 import { STORED_FILE_NAME } from '../files/store.ts'
 import { exportCsv, exportJson } from './export.ts'
+import { pageEnd, parsePageEnd, whereAfter } from './keyset.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import { ROLE_CLASS, roleWriteProblem } from '../roles/rules.ts'
 
@@ -43,6 +44,12 @@ const queryString = {
     order: { type: 'string', maxLength: 400 },
     limit: digits,
     skip: digits,
+    after: {
+      type: 'string',
+      maxLength: 400,
+      description:
+        "The previous page's `next`: the page after it, read from where it ended (orders by createdAt, updatedAt or objectId) instead of skipping",
+    },
     count: { type: 'string', enum: ['0', '1', 'true', 'false'] },
   },
   additionalProperties: false,
@@ -59,6 +66,11 @@ const consoleQueryAnswer = {
         'The wallet address of each user the page names (its owners and the users its ACLs name), by user id',
       additionalProperties: { type: 'string' },
     },
+    next: {
+      type: 'string',
+      description:
+        'Where this full page ended, to send as `after` for the next one (orders by createdAt, updatedAt or objectId)',
+    },
   },
 } as const
 
@@ -74,7 +86,14 @@ export const consoleDataRoutes = routePlugin(
 
     app.get<{
       Params: { className: string }
-      Querystring: { where?: string; order?: string; limit?: string; skip?: string; count?: string }
+      Querystring: {
+        where?: string
+        order?: string
+        limit?: string
+        skip?: string
+        after?: string
+        count?: string
+      }
     }>(
       '/api/admin/classes/:className',
       {
@@ -89,18 +108,34 @@ export const consoleDataRoutes = routePlugin(
       },
       async (request) => {
         await requireConsole(request, 'read')
-        const { where, order, limit, skip, count } = request.query
+        const { order, limit, skip, after, count } = request.query
         const className = assertStoredClassName(request.params.className)
+        if (after !== undefined && skip !== undefined && Number(skip) > 0)
+          throw badRequest(
+            'A page is read "after" another or with "skip", not both.',
+            'invalid_query',
+          )
+        let where = request.query.where
+        if (after !== undefined) {
+          const sent = parseWhereText(where) && (JSON.parse(where!) as Record<string, unknown>)
+          where = JSON.stringify(whereAfter(sent, order, parsePageEnd(after)))
+        }
+        const page = translatePage(limit, skip)
         const found = await objects.query(ANY_OWNER, className, {
           where: parseWhereText(where),
           whereText: where,
           order,
-          ...translatePage(limit, skip),
+          ...page,
           count: count === '1' || count === 'true',
         })
         // The console shows owners by their wallet address, which is how a team knows its users.
         const ids = found.results.flatMap((object) => [object.owner, ...aclUserIds(object.acl)])
-        return { ...found, owners: Object.fromEntries(await addressesOf(db, ids)) }
+        const next = pageEnd(found.results, page.limit, order)
+        return {
+          ...found,
+          owners: Object.fromEntries(await addressesOf(db, ids)),
+          ...(next ? { next } : {}),
+        }
       },
     )
 

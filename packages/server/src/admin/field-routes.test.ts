@@ -2,6 +2,24 @@ import type { FastifyInstance } from 'fastify'
 import { getAddress } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { databaseKinds, signedIn, testApp, testConfig } from '../../test/helpers.ts'
+import type { Sync } from '../sync/definition.ts'
+import { classDefaults } from './class-defaults.ts'
+
+describe('class defaults', () => {
+  it('say a synced class is written by its sync alone, readable by all as the sync says', () => {
+    const sync = { name: 'transfers', className: 'Transfer', publicRead: true } as Sync
+    expect(classDefaults('Transfer', [sync])).toEqual({
+      className: 'Transfer',
+      writers: 'sync',
+      sync: 'transfers',
+      newObject: { creator: 'none', public: 'read' },
+    })
+    expect(classDefaults('Transfer', [{ ...sync, publicRead: false }]).newObject.public).toBe(
+      'none',
+    )
+    expect(classDefaults('Note', [sync]).writers).toBe('users')
+  })
+})
 
 const ADMIN = getAddress(`0x${'a1'.repeat(20)}`)
 
@@ -30,6 +48,22 @@ describe.each(databaseKinds())("the console's columns and bulk deletes on %s", (
   })
   const call = (method: string, url: string, payload?: object) =>
     app.inject({ method: method as 'GET', url, headers: admin, ...(payload ? { payload } : {}) })
+
+  it("shows a class's defaults, which are what a new object gets", async () => {
+    const answer = await call('GET', '/api/admin/classes/Card/defaults')
+    expect(answer.statusCode).toBe(200)
+    expect(answer.json()).toEqual({
+      className: 'Card',
+      writers: 'users',
+      sync: null,
+      newObject: { creator: 'read-write', public: 'on-request' },
+    })
+    // A member's object saved without an ACL or publicRead: its creator alone reads and writes.
+    const page = (await call('GET', '/api/admin/classes/Card?order=createdAt&limit=1')).json()
+    const [first] = page.results
+    expect(first.acl).toEqual({ [first.owner]: { read: true, write: true } })
+    expect((await call('GET', '/api/admin/classes/no%20such/defaults')).statusCode).toBe(400)
+  })
 
   it('declares a typed column, and refuses a pointer without its class', async () => {
     const added = await call('POST', '/api/admin/classes/Card/fields', {

@@ -10,6 +10,7 @@ import { parseWhere } from '../objects/condition.ts'
 import { consoleAccess } from './access.ts'
 import { recordAudit } from './audit.ts'
 import { consoleErrors, tags } from './schemas.ts'
+import { classDefaults, classDefaultsSchema } from './class-defaults.ts'
 
 // A class's columns as the console's data browser declares them, and the changes over many
 // objects at once: removing a field from every object, deleting a selection. Documents have no
@@ -95,6 +96,22 @@ export async function consoleFieldRoutes(app: FastifyInstance, services: Service
       await requireConsole(request, 'read')
       const className = assertStoredClassName(request.params.className)
       return { fields: await declaredFields(db, className) }
+    },
+  )
+
+  app.get<{ Params: { className: string } }>(
+    '/api/admin/classes/:className/defaults',
+    {
+      schema: {
+        tags,
+        summary: "A class's defaults: who writes its objects and the ACL a new one starts with",
+        params: classParams,
+        response: { 200: classDefaultsSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await requireConsole(request, 'read')
+      return classDefaults(assertStoredClassName(request.params.className), services.syncs)
     },
   )
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
 import { getAddress, isAddress, type Address } from 'viem'
 import type { Database } from '../db/client.ts'
-import { userAddresses, users } from '../db/schema.ts'
+import { passwordLogins, userAddresses, users } from '../db/schema.ts'
 import { HttpError } from '../errors.ts'
 
 // The wallets of a user. Every address that signs in is a row of `user_addresses`, which says
@@ -87,14 +87,15 @@ export async function linkAddress(
 
 /**
  * Unlinks one of the user's addresses: it no longer signs in as them (and may be linked to
- * someone else). A user keeps at least one (409 `last_address`). When the primary goes, the
- * earliest linked of the others becomes the primary. Returns the new primary.
+ * someone else). A user keeps at least one (409 `last_address`) unless they log in with a
+ * password. When the primary goes, the earliest linked of the others becomes the primary.
+ * Returns the new primary (null when a password user unlinked their last wallet).
  */
 export async function unlinkAddress(
   db: Database,
   userId: string,
   address: string,
-): Promise<{ primary: Address }> {
+): Promise<{ primary: Address | null }> {
   const checked = checkedAddress(address)
   return db.transaction(async (transaction) => {
     const tx = transaction as unknown as Database
@@ -108,7 +109,13 @@ export async function unlinkAddress(
     const owned = await addressesOf(tx, userId)
     if (!owned.some((row) => row.address === checked)) throw notLinked()
     const rest = owned.filter((row) => row.address !== checked)
-    if (rest.length === 0)
+    const [login] = rest.length
+      ? []
+      : await tx
+          .select({ id: passwordLogins.userId })
+          .from(passwordLogins)
+          .where(eq(passwordLogins.userId, userId))
+    if (rest.length === 0 && !login)
       throw new HttpError(
         409,
         'last_address',
@@ -117,7 +124,10 @@ export async function unlinkAddress(
     await tx
       .delete(userAddresses)
       .where(and(eq(userAddresses.address, checked), eq(userAddresses.userId, userId)))
-    const primary = rest.find((row) => row.primary)?.address ?? earliest(rest)
+    // A password user may go back to having no wallet.
+    const primary = rest.length
+      ? (rest.find((row) => row.primary)?.address ?? earliest(rest))
+      : null
     if (primary !== user.address)
       await tx.update(users).set({ address: primary }).where(eq(users.id, userId))
     return { primary }

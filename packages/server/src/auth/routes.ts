@@ -10,7 +10,7 @@ import { verifySignInSignature } from '../auth/signature.ts'
 import { checkSignInMessage } from '../auth/siwe.ts'
 import { linkWallet, unlinkWallet } from '../auth/wallets.ts'
 import { sessions } from '../db/schema.ts'
-import { notFound } from '../errors.ts'
+import { forbidden, notFound } from '../errors.ts'
 import { authSchemas as s } from './schemas.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 
@@ -30,7 +30,7 @@ const addressList = (wallets: LinkedAddress[]) => wallets.map((row) => row.addre
  * only to those who may use them (the server still checks every request).
  */
 const roleOf = (
-  address: string,
+  address: string | null,
   config: { adminAddresses: string[]; viewerAddresses: string[] },
 ) => {
   const role = consoleRoleOf(address, config)
@@ -119,6 +119,11 @@ export const authRoutes = routePlugin(
 
     app.get('/api/auth/session', { schema: s.session }, async (request) => {
       const { user, session } = await request.requireUser()
+      // A password user of the Parse-compatible API who has no wallet has no Portico profile.
+      if (user.address === null)
+        throw forbidden(
+          'This account signs in with a password on the Parse-compatible API; link a wallet to it to use this API.',
+        )
       const addresses = addressList(await addressesOf(services.db, user.id))
       // Keep "last seen" roughly current for the sessions list without a write per request.
       if (Date.now() - session.lastSeenAt.getTime() > 60_000) {

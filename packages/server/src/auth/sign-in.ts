@@ -145,7 +145,7 @@ export class SignIns {
    * Cloud code's `beforeLogin`: may refuse a verified sign-in (it throws). The session it would
    * have started is ended before the refusal is answered, so its token never reaches anyone.
    */
-  beforeLogin: ((user: { id: string; address: string }) => Promise<void>) | undefined
+  beforeLogin: ((user: { id: string }) => Promise<void>) | undefined
 
   /** Consumes the nonce and starts the session; refused as the nonce's state says. */
   async complete(p: CompleteSignInParameters): Promise<CompleteSignInResult> {

@@ -1,5 +1,5 @@
 import { ownerAcl } from '../objects/acl.ts'
-import { eq } from 'drizzle-orm'
+import { and, eq, isNull } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { users } from '../db/schema.ts'
 import type { ObjectStore, ObjectWrites } from '../objects/store.ts'
@@ -55,6 +55,14 @@ export async function linkWallet(
     await consumeNonce(tx, input.signed)
     await lockUser(tx, input.userId)
     const { linked } = await linkAddress(tx, input.userId, address)
+    // A password user's first wallet becomes their primary address.
+    const primary = linked
+      ? await tx
+          .update(users)
+          .set({ address })
+          .where(and(eq(users.id, input.userId), isNull(users.address)))
+          .returning({ id: users.id })
+      : []
     const addresses = await addressesOf(tx, input.userId)
     if (linked) {
       await writes.insertNew(
@@ -64,7 +72,10 @@ export async function linkWallet(
         new Date(),
       )
       if (user)
-        await mergeUser(writes, user.data, input.userId, { accounts: accountsOf(addresses) })
+        await mergeUser(writes, user.data, input.userId, {
+          accounts: accountsOf(addresses),
+          ...(primary.length ? { ethAddress: address.toLowerCase() } : {}),
+        })
     }
     return addresses
   })
@@ -72,7 +83,7 @@ export async function linkWallet(
 
 /**
  * Unlinks one of the user's wallets; it signs in as them no more. A user keeps at least one
- * (409 `last_address`). When it was the `_User`'s `ethAddress`, the primary takes its place.
+ * (409 `last_address`) unless they log in with a password. When it was the `_User`'s `ethAddress`, the primary takes its place.
  */
 export async function unlinkWallet(
   objects: ObjectStore,
@@ -93,7 +104,7 @@ export async function unlinkWallet(
     if (user) {
       const fields: Document = { accounts: accountsOf(addresses) }
       if (String(user.data.ethAddress ?? '').toLowerCase() === lower)
-        fields.ethAddress = primary.toLowerCase()
+        fields.ethAddress = primary?.toLowerCase() ?? null
       await mergeUser(writes, user.data, userId, fields)
     }
     return addresses

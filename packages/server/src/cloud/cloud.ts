@@ -71,13 +71,12 @@ export class CloudTriggers implements ObjectHooks {
   ) {
     const trigger = this.registry.trigger('beforeSave', draft.className)!
     const object = draftObject(this.Parse, draft, original)
-    const request = {
-      ...(await this.requestOf(actor)),
+    const request = await this.requestOf(actor, {
       triggerName: 'beforeSave',
       object,
       original: original ? sdkObject(this.Parse, original) : undefined,
       context,
-    }
+    })
     await this.run(trigger, request, 'object')
     const saved = savedFields(object, draft.acl)
     // Relation fields hold a marker the SDK does not give back for a new object.
@@ -93,34 +92,35 @@ export class CloudTriggers implements ObjectHooks {
     context: HookContext,
   ) {
     const trigger = this.registry.trigger('afterSave', object.className)!
-    await this.quietly(trigger, async () => ({
-      ...(await this.requestOf(actor)),
-      triggerName: 'afterSave',
-      object: sdkObject(this.Parse, object, this.deps.shape),
-      original: original ? sdkObject(this.Parse, original, this.deps.shape) : undefined,
-      context,
-    }))
+    await this.quietly(trigger, () =>
+      this.requestOf(actor, {
+        triggerName: 'afterSave',
+        object: sdkObject(this.Parse, object, this.deps.shape),
+        original: original ? sdkObject(this.Parse, original, this.deps.shape) : undefined,
+        context,
+      }),
+    )
   }
 
   async beforeDelete(object: WireObject, actor: HookActor, context: HookContext) {
     const trigger = this.registry.trigger('beforeDelete', object.className)!
-    const request = {
-      ...(await this.requestOf(actor)),
+    const request = await this.requestOf(actor, {
       triggerName: 'beforeDelete',
       object: sdkObject(this.Parse, object, this.deps.shape),
       context,
-    }
+    })
     await this.run(trigger, request, 'object')
   }
 
   async afterDelete(object: WireObject, actor: HookActor, context: HookContext) {
     const trigger = this.registry.trigger('afterDelete', object.className)!
-    await this.quietly(trigger, async () => ({
-      ...(await this.requestOf(actor)),
-      triggerName: 'afterDelete',
-      object: sdkObject(this.Parse, object, this.deps.shape),
-      context,
-    }))
+    await this.quietly(trigger, () =>
+      this.requestOf(actor, {
+        triggerName: 'afterDelete',
+        object: sdkObject(this.Parse, object, this.deps.shape),
+        context,
+      }),
+    )
   }
 
   async beforeFind(
@@ -136,13 +136,12 @@ export class CloudTriggers implements ObjectHooks {
       skip: draft.skip,
       ...(draft.order ? { order: draft.order } : {}),
     })
-    const request = {
-      ...(await this.requestOf(actor)),
+    const request = await this.requestOf(actor, {
       triggerName: 'beforeFind',
       query,
       count: false,
       isGet,
-    }
+    })
     const answer = await this.run(trigger, request, 'params')
     const changed = answer instanceof this.Parse.Query ? answer : request.query
     const json = changed.toJSON() as {
@@ -166,12 +165,11 @@ export class CloudTriggers implements ObjectHooks {
     isGet: boolean,
   ): Promise<WireObject[]> {
     const trigger = this.registry.trigger('afterFind', className)!
-    const request = {
-      ...(await this.requestOf(actor)),
+    const request = await this.requestOf(actor, {
       triggerName: 'afterFind',
       objects: found.map((object) => sdkObject(this.Parse, object)),
       isGet,
-    }
+    })
     const answer = await this.run(trigger, request, 'params')
     const objects: unknown[] = Array.isArray(answer) ? answer : request.objects
     const byId = new Map(found.map((object) => [object.objectId, object]))
@@ -181,15 +179,14 @@ export class CloudTriggers implements ObjectHooks {
   }
 
   /** `Parse.Cloud.beforeLogin`: may refuse a sign-in (throws). */
-  async beforeLogin(user: { id: string; address: string }): Promise<void> {
+  async beforeLogin(user: { id: string }): Promise<void> {
     const trigger = this.registry.trigger('beforeLogin', '_User')
     if (!trigger) return
-    const request = {
-      ...(await this.requestOf(undefined)),
+    const request = await this.requestOf(undefined, {
       triggerName: 'beforeLogin',
       // Read afresh: a field set a moment ago (a ban) must count.
       object: sdkObject(this.Parse, await this.#readUser(user.id)),
-    }
+    })
     await this.run(trigger, request, 'object')
   }
 
@@ -206,22 +203,38 @@ export class CloudTriggers implements ObjectHooks {
         },
         true,
       )
-      return { ...(await this.requestOf(undefined)), triggerName: 'afterLogout', object: session }
+      return this.requestOf(undefined, { triggerName: 'afterLogout', object: session })
     })
   }
 
-  /** The fields Parse puts in every request: who, from where, and a logger. */
-  async requestOf(actor: HookActor): Promise<CloudRequest> {
+  /**
+   * A handler's request: `fields` plus what Parse puts in every request (who, from where, a
+   * logger). `request.user` is built when the handler first reads it: most triggers never do,
+   * and making the SDK's user object is most of what an empty trigger costs a write.
+   */
+  async requestOf(actor: HookActor, fields: CloudRequest): Promise<CloudRequest> {
     const scope = currentScope()
-    return {
+    const stored = typeof actor === 'string' ? await this.storedUser(actor) : undefined
+    let user: unknown
+    const request: CloudRequest = {
       master: actor === ANY_OWNER,
-      user:
-        typeof actor === 'string' ? await this.userObject(actor, scope?.sessionToken) : undefined,
       installationId: scope?.installationId,
       ip: scope?.ip ?? '127.0.0.1',
       headers: scope?.headers ?? {},
       log: this.deps.logs.logger(),
+      ...fields,
     }
+    return Object.defineProperty(request, 'user', {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        if (stored && user === undefined) user = this.sdkUser(stored, scope?.sessionToken)
+        return user
+      },
+      set: (value: unknown) => {
+        user = value
+      },
+    })
   }
 
   /** Runs a handler after its validator, within its deadline. */
@@ -257,8 +270,8 @@ export class CloudTriggers implements ObjectHooks {
     return list.filter((entry) => entry.startsWith('role:')).map((entry) => entry.slice(5))
   }
 
-  /** A user as cloud code's SDK object (their `_User` object, else what Portico knows of them). */
-  async userObject(id: string, token?: string): Promise<unknown> {
+  /** A user's `_User` object (else what Portico knows of them), remembered a moment. */
+  storedUser(id: string): Promise<WireObject> {
     const now = Date.now()
     let remembered = this.#users.get(id)
     if (!remembered || now - remembered.at > USER_MEMORY_MS) {
@@ -267,7 +280,12 @@ export class CloudTriggers implements ObjectHooks {
       this.#users.set(id, remembered)
       remembered.user.catch(() => this.#users.delete(id))
     }
-    const user = sdkObject(this.Parse, await remembered.user)
+    return remembered.user
+  }
+
+  /** A stored user as cloud code's SDK object, holding the caller's session token if any. */
+  sdkUser(stored: WireObject, token?: string): unknown {
+    const user = sdkObject(this.Parse, stored)
     const sessionToken = clientToken(token)
     if (sessionToken) user._finishFetch({ sessionToken })
     return user
@@ -277,7 +295,7 @@ export class CloudTriggers implements ObjectHooks {
     const object = await this.deps.objects().readAsServer({ className: '_User', objectId: id })
     if (object) return object
     const [row] = await this.deps.db.select().from(users).where(eq(users.id, id)).limit(1)
-    const address = row?.address.toLowerCase()
+    const address = row?.address?.toLowerCase()
     const at = (row?.firstSignInAt ?? new Date()).toISOString()
     return {
       objectId: id,

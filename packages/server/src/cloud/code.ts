@@ -97,12 +97,11 @@ export async function openCloudCode(options: CloudCodeOptions): Promise<CloudCod
     async runFunction(call, name) {
       const fn = registry.functions.get(name)!
       const current = call.master ? null : await call.session()
-      const request = {
-        ...(await triggers.requestOf(call.master ? ANY_OWNER : current?.user.id)),
+      const request = await triggers.requestOf(call.master ? ANY_OWNER : current?.user.id, {
         params: call.params,
         functionName: name,
         context: {},
-      }
+      })
       const result = await triggers.run(fn, request, 'params')
       return result === undefined ? undefined : Parse._encode(result, false, false)
     },

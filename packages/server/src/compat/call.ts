@@ -10,6 +10,7 @@ import type { WindowCounter } from '../db/cluster/cluster.ts'
 import type { FieldIndexes } from '../objects/field-indexes.ts'
 import type { Sync } from '../sync/definition.ts'
 import type { Watches } from '../sync/watches.ts'
+import type { Mailer } from '../mail/mailer.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 
 // One call to the compatibility mount, whichever way it came: the envelope (`POST` with a
@@ -38,6 +39,8 @@ export interface CompatServices {
   syncs: readonly Sync[]
   /** Contract-event syncs made at run time (`watchContractEvent`). */
   watches: Watches
+  /** Sends password resets and email verifications; undefined without SMTP_URL. */
+  mailer: Mailer | undefined
 }
 
 export interface CompatCall {
@@ -95,8 +98,7 @@ export function sessionResolver(sessions: Sessions, token: string | undefined) {
     session,
     requireSession: async () => {
       const current = await session()
-      if (!current)
-        throw new ParseError(ParseCode.INVALID_SESSION_TOKEN, 'Sign in with your wallet first.')
+      if (!current) throw new ParseError(ParseCode.INVALID_SESSION_TOKEN, 'Sign in first.')
       return current
     },
   }

@@ -3,6 +3,7 @@ import { parseJsonText } from '../http/json-body.ts'
 import { sessionResolver, type CompatCall } from './call.ts'
 import { checkEnvelope, readEnvelope } from './envelope.ts'
 import { serveFile } from './files.ts'
+import { mailPages } from './mail-pages.ts'
 import { ensureMasterOwner, masterKeyCheck } from './master-key.ts'
 import { ParseCode, ParseError, parseStatus, toParseError } from './parse-error.ts'
 import { once } from './request-id.ts'
@@ -135,6 +136,8 @@ export async function compatMount(
     ),
     handler: handle,
   })
+  // The pages the password reset and email verification mails link to.
+  mailPages(app, services, mount)
   app.route({
     method: ['GET', 'POST'],
     url: mount,

@@ -16,6 +16,12 @@ import { aggregateClass, deleteSchema, getSchema, listSchemas, saveSchema } from
 import { runFunction, startJob, type SiteFunctions } from './functions.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import { getUser, logout, me, signIn, unlinkEthAddress, updateUser } from './users.ts'
+import {
+  logIn,
+  requestEmailVerification,
+  requestPasswordReset,
+  verifyPassword,
+} from './password-users.ts'
 
 // The route table of the compatibility mount: every route once, in Fastify's own router. Single
 // calls and batch sub-requests are dispatched through it alike; the verb it is looked up with is
@@ -138,6 +144,12 @@ export function compatRoutes(options: CompatRoutesOptions): CompatRoutes {
     call((c, { objectId }) => unlinkEthAddress(c, objectId!)),
   )
   on('POST', '/logout', call(logout))
+  on('GET', '/login', call(logIn))
+  on('POST', '/login', call(logIn))
+  on('GET', '/verifyPassword', call(verifyPassword))
+  on('POST', '/verifyPassword', call(verifyPassword))
+  on('POST', '/requestPasswordReset', call(requestPasswordReset))
+  on('POST', '/verificationEmailRequest', call(requestEmailVerification))
   on(
     'POST',
     '/batch',

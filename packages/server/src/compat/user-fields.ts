@@ -30,6 +30,8 @@ export function checkUserWrite(data: Document, linked: readonly string[]): Docum
   for (const field of ['authData', 'sessionToken', 'password'])
     if (field in data)
       throw new ParseError(ParseCode.OPERATION_FORBIDDEN, `${field} cannot be set on a user.`)
+  // A password user without a wallet has none to name.
+  if (accounts.length === 0) return data
   const ethAddress =
     data.ethAddress === undefined || data.ethAddress === null
       ? accounts[0]

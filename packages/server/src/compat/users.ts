@@ -11,6 +11,7 @@ import { TOKEN_PREFIX, type CompatAnswer, type CompatCall, type CompatServices }
 import { getFromClass, updateInClass } from './classes.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import { toParseObject } from './parse-object.ts'
+import { isSignUp, signUp, updateLoginFields } from './password-users.ts'
 
 // Sign-in as Moralis v1 clients do it, kept safe:
 // - `getServerTime` hands out a single-use server nonce as its `dateTime`; the client pastes it
@@ -186,10 +187,11 @@ export async function signIn(call: CompatCall, clientFor: ChainClients): Promise
   const { services } = call
   const config = services.config.app
   const authData = call.params.authData as Record<string, unknown> | undefined
+  if (isSignUp(call.params)) return signUp(call)
   if (!authData || typeof authData !== 'object' || !('moralisEth' in authData)) {
     throw new ParseError(
       ParseCode.UNSUPPORTED_SERVICE,
-      'Portico signs users in with their wallet (authData.moralisEth); passwords and other providers are not available.',
+      'Portico signs users in with a wallet (authData.moralisEth) or a username and password; other providers are not available.',
     )
   }
   await limitAttempts(call)
@@ -217,11 +219,14 @@ export async function signIn(call: CompatCall, clientFor: ChainClients): Promise
  */
 async function ensureUserRows(
   services: Pick<CompatServices, 'db' | 'objects'>,
-  user: { id: string; address: string },
+  user: { id: string; address: string | null },
 ): Promise<{ user: WireObject; created: boolean }> {
   const { objects } = services
   const existing = await objects.get('_User', user.id, user.id)
   if (existing) return { user: existing, created: false }
+  // A password user's object is made at sign-up (or import); without it there is no user.
+  if (user.address === null)
+    throw new ParseError(ParseCode.OBJECT_NOT_FOUND, 'This user no longer exists.')
   const accounts = accountsOf(await addressesOf(services.db, user.id))
   const primary = user.address.toLowerCase()
   const now = new Date()
@@ -267,7 +272,10 @@ export async function updateUser(
   objectId: string,
   clientFor: ChainClients,
 ): Promise<CompatAnswer> {
-  const { authData, ...fields } = call.params
+  const { authData, ...sent } = call.params
+  // A password, username or email of a password user changes their login first.
+  const login = await updateLoginFields(call, objectId, sent)
+  const fields = login.fields
   if (authData !== undefined) {
     const { user } = await call.requireSession()
     if (objectId !== user.id) throw new ParseError(ParseCode.OBJECT_NOT_FOUND, 'Object not found.')
@@ -300,7 +308,7 @@ export async function updateUser(
       })
     }
   }
-  return updateInClass({ ...call, params: fields }, '_User', objectId)
+  return login.afterUpdate(await updateInClass({ ...call, params: fields }, '_User', objectId))
 }
 
 /**

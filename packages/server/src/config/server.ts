@@ -4,6 +4,7 @@ import { positiveInt, type Env } from './values.ts'
 import { loadRpcConfig, type RpcGatewayConfig } from './rpc.ts'
 import { loadFilesConfig, type FilesConfig } from './files.ts'
 import { loadSyncConfig, type SyncConfig } from './sync.ts'
+import { loadMailConfig, type MailConfig } from './mail.ts'
 
 /** Everything the server reads from its environment, parsed once at start. */
 export interface ServerConfig {
@@ -57,6 +58,8 @@ export interface ServerConfig {
     /** Addresses and CIDRs the master key is accepted from (MASTER_KEY_IPS; default loopback). */
     masterKeyIps: string[]
   }
+  /** Outgoing mail (SMTP_URL, MAIL_FROM): password resets and email verifications. */
+  mail: MailConfig
   /** The site's server functions: a JavaScript module whose default export defines them (FUNCTIONS_MODULE). */
   functionsModule: string | undefined
   /** The site's cloud code: a Parse / Moralis v1 `cloud/main.js` or folder of files (CLOUD_CODE). */
@@ -115,6 +118,7 @@ export function loadConfig(
     ),
     rpc: defaults.rpc ?? loadRpcConfig(env, problems),
     sync: defaults.sync ?? loadSyncConfig(env, problems),
+    mail: defaults.mail ?? loadMailConfig(env, problems),
     trustProxy: parseTrustProxy(env.TRUST_PROXY, defaults.trustProxy ?? false, problems),
     timeouts: {
       requestMs: positiveInt(

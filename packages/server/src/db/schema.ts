@@ -26,11 +26,11 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 const createdAt = () =>
   timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 
-/** A wallet address that has signed in at least once. */
+/** A user: a wallet address that has signed in at least once, or a password user. */
 export const users = pgTable('users', {
   id: text('id').primaryKey(),
-  /** Checksummed address. */
-  address: text('address').notNull().unique(),
+  /** Checksummed primary address; null for a password user who has linked no wallet. */
+  address: text('address').unique(),
   firstSignInAt: timestamp('first_sign_in_at', { withTimezone: true }).notNull().defaultNow(),
   lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }).notNull().defaultNow(),
 })
@@ -52,6 +52,52 @@ export const sessions = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
+)
+
+/**
+ * Username/password sign-in (the Parse-compatible API): a user's username, email and bcrypt
+ * hash. Nothing serves this table: the hash never leaves it. Usernames and emails are unique
+ * compared case-insensitively, as Parse has them.
+ */
+export const passwordLogins = pgTable(
+  'password_logins',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    username: text('username').notNull(),
+    email: text('email'),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    passwordHash: text('password_hash').notNull(),
+    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true })
+      .notNull()
+      .defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('password_logins_username_idx').on(sql`lower(${t.username})`),
+    uniqueIndex('password_logins_email_idx').on(sql`lower(${t.email})`),
+  ],
+)
+
+/**
+ * Single-use tokens sent by mail: a password reset, or an email address to verify. Only the
+ * SHA-256 of the token is stored.
+ */
+export const mailTokens = pgTable(
+  'mail_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['reset', 'verify'] }).notNull(),
+    /** The address the mail went to: a verification holds only while it is still the user's. */
+    email: text('email').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('mail_tokens_user_idx').on(t.userId)],
 )
 
 /** Sign-in nonces: issued by the server, consumed on first use. */

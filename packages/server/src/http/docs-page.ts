@@ -71,10 +71,13 @@ ${params ? `<h4>Parameters</h4><ul>${params}</ul>` : ''}${body}<h4>Responses</h4
 /**
  * Starts the reference on the plain page once its bundle has loaded: in the visitor's theme,
  * without the fonts, telemetry and AI agent it would fetch from elsewhere, requests sent to
- * this origin. Served as a file (the page's policy allows scripts from the server only).
+ * this origin. Its mount point is not `#api-reference`: the bundle mounts a second reference of
+ * its own on an element of that id as soon as it runs, with its default settings (the vendor's
+ * fonts, its registry of APIs through the vendor's proxy). Served as a file (the page's policy
+ * allows scripts from the server only).
  */
 export const docsStartScript = `(function () {
-  var mount = document.getElementById('api-reference')
+  var mount = document.getElementById('reference')
   if (!window.Scalar || !mount) return
   var dark = document.documentElement.getAttribute('data-theme') === 'dark'
   window.Scalar.createApiReference(mount, {
@@ -84,10 +87,11 @@ export const docsStartScript = `(function () {
     withDefaultFonts: false,
     // The system's fonts (the bundle's own would be fetched from the vendor's host), and
     // muted text and method colours dark (or light) enough to read on the page's background.
+    // The mode classes sit on <body> itself as well as inside the reference.
     customCss:
-      'body .scalar-app,body .light-mode,body .dark-mode{--scalar-font:system-ui,sans-serif!important;--scalar-font-code:ui-monospace,monospace!important}' +
-      'body .light-mode{--scalar-color-2:#3b4350!important;--scalar-color-3:#4a5361!important;--scalar-color-green:#0a6b2f!important;--scalar-color-blue:#1d4ed8!important;--scalar-color-orange:#9a4a00!important;--scalar-color-red:#b3261e!important;--scalar-color-purple:#6b21a8!important;--scalar-color-yellow:#6b5000!important}' +
-      'body .dark-mode{--scalar-color-2:#d0d7e0!important;--scalar-color-3:#b4bfcc!important;--scalar-color-green:#6ee7a0!important;--scalar-color-blue:#8cb4ff!important;--scalar-color-orange:#ffb870!important;--scalar-color-red:#ff9a92!important;--scalar-color-purple:#d8b4fe!important;--scalar-color-yellow:#fde68a!important}',
+      '.scalar-app,.light-mode,.dark-mode{--scalar-font:system-ui,sans-serif!important;--scalar-font-code:ui-monospace,monospace!important}' +
+      '.light-mode{--scalar-color-2:#3b4350!important;--scalar-color-3:#4a5361!important;--scalar-color-green:#0a6b2f!important;--scalar-color-blue:#1d4ed8!important;--scalar-color-orange:#9a4a00!important;--scalar-color-red:#b3261e!important;--scalar-color-purple:#6b21a8!important;--scalar-color-yellow:#6b5000!important}' +
+      '.dark-mode{--scalar-color-2:#d0d7e0!important;--scalar-color-3:#b4bfcc!important;--scalar-color-green:#6ee7a0!important;--scalar-color-blue:#8cb4ff!important;--scalar-color-orange:#ffb870!important;--scalar-color-red:#ff9a92!important;--scalar-color-purple:#d8b4fe!important;--scalar-color-yellow:#fde68a!important}',
     telemetry: false,
     agent: { disabled: true },
     showDeveloperTools: 'never',
@@ -96,6 +100,37 @@ export const docsStartScript = `(function () {
   })
   var plain = document.getElementById('docs-plain')
   if (plain) plain.hidden = true
+  // What the reference's own markup leaves out for assistive technology, added as it renders:
+  // a name for its icon-only copy buttons and for the clients picker (whose text is hidden on
+  // narrow screens), the picker counted as one of the client tabs it sits among, and a tab stop
+  // on the lists of operations that scroll. The whole body: the try-it client opens outside
+  // the mount point.
+  function mend() {
+    var root = document.body
+    root.querySelectorAll('button.scalar-code-copy:not([aria-label])').forEach(function (b) {
+      b.setAttribute('aria-label', 'Copy code')
+    })
+    root.querySelectorAll('[role=tablist] button.client-libraries__select:not([role])').forEach(
+      function (b) {
+        b.setAttribute('role', 'tab')
+        b.setAttribute('aria-selected', 'false')
+        b.setAttribute('aria-haspopup', 'true')
+        b.setAttribute('aria-label', 'More clients')
+      },
+    )
+    root.querySelectorAll('ul.endpoints:not([tabindex])').forEach(function (list) {
+      list.setAttribute('tabindex', '0')
+    })
+  }
+  var queued = false
+  new MutationObserver(function () {
+    if (queued) return
+    queued = true
+    requestAnimationFrame(function () {
+      queued = false
+      mend()
+    })
+  }).observe(document.body, { childList: true, subtree: true })
 })()
 `
 
@@ -127,13 +162,13 @@ export function renderDocsPage(doc: OpenApiDocument): string {
 :root[data-theme=dark]{color-scheme:dark;background:#0f141a;color:#e6e9ee}
 body{margin:0}
 #docs-plain{max-width:60rem;margin:0 auto;padding:1rem}
-#api-reference{max-width:100vw;overflow-x:hidden}
+#reference{max-width:100vw;overflow-x:hidden}
 pre{overflow:auto;padding:.75rem;background:color-mix(in srgb,currentColor 8%,transparent);border-radius:.4rem;font-size:.85rem}
 section{border-top:1px solid color-mix(in srgb,currentColor 20%,transparent);padding:.5rem 0}
 .m{display:inline-block;min-width:4.5rem;font-size:.8rem;padding:.1rem .4rem;border-radius:.3rem;border:1px solid}
 a{color:inherit}
 </style></head>
-<body><div id="api-reference"></div><div id="docs-plain"><header><p><a href="/">← Back to the site</a></p><h1>${title}</h1><p>Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI 3.1).</p></header>
+<body><div id="reference"></div><div id="docs-plain"><header><p><a href="/">← Back to the site</a></p><h1>${title}</h1><p>Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI 3.1).</p></header>
 <nav aria-label="Operations">${[...toc]
     .map(([tag, items]) => `<h2>${escape(tag)}</h2><ul>${items.join('')}</ul>`)
     .join('')}</nav>

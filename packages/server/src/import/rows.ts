@@ -11,7 +11,8 @@ import { storedValue, ValueRefused, type FileReference } from './values.ts'
 // - the ACL is kept as it is, with Parse's rule for a row without one: anyone reads and writes
 //   (`{}` is the master key's alone); user ids are mapped to Portico users later;
 // - Parse's own columns (`_rperm`, `_hashed_password`, …: names starting with `_`) and a user's
-//   secrets (password hashes, auth data, session tokens) are not imported.
+//   secrets (password hashes, auth data, session tokens) are not fields of the object: a
+//   password hash becomes the user's login (users.ts), kept where nothing serves it.
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/
 

@@ -1,5 +1,7 @@
 import { isAddress } from 'viem'
 import { createUser, linkAddress } from '../auth/addresses.ts'
+import { BCRYPT_HASH, clashOf, createPasswordUser, type LoginClash } from '../auth/passwords.ts'
+import { passwordLogins } from '../db/schema.ts'
 import type { Database } from '../db/client.ts'
 import { HttpError } from '../errors.ts'
 import type { NewObject } from '../objects/store.ts'
@@ -7,7 +9,8 @@ import { RowRefused, type PreparedRow } from './rows.ts'
 
 // A `_User` row becomes a Portico user, who signs in with any of the row's wallets: its
 // `ethAddress`, every entry of `accounts` (Moralis kept a user's linked wallets there) and the
-// address its `authData.moralisEth` signed in with. The user keeps the row's `objectId` as its id
+// address its `authData.moralisEth` signed in with, and with their Parse password when the row
+// carries its bcrypt hash (`_hashed_password` or `bcryptPassword`). The user keeps the row's `objectId` as its id
 // unless one of those addresses already signs in as a user, who is then the one imported into.
 // Everything here runs in the row's own transaction: a refused row leaves no user and no address.
 
@@ -34,14 +37,52 @@ export function addressesOfRow(row: PreparedRow): string[] {
     const lower = value.toLowerCase()
     if (!addresses.includes(lower)) addresses.push(lower)
   }
-  if (addresses.length === 0)
-    throw new RowRefused(
-      'the user has no wallet address ("ethAddress", "accounts" or authData.moralisEth): Portico users sign in with a wallet',
-      'ethAddress',
-      'Add the wallet address the user signs in with to the row, or leave the row out.',
-    )
   return addresses
 }
+
+/**
+ * The bcrypt hash a `_User` row carries: `_hashed_password` (Parse Server's column, in a
+ * database dump) or `bcryptPassword` (Parse.com's export); undefined when it has none.
+ */
+export function passwordHashOfRow(row: PreparedRow): string | undefined {
+  for (const field of ['_hashed_password', 'bcryptPassword']) {
+    const value = row.raw[field]
+    if (value === undefined || value === null) continue
+    if (typeof value !== 'string' || !BCRYPT_HASH.test(value))
+      throw new RowRefused(
+        `"${field}" is not a bcrypt hash ($2a$, $2b$ or $2y$, as Parse Server stores passwords)`,
+        field,
+      )
+    return value
+  }
+  return undefined
+}
+
+/** The row's login: its username and email as Parse checks them, and its hash. */
+function loginOfRow(row: PreparedRow, passwordHash: string) {
+  const { username, email, emailVerified } = row.raw
+  if (typeof username !== 'string' || username === '')
+    throw new RowRefused('the user has a password but no "username" to log in with', 'username')
+  if (email !== undefined && email !== null && typeof email !== 'string')
+    throw new RowRefused('"email" is not text', 'email')
+  return {
+    username,
+    email: (email as string | null | undefined) ?? undefined,
+    emailVerified: emailVerified === true,
+    passwordHash,
+  }
+}
+
+const loginClash = (clash: LoginClash | 'id') =>
+  new RowRefused(
+    clash === 'id'
+      ? 'a user with this objectId already exists'
+      : `another user already logs in with this ${clash}`,
+    clash === 'id' ? 'objectId' : clash,
+    clash === 'id'
+      ? 'Two users cannot share an id: check that the export is of this site, then run the import again.'
+      : `Usernames and emails are unique (whatever their case): change the ${clash} of one of the two users in the file, then run the import again.`,
+  )
 
 /**
  * Writes the user of a `_User` row and its address rows in `tx`: returns the Portico user id and
@@ -52,6 +93,23 @@ export async function importUser(
   row: PreparedRow,
 ): Promise<{ userId: string; addressObjects: NewObject[] }> {
   const addresses = addressesOfRow(row)
+  const passwordHash = passwordHashOfRow(row)
+  if (addresses.length === 0) {
+    if (passwordHash === undefined)
+      throw new RowRefused(
+        'the user has no wallet address ("ethAddress", "accounts" or authData.moralisEth) and no password hash ("_hashed_password" or "bcryptPassword"): it could not sign in',
+        'ethAddress',
+        'Add the wallet address or the password hash the user signs in with to the row, or leave the row out.',
+      )
+    // A password user: they log in with their Parse password, checked against the same hash.
+    const made = await createPasswordUser(tx, {
+      id: row.id,
+      ...loginOfRow(row, passwordHash),
+      createdAt: row.createdAt,
+    })
+    if ('clash' in made) throw loginClash(made.clash)
+    return { userId: made.id, addressObjects: [] }
+  }
   let userId: string
   try {
     ;({ id: userId } = await createUser(tx, {
@@ -79,6 +137,16 @@ export async function importUser(
         'An address belongs to one user only: remove it from one of the two users in the file, then run the import again.',
       )
     }
+  }
+  // A wallet user with a password keeps both ways in.
+  if (passwordHash !== undefined) {
+    const login = loginOfRow(row, passwordHash)
+    const clash = await clashOf(tx, { userId, ...login })
+    if (clash) throw loginClash(clash)
+    await tx
+      .insert(passwordLogins)
+      .values({ userId, ...login, email: login.email ?? null, passwordChangedAt: row.createdAt })
+      .onConflictDoNothing()
   }
   const addressObjects = addresses.map((address) => ({
     className: '_EthAddress',
