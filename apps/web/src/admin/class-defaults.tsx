@@ -47,6 +47,12 @@ export function ClassDefaultsPanel({
         <dd>{PUBLIC[defaults.newObject.public]}</dd>
       </dl>
       <p>An object saved with its own ACL keeps it; open an object to change its access.</p>
+      <p>
+        Class-level permissions (who may find, get, count, create, update, delete or add fields,
+        and the fields hidden from some) come before the ACLs: they are this class’s object in{' '}
+        <code>_SCHEMA</code>, set with <code>Parse.Schema#setCLP</code> or edited there. A class
+        without one is open.
+      </p>
     </details>
   )
 }
