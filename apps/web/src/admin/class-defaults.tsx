@@ -48,8 +48,8 @@ export function ClassDefaultsPanel({
       </dl>
       <p>An object saved with its own ACL keeps it; open an object to change its access.</p>
       <p>
-        Class-level permissions (who may find, get, count, create, update, delete or add fields,
-        and the fields hidden from some) come before the ACLs: they are this class’s object in{' '}
+        Class-level permissions (who may find, get, count, create, update, delete or add fields, and
+        the fields hidden from some) come before the ACLs: they are this class’s object in{' '}
         <code>_SCHEMA</code>, set with <code>Parse.Schema#setCLP</code> or edited there. A class
         without one is open.
       </p>
