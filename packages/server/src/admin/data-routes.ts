@@ -44,6 +44,11 @@ const queryString = {
     limit: digits,
     skip: digits,
     count: { type: 'string', enum: ['0', '1', 'true', 'false'] },
+    countLimit: {
+      ...digits,
+      description:
+        'Count at most this many (a larger class answers this many, with `countCapped`): a count reads every match',
+    },
   },
   additionalProperties: false,
 } as const
@@ -58,6 +63,10 @@ const consoleQueryAnswer = {
       description:
         'The wallet address of each user the page names (its owners and the users its ACLs name), by user id',
       additionalProperties: { type: 'string' },
+    },
+    countCapped: {
+      type: 'boolean',
+      description: 'True when more objects match than `countLimit`, which is then the count',
     },
   },
 } as const
@@ -74,7 +83,14 @@ export const consoleDataRoutes = routePlugin(
 
     app.get<{
       Params: { className: string }
-      Querystring: { where?: string; order?: string; limit?: string; skip?: string; count?: string }
+      Querystring: {
+        where?: string
+        order?: string
+        limit?: string
+        skip?: string
+        count?: string
+        countLimit?: string
+      }
     }>(
       '/api/admin/classes/:className',
       {
@@ -91,16 +107,22 @@ export const consoleDataRoutes = routePlugin(
         await requireConsole(request, 'read')
         const { where, order, limit, skip, count } = request.query
         const className = assertStoredClassName(request.params.className)
+        const countLimit =
+          request.query.countLimit === undefined ? undefined : Number(request.query.countLimit)
         const found = await objects.query(ANY_OWNER, className, {
           where: parseWhereText(where),
           whereText: where,
           order,
           ...translatePage(limit, skip),
           count: count === '1' || count === 'true',
+          countLimit,
         })
         // The console shows owners by their wallet address, which is how a team knows its users.
         const ids = found.results.flatMap((object) => [object.owner, ...aclUserIds(object.acl)])
-        return { ...found, owners: Object.fromEntries(await addressesOf(db, ids)) }
+        const owners = Object.fromEntries(await addressesOf(db, ids))
+        if (countLimit === undefined || found.count === undefined || found.count <= countLimit)
+          return { ...found, owners }
+        return { ...found, count: countLimit, countCapped: true, owners }
       },
     )
 

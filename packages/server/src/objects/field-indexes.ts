@@ -173,7 +173,12 @@ export class FieldIndexes {
     order: string | undefined,
     /** Fields compared as the integers they hold: their index is on that number. */
     integerFields: ReadonlySet<string> = noFields,
-  ): { walkCreationIndex: boolean; recentFirst: boolean; walkIndexInOrder: boolean } {
+  ): {
+    walkCreationIndex: boolean
+    recentFirst: boolean
+    walkIndexInOrder: boolean
+    countByIndex: boolean
+  } {
     const filtered = indexableFields(where)
     const sorted = orderField(order)
     const key = (field: string) => indexKey(field, integerFields)
@@ -191,7 +196,26 @@ export class FieldIndexes {
       recentFirst: walks && served.range && !served.lookup,
       // Its composite index holds the page in order: read just the page, never sort.
       walkIndexInOrder: composite !== undefined && this.has(className, composite),
+      countByIndex: this.#countsByIndex(className, where, key),
     }
+  }
+
+  /**
+   * Whether a count of `where` is best read from an index (see `countByIndex` in pages.ts): every
+   * top-level term is an owner or id comparison (the class's own indexes) or an equality or range
+   * on a field with its index. An `$or`, a `$relatedTo` or an unindexed field is left to the
+   * planner.
+   */
+  #countsByIndex(
+    className: string,
+    where: Condition | undefined,
+    key: (field: string) => string,
+  ): boolean {
+    return (where?.terms ?? []).every((term) => {
+      if (term.kind === 'id') return term.test.op === '$eq' || term.test.op === '$in'
+      if (term.kind !== 'field' || !this.has(className, key(term.field))) return false
+      return term.test.op === '$eq' || RANGES.has(term.test.op)
+    })
   }
 
   /** Whether the top level of `where` has a range, or an equality or `$in`, on an indexed field. */
@@ -278,8 +302,12 @@ export class FieldIndexes {
       this.#building = undefined
     }
     if (!built) return
-    // Fresh class sizes for the planner (it guesses the field's own selectivity either way).
-    await this.db.execute(sql`analyze objects`)
+    // Fresh class sizes for the planner (it guesses the field's own selectivity either way). The
+    // embedded database runs no autovacuum: its vacuum here marks pages all-visible, so counts
+    // read the indexes alone (pages.ts) there too.
+    await this.db.execute(
+      this.cluster.kind === 'postgres' ? sql`analyze objects` : sql`vacuum (analyze) objects`,
+    )
     await this.db
       .insert(objectFieldIndexes)
       .values({ className, field: indexed, indexName: name })
