@@ -8,6 +8,8 @@ import { ObjectEditor, type ConsoleObject } from './object-editor.tsx'
 import { change, useAdmin } from './use-admin.ts'
 
 const PAGE = 50
+/** A class with more objects than this (past the page shown) is counted as "10,000+". */
+const COUNT_LIMIT = 10_000
 
 /** Where a pointer leads: its target, alone in the browser. */
 export const pointerHref = (className: string, objectId: string) =>
@@ -59,11 +61,20 @@ function Browser({
   const classPath = chosen ? `classes/${encodeURIComponent(chosen)}` : undefined
   const problem = 'problem' in filter ? filter.problem : undefined
   const whereText = 'where' in filter && filter.where ? JSON.stringify(filter.where) : undefined
-  const query = { where: whereText, order, limit: String(PAGE), skip: String(skip), count: '1' }
+  // Counts stop at COUNT_LIMIT (shown as "10,000+"): a count reads every match.
+  const query = {
+    where: whereText,
+    order,
+    limit: String(PAGE),
+    skip: String(skip),
+    count: '1',
+    countLimit: String(skip + COUNT_LIMIT),
+  }
   // An unreadable filter loads nothing: no rows is right, the class's every row would be wrong.
   const page = useAdmin<{
     results: ConsoleObject[]
     count: number
+    countCapped?: boolean
     owners?: Record<string, string>
   }>(client, problem ? undefined : classPath, query)
   const declared = useAdmin<{ fields: Record<string, DeclaredField> }>(
@@ -197,7 +208,9 @@ function Browser({
             <>
               <div className="console-toolbar objects-toolbar">
                 <span role="status">
-                  {loaded.count} object{loaded.count === 1 ? '' : 's'}
+                  {loaded.countCapped
+                    ? `${loaded.count.toLocaleString('en')}+ objects`
+                    : `${loaded.count} object${loaded.count === 1 ? '' : 's'}`}
                   {loaded.count > PAGE
                     ? `, ${skip + 1}–${Math.min(skip + PAGE, loaded.count)} shown`
                     : ''}
@@ -302,7 +315,7 @@ function Browser({
                   <button
                     type="button"
                     className="button-secondary"
-                    disabled={skip + PAGE >= loaded.count}
+                    disabled={!loaded.countCapped && skip + PAGE >= loaded.count}
                     onClick={() => setSkip(skip + PAGE)}
                   >
                     Next page
