@@ -11,6 +11,7 @@ import { normaliseDocument } from '../objects/wire.ts'
 import { consoleAccess } from './access.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { consoleFieldRoutes } from './field-routes.ts'
+import { consoleIndexRoutes } from './index-routes.ts'
 import { aclByUserId, aclUserIds, addressesOf } from './acl-users.ts'
 import { recordAudit } from './audit.ts'
 import { consoleErrors, digits, paging, pagingQuery, tags } from './schemas.ts'
@@ -78,6 +79,7 @@ export const consoleDataRoutes = routePlugin(
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
     await consoleFieldRoutes(app, services)
+    await consoleIndexRoutes(app, services)
     const db = services.db
     const objects = services.objects
 

@@ -213,6 +213,8 @@ export const objectFieldIndexes = pgTable(
     field: text('field').notNull(),
     indexName: text('index_name').notNull(),
     createdAt: createdAt(),
+    /** Removed in the console: not built again however often it is asked for. */
+    removedAt: timestamp('removed_at', { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.className, t.field] })],
 )
