@@ -2,6 +2,7 @@ import { useRef, useState } from 'react'
 import type { SectionProps } from './console.tsx'
 import { DataGrid } from './data-grid.tsx'
 import { FieldTools } from './field-tools.tsx'
+import { ClassIndexes } from './class-indexes.tsx'
 import { columnsOf, type DeclaredField } from './field-types.ts'
 import { FilterBar, type AppliedFilter } from './filter-bar.tsx'
 import { ObjectEditor, type ConsoleObject } from './object-editor.tsx'
@@ -324,6 +325,7 @@ function Browser({
               ) : null}
             </>
           ) : null}
+          <ClassIndexes client={client} className={chosen} readOnly={readOnly} />
           {readOnly ? null : (
             <FieldTools
               client={client}
