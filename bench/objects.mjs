@@ -107,6 +107,9 @@ async function main() {
       () => `${classUrl}?where=${w({ owner: userId })}&order=-createdAt&limit=20`,
     ],
     ['count of kind = k7', () => `${classUrl}?where=${w({ kind: 'k7' })}&count=1&limit=0`],
+    // Read from the class's indexes alone (they hold the access rule's list).
+    ['count of the class', () => `${classUrl}?count=1&limit=0`],
+    ['count of own objects', () => `${classUrl}?where=${w({ owner: userId })}&count=1&limit=0`],
     [
       'fetch by id',
       () => `${classUrl}/g${4 * Math.floor((Math.random() * (sizes[0] ?? 1000)) / 4)}`,
