@@ -7,7 +7,7 @@ const [port = '1337', appId = 'bench', masterKey = 'bench-master-key-0123456789'
   process.argv.slice(2)
 const url = `http://127.0.0.1:${port}/parse`
 await ParseServer.startApp({
-  databaseURI: process.env.DATABASE_URL,
+  databaseURI: process.env.DATABASE_URL ?? '',
   appId,
   masterKey,
   masterKeyIps: ['127.0.0.1', '::1'],
