@@ -10,6 +10,7 @@ await ParseServer.startApp({
   databaseURI: process.env.DATABASE_URL ?? '',
   appId,
   masterKey,
+  maintenanceKey: `${masterKey}-maintenance`,
   masterKeyIps: ['127.0.0.1', '::1'],
   serverURL: url,
   mountPath: '/parse',
