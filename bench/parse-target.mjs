@@ -18,6 +18,8 @@ await ParseServer.startApp({
   host: '127.0.0.1',
   logLevel: 'error',
   silent: true,
+  // No log files in the working directory.
+  logsFolder: '',
   // Its defaults as a new app gets them, with the two an open bench needs.
   allowClientClassCreation: true,
 })
