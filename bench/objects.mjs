@@ -7,6 +7,7 @@
 // 0.8 of its rate at the first size.
 //   npm run bench:objects             (PGlite in a temp dir; DATABASE_URL=postgres://… for PostgreSQL)
 //   BENCH_SIZES=1000,10000,100000,1000000 (default)   BENCH_RUNS=41 (requests per query and size)
+//   BENCH_VACUUM=1 vacuums after each fill, as autovacuum would on PostgreSQL
 // Only 127.0.0.1; bounded in time; stops its server itself.
 import fs from 'node:fs'
 import http from 'node:http'

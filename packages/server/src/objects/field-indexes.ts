@@ -379,12 +379,11 @@ export class FieldIndexes {
       this.#building = undefined
     }
     if (!built) return
-    // Fresh class sizes for the planner (it guesses the field's own selectivity either way). The
-    // embedded database runs no autovacuum: its vacuum here marks pages all-visible, so counts
-    // read the indexes alone (pages.ts) there too.
-    await this.db.execute(
-      this.cluster.kind === 'postgres' ? sql`analyze objects` : sql`vacuum (analyze) objects`,
-    )
+    // Fresh class sizes for the planner (it guesses the field's own selectivity either way).
+    // Not a vacuum: it empties the access rule's GIN index's pending list, which makes the
+    // planner read a narrow range's page through that index (a bitmap of every public object)
+    // instead of the field's (see pages.ts, `readRecentFirst`).
+    await this.db.execute(sql`analyze objects`)
     await this.db
       .insert(objectFieldIndexes)
       .values({ className, field: indexed, indexName: name })
