@@ -3,12 +3,15 @@ import type { SectionProps } from './console.tsx'
 import { ClassDefaultsPanel } from './class-defaults.tsx'
 import { DataGrid } from './data-grid.tsx'
 import { FieldTools } from './field-tools.tsx'
+import { ClassIndexes } from './class-indexes.tsx'
 import { columnsOf, type DeclaredField } from './field-types.ts'
 import { FilterBar, type AppliedFilter } from './filter-bar.tsx'
 import { ObjectEditor, type ConsoleObject } from './object-editor.tsx'
 import { change, useAdmin } from './use-admin.ts'
 
 const PAGE = 50
+/** A class with more objects than this (past the page shown) is counted as "10,000+". */
+const COUNT_LIMIT = 10_000
 
 /** Where a pointer leads: its target, alone in the browser. */
 export const pointerHref = (className: string, objectId: string) =>
@@ -54,10 +57,12 @@ function Browser({
   const [pageIndex, setPageIndex] = useState(0)
   const [ends, setEnds] = useState<(string | undefined)[]>([])
   const total = useRef<number | undefined>(undefined)
+  const capped = useRef(false)
   const firstPage = () => {
     setPageIndex(0)
     setEnds([])
     total.current = undefined
+    capped.current = false
   }
   const [open, setOpen] = useState<ConsoleObject>()
   const [selected, setSelected] = useState(new Map<string, ConsoleObject>())
@@ -71,18 +76,20 @@ function Browser({
   const problem = 'problem' in filter ? filter.problem : undefined
   const whereText = 'where' in filter && filter.where ? JSON.stringify(filter.where) : undefined
   const after = pageIndex > 0 ? ends[pageIndex - 1] : undefined
-  // Counting a large class takes a while: once, on the first page.
+  // Counting a large class takes a while: once, on the first page, and only up to COUNT_LIMIT
+  // (shown as "10,000+"), since a count reads every match.
   const query = {
     where: whereText,
     order,
     limit: String(PAGE),
     ...(after ? { after } : { skip: String(pageIndex * PAGE) }),
-    ...(pageIndex === 0 ? { count: '1' } : {}),
+    ...(pageIndex === 0 ? { count: '1', countLimit: String(COUNT_LIMIT) } : {}),
   }
   // An unreadable filter loads nothing: no rows is right, the class's every row would be wrong.
   const page = useAdmin<{
     results: ConsoleObject[]
     count?: number
+    countCapped?: boolean
     next?: string
     owners?: Record<string, string>
   }>(client, problem ? undefined : classPath, query)
@@ -91,7 +98,10 @@ function Browser({
     classPath ? `${classPath}/fields` : undefined,
   )
   const loaded = page.state.status === 'ready' && !problem ? page.state.data : undefined
-  if (loaded?.count !== undefined) total.current = loaded.count
+  if (loaded?.count !== undefined) {
+    total.current = loaded.count
+    capped.current = loaded.countCapped === true
+  }
   const count = total.current ?? loaded?.results.length ?? 0
   const skip = pageIndex * PAGE
   const objects = (loaded?.results ?? []).map((object) => ({
@@ -223,7 +233,9 @@ function Browser({
             <>
               <div className="console-toolbar objects-toolbar">
                 <span role="status">
-                  {count} object{count === 1 ? '' : 's'}
+                  {capped.current
+                    ? `${count.toLocaleString('en')}+ objects`
+                    : `${count} object${count === 1 ? '' : 's'}`}
                   {count > PAGE ? `, ${skip + 1}–${Math.min(skip + PAGE, count)} shown` : ''}
                   {selected.size ? `, ${selected.size} selected` : ''}
                 </span>
@@ -334,7 +346,9 @@ function Browser({
                   <button
                     type="button"
                     className="button-secondary"
-                    disabled={skip + PAGE >= count || loaded.results.length < PAGE}
+                    disabled={
+                      loaded.results.length < PAGE || (!capped.current && skip + PAGE >= count)
+                    }
                     onClick={() => {
                       setEnds([...ends.slice(0, pageIndex), loaded.next])
                       setPageIndex(pageIndex + 1)
@@ -346,6 +360,7 @@ function Browser({
               ) : null}
             </>
           ) : null}
+          <ClassIndexes client={client} className={chosen} readOnly={readOnly} />
           {readOnly ? null : (
             <FieldTools
               client={client}

@@ -11,6 +11,7 @@ import { normaliseDocument } from '../objects/wire.ts'
 import { consoleAccess } from './access.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { consoleFieldRoutes } from './field-routes.ts'
+import { consoleIndexRoutes } from './index-routes.ts'
 import { aclByUserId, aclUserIds, addressesOf } from './acl-users.ts'
 import { recordAudit } from './audit.ts'
 import { consoleErrors, digits, paging, pagingQuery, tags } from './schemas.ts'
@@ -51,6 +52,11 @@ const queryString = {
         "The previous page's `next`: the page after it, read from where it ended (orders by createdAt, updatedAt or objectId) instead of skipping",
     },
     count: { type: 'string', enum: ['0', '1', 'true', 'false'] },
+    countLimit: {
+      ...digits,
+      description:
+        'Count at most this many (a larger class answers this many, with `countCapped`): a count reads every match',
+    },
   },
   additionalProperties: false,
 } as const
@@ -71,6 +77,10 @@ const consoleQueryAnswer = {
       description:
         'Where this full page ended, to send as `after` for the next one (orders by createdAt, updatedAt or objectId)',
     },
+    countCapped: {
+      type: 'boolean',
+      description: 'True when more objects match than `countLimit`, which is then the count',
+    },
   },
 } as const
 
@@ -81,6 +91,7 @@ export const consoleDataRoutes = routePlugin(
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
     await consoleFieldRoutes(app, services)
+    await consoleIndexRoutes(app, services)
     const db = services.db
     const objects = services.objects
 
@@ -93,6 +104,7 @@ export const consoleDataRoutes = routePlugin(
         skip?: string
         after?: string
         count?: string
+        countLimit?: string
       }
     }>(
       '/api/admin/classes/:className',
@@ -121,21 +133,24 @@ export const consoleDataRoutes = routePlugin(
           where = JSON.stringify(whereAfter(sent, order, parsePageEnd(after)))
         }
         const page = translatePage(limit, skip)
+        const countLimit =
+          request.query.countLimit === undefined ? undefined : Number(request.query.countLimit)
         const found = await objects.query(ANY_OWNER, className, {
           where: parseWhereText(where),
           whereText: where,
           order,
           ...page,
           count: count === '1' || count === 'true',
+          countLimit,
         })
         // The console shows owners by their wallet address, which is how a team knows its users.
         const ids = found.results.flatMap((object) => [object.owner, ...aclUserIds(object.acl)])
         const next = pageEnd(found.results, page.limit, order)
-        return {
-          ...found,
-          owners: Object.fromEntries(await addressesOf(db, ids)),
-          ...(next ? { next } : {}),
-        }
+        const owners = Object.fromEntries(await addressesOf(db, ids))
+        const more = next ? { next } : {}
+        if (countLimit === undefined || found.count === undefined || found.count <= countLimit)
+          return { ...found, owners, ...more }
+        return { ...found, count: countLimit, countCapped: true, owners, ...more }
       },
     )
 

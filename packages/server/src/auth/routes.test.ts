@@ -15,6 +15,11 @@ const flipCase = (hex: string) =>
   [...hex].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('')
 
 describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
+  // Tests that change no state another test reads (each signs in with its own account and
+  // nonce) share one app: a fresh PGlite app takes a second or two.
+  let shared: ReturnType<typeof appWith> | undefined
+  const sharedApp = () => (shared ??= appWith(kind))
+
   it("answers the site team's console role with the user, and nothing for anyone else", async () => {
     const admin = newAccount()
     const viewer = newAccount()
@@ -110,7 +115,7 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
   })
 
   it('refuses a replay of an accepted message', async () => {
-    const { app } = await appWith(kind)
+    const { app } = await sharedApp()
     const { response, message, signature } = await signIn(app)
     expect(response.statusCode).toBe(200)
     const replay = await verify(app, { message, signature })
@@ -142,7 +147,7 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
   })
 
   it('answers 401 without a session and ignores a made-up token', async () => {
-    const { app } = await appWith(kind)
+    const { app } = await sharedApp()
     const none = await app.inject({ url: '/api/auth/session' })
     expect(none.statusCode).toBe(401)
     expect(none.json().error.code).toBe('unauthorized')
@@ -294,10 +299,6 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
       },
     ],
   ]
-  // These do not change shared state, so they share one app (a fresh PGlite takes seconds).
-  let shared: ReturnType<typeof appWith> | undefined
-  const sharedApp = () => (shared ??= appWith(kind))
-
   it.each(rejections)('refuses %s (%s)', async (_name, code, status, options) => {
     const { app } = await sharedApp()
     const { response } = await signIn(app, options)
@@ -308,7 +309,7 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
   })
 
   it('refuses an expired nonce', async () => {
-    const { app } = await appWith(kind)
+    const { app } = await sharedApp()
     const account = newAccount()
     const nonce = await getNonce(app)
     await app.services.db
@@ -457,6 +458,9 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
 })
 
 describe.each(databaseKinds())('sign-in messages written by real libraries on %s', (kind) => {
+  // Each signs in a new account with its own nonce: one app serves them all.
+  let shared: ReturnType<typeof appWith> | undefined
+  const sharedApp = () => (shared ??= appWith(kind))
   type Variant = { statement?: string; resources?: string[] }
   const variants: [string, Variant][] = [
     ['with a statement', { statement: 'Sign in to Portico.' }],
@@ -468,7 +472,7 @@ describe.each(databaseKinds())('sign-in messages written by real libraries on %s
   ]
 
   it.each(variants)('the siwe package, %s, is accepted', async (_name, variant) => {
-    const { app } = await appWith(kind)
+    const { app } = await sharedApp()
     const account = newAccount()
     const nonce = await getNonce(app)
     const message = new SiweMessage({
@@ -490,7 +494,7 @@ describe.each(databaseKinds())('sign-in messages written by real libraries on %s
   })
 
   it.each(variants)("viem's createSiweMessage, %s, is accepted", async (_name, variant) => {
-    const { app } = await appWith(kind)
+    const { app } = await sharedApp()
     const account = newAccount()
     const nonce = await getNonce(app)
     const message = messageFor(nonce, account.address, {

@@ -200,7 +200,9 @@ export const objects = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.className, t.id] }),
-    // An owner's own objects, newest first, without a sort.
+    // An owner's own objects, newest first, without a sort. This index and the next also hold
+    // `read_perm` (`include`, written in their migration: the schema builder has no `include`),
+    // so a count of a class, or of an owner's objects, reads the index alone.
     index('objects_owner_created_idx').on(t.className, t.ownerId, t.createdAt, t.id),
     // Pages in the default order (and newest first) read the index instead of sorting the class.
     index('objects_class_created_idx').on(t.className, t.createdAt, t.id),
@@ -257,6 +259,8 @@ export const objectFieldIndexes = pgTable(
     field: text('field').notNull(),
     indexName: text('index_name').notNull(),
     createdAt: createdAt(),
+    /** Removed in the console: not built again however often it is asked for. */
+    removedAt: timestamp('removed_at', { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.className, t.field] })],
 )

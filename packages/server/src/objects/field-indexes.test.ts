@@ -221,6 +221,7 @@ describe.each(databaseKinds())('field indexes on %s', (kind) => {
         walkCreationIndex: false,
         recentFirst: true,
         walkIndexInOrder: false,
+        countByIndex: true,
       })
       expect(wide.ids).toEqual(newest(100, size).slice(0, 20))
       // Narrow and old: none among the newest, so read through the index; with skip too.

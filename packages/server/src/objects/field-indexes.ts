@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { sql } from 'drizzle-orm'
+import { and, eq, isNull, sql } from 'drizzle-orm'
 import { rowsOf, type Database } from '../db/client.ts'
 import type { Cluster, Leadership } from '../db/cluster/cluster.ts'
 import { objectFieldIndexes } from '../db/schema.ts'
@@ -43,6 +43,17 @@ import { walksCreationIndex } from './query.ts'
 // would rather read them all and sort them. It is noted and built like a field
 // index, under the same bounds (a composite counts as one index of its class), and recorded in
 // the same table with its shape as its `field`: `tag,kind|-score`.
+
+/** An index built for a class's queries, as the console lists it. */
+export interface FieldIndexUse {
+  /** The field, or a composite's shape (`kind,tag|-score`). */
+  field: string
+  indexName: string
+  createdAt: string
+  /** Times the database read it. */
+  scans: number
+  bytes: number
+}
 
 export interface FieldIndexOptions {
   threshold: number
@@ -137,6 +148,8 @@ export class FieldIndexes {
   readonly #built = new Map<string, Set<string>>()
   readonly #seen = new Map<string, number>()
   readonly #queued = new Set<string>()
+  /** `class\0field` of the indexes removed in the console: never built again. */
+  readonly #removed = new Set<string>()
   #builds: Promise<void> = Promise.resolve()
   /** The build this process leads or waits to lead. */
   #building: Leadership | undefined
@@ -150,10 +163,74 @@ export class FieldIndexes {
     private readonly options: FieldIndexOptions = defaultFieldIndexOptions,
   ) {}
 
-  /** Reads the indexes built so far (by any process). */
+  /** Reads the indexes built so far (by any process), and those removed in the console. */
   async load(): Promise<void> {
     const rows = await this.db.select().from(objectFieldIndexes)
-    for (const row of rows) this.#markBuilt(row.className, row.field)
+    for (const row of rows) {
+      if (row.removedAt === null) this.#markBuilt(row.className, row.field)
+      else this.#removed.add(`${row.className}\0${row.field}`)
+    }
+  }
+
+  /**
+   * The indexes built for `className`, oldest first, each with how many times the database has
+   * read it (since its statistics were last reset: on the embedded database, since it started)
+   * and its size in bytes.
+   */
+  async list(className: string): Promise<FieldIndexUse[]> {
+    // The embedded database's statistics reach the views only when flushed; PostgreSQL's other
+    // sessions flush theirs within a second or so.
+    if (this.cluster.kind !== 'postgres')
+      await this.db.execute(sql`select pg_stat_force_next_flush()`)
+    const rows = rowsOf<{
+      field: string
+      index_name: string
+      created_at: string | Date
+      scans: string | number | null
+      bytes: string | number | null
+    }>(
+      await this.db.execute(sql`
+        select f.field, f.index_name, f.created_at, s.idx_scan as scans,
+          pg_relation_size(to_regclass(f.index_name)) as bytes
+        from ${objectFieldIndexes} as f
+        left join pg_stat_user_indexes as s on s.indexrelname = f.index_name
+        where f.class_name = ${className} and f.removed_at is null
+        order by f.created_at, f.field`),
+    )
+    return rows.map((row) => ({
+      field: row.field,
+      indexName: row.index_name,
+      createdAt: new Date(row.created_at).toISOString(),
+      scans: Number(row.scans ?? 0),
+      bytes: Number(row.bytes ?? 0),
+    }))
+  }
+
+  /**
+   * Drops the index built for `field` of `className` (as `list` names it) and keeps it from
+   * being built again, in any process that starts after; false when there is none. Another
+   * running process still plans with it until it restarts: its pages read the same objects,
+   * only without that index.
+   */
+  async remove(className: string, field: string): Promise<boolean> {
+    const [row] = await this.db
+      .update(objectFieldIndexes)
+      .set({ removedAt: new Date() })
+      .where(
+        and(
+          eq(objectFieldIndexes.className, className),
+          eq(objectFieldIndexes.field, field),
+          isNull(objectFieldIndexes.removedAt),
+        ),
+      )
+      .returning({ indexName: objectFieldIndexes.indexName })
+    if (!row) return false
+    this.#removed.add(`${className}\0${field}`)
+    this.#built.get(className)?.delete(field)
+    // The name was made here (`fieldIndexName`), never taken from the request.
+    const drop = `drop index ${this.cluster.kind === 'postgres' ? 'concurrently ' : ''}if exists "${row.indexName}"`
+    await this.db.execute(sql.raw(drop))
+    return true
   }
 
   has(className: string, field: string): boolean {
@@ -173,7 +250,12 @@ export class FieldIndexes {
     order: string | undefined,
     /** Fields compared as the integers they hold: their index is on that number. */
     integerFields: ReadonlySet<string> = noFields,
-  ): { walkCreationIndex: boolean; recentFirst: boolean; walkIndexInOrder: boolean } {
+  ): {
+    walkCreationIndex: boolean
+    recentFirst: boolean
+    walkIndexInOrder: boolean
+    countByIndex: boolean
+  } {
     const filtered = indexableFields(where)
     const sorted = orderField(order)
     const key = (field: string) => indexKey(field, integerFields)
@@ -191,7 +273,26 @@ export class FieldIndexes {
       recentFirst: walks && served.range && !served.lookup,
       // Its composite index holds the page in order: read just the page, never sort.
       walkIndexInOrder: composite !== undefined && this.has(className, composite),
+      countByIndex: this.#countsByIndex(className, where, key),
     }
+  }
+
+  /**
+   * Whether a count of `where` is best read from an index (see `countByIndex` in pages.ts): every
+   * top-level term is an owner or id comparison (the class's own indexes) or an equality or range
+   * on a field with its index. An `$or`, a `$relatedTo` or an unindexed field is left to the
+   * planner.
+   */
+  #countsByIndex(
+    className: string,
+    where: Condition | undefined,
+    key: (field: string) => string,
+  ): boolean {
+    return (where?.terms ?? []).every((term) => {
+      if (term.kind === 'id') return term.test.op === '$eq' || term.test.op === '$in'
+      if (term.kind !== 'field' || !this.has(className, key(term.field))) return false
+      return term.test.op === '$eq' || RANGES.has(term.test.op)
+    })
   }
 
   /** Whether the top level of `where` has a range, or an equality or `$in`, on an indexed field. */
@@ -239,8 +340,8 @@ export class FieldIndexes {
 
   /** Counts one more query that asks for the index `indexed` on `columns`; queues its build. */
   #ask(className: string, indexed: string, columns: string[]) {
-    if (this.has(className, indexed)) return
     const key = `${className}\0${indexed}`
+    if (this.has(className, indexed) || this.#removed.has(key)) return
     const seen = (this.#seen.get(key) ?? 0) + 1
     this.#seen.set(key, seen)
     // Asked again at every multiple of the threshold, so a class that grows gets its index.
@@ -279,6 +380,9 @@ export class FieldIndexes {
     }
     if (!built) return
     // Fresh class sizes for the planner (it guesses the field's own selectivity either way).
+    // Not a vacuum: it empties the access rule's GIN index's pending list, which makes the
+    // planner read a narrow range's page through that index (a bitmap of every public object)
+    // instead of the field's (see pages.ts, `readRecentFirst`).
     await this.db.execute(sql`analyze objects`)
     await this.db
       .insert(objectFieldIndexes)

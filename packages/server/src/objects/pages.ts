@@ -1,4 +1,4 @@
-import { and, count, sql, type SQL } from 'drizzle-orm'
+import { and, sql, type SQL } from 'drizzle-orm'
 import {
   rowsOf,
   compileStatement,
@@ -23,6 +23,16 @@ export interface QueryInput {
   limit: number
   skip: number
   count: boolean
+  /**
+   * Count at most this many matches plus one: a count past it reads no further and answers
+   * `countLimit + 1` (the console shows "10,000+"). Without it the count is exact.
+   */
+  countLimit?: number | undefined
+  /**
+   * Read the count through an index rather than a bitmap of the access rule's GIN index (see
+   * `countMatches`); the planner still picks which.
+   */
+  countByIndex?: boolean
   /** Most bytes of documents the answer may carry; past it the query is refused, unread. */
   maxBytes: number
   /** Read the page by walking the creation index in order (see `walksCreationIndex`). */
@@ -104,8 +114,41 @@ export async function queryObjects(
           ? await readRecentFirst(db, input, condition, compiled)
           : readPage(await runCompiled(db, compiledPage(db, input, condition, compiled)), input)
   if (!input.count) return { results }
-  const [total] = await db.select({ n: count() }).from(objects).where(condition())
-  return { results, count: Number(total?.n ?? 0) }
+  return { results, count: await countMatches(db, input, condition()) }
+}
+
+/**
+ * How many objects the viewer may read among the query's matches. Exact, as Parse's `count` is,
+ * unless `countLimit` bounds it. Where every term is served by an index (`countByIndex`), bitmap
+ * scans are made unavailable: the planner would otherwise AND in the access rule's GIN index on
+ * `read_perm`, whose `*` (in every viewer's list) matches every public object of every class, and
+ * then read each match's row (3× the time of walking the field index, on PostgreSQL, for 17k
+ * matches in a million). Walking the index instead checks `read_perm` from the index itself on
+ * the class's creation and owner indexes (they include it): a count of a class, or of an owner's
+ * own objects, reads the index alone (an index-only scan, once the table's visibility map is
+ * current: vacuumed).
+ */
+async function countMatches(db: Database, input: QueryInput, where: SQL | undefined) {
+  const statement = countStatement(where, input.countLimit)
+  const read = async (tx: Pick<Database, 'execute'>) => {
+    const [total] = rowsOf<{ n: number }>(await tx.execute(statement))
+    return Number(total?.n ?? 0)
+  }
+  if (!input.countByIndex) return read(db)
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select set_config('enable_bitmapscan', 'off', true), set_config('jit', 'off', true)`,
+    )
+    return read(tx)
+  })
+}
+
+/** The count of the rows `where` selects, or of at most `limit` + 1 of them. */
+export function countStatement(where: SQL | undefined, limit?: number): SQL {
+  const matches = sql`select 1 from ${objects} where ${where ?? sql`true`}`
+  return limit === undefined
+    ? sql`select count(*)::int as n from (${matches}) as counted`
+    : sql`select count(*)::int as n from (${matches} limit ${limit + 1}) as counted`
 }
 
 /**

@@ -89,6 +89,11 @@ export interface ObjectQuery {
   skip: number
   /** Also count every object the query selects. */
   count?: boolean
+  /**
+   * Count at most this many and one more: a count past it answers `countLimit + 1` without
+   * reading further. Without it the count is exact.
+   */
+  countLimit?: number | undefined
 }
 
 /** An object written by the server as it is (ids, owner, ACL and times given). */
@@ -374,6 +379,7 @@ export class ObjectStore {
         limit: query.limit,
         skip: query.skip,
         count: query.count ?? false,
+        countLimit: query.countLimit,
         maxBytes: answerBudget(this.#answerMaxBytes),
         source: {
           // The pointer constraint is part of the statement: it is part of its key.
