@@ -103,7 +103,8 @@ export function AudiencePanels({
         <h3>
           Unique visitors{' '}
           <span className="total">
-            {formatCount(audience.visitors)} visitors, {formatCount(audience.views)} page views
+            {formatCount(audience.visitors)} {audience.visitors === 1 ? 'visitor' : 'visitors'},{' '}
+            {formatCount(audience.views)} page {audience.views === 1 ? 'view' : 'views'}
           </span>
         </h3>
         <p className="muted small">

@@ -40,7 +40,7 @@ export function describeSeries(
   let peak = points[0]!
   for (const point of points) if (point.count > peak.count) peak = point
   return (
-    `${formatCount(total)} ${noun} over ${points.length} ${units}; ` +
+    `${formatCount(total)} ${total === 1 ? noun.replace(/s$/, '') : noun} over ${points.length} ${units}; ` +
     `the busiest ${unit} was ${bucketLabel(peak.start, bucket, true)} with ${formatCount(peak.count)}.`
   )
 }
