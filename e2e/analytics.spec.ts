@@ -39,12 +39,13 @@ test('page views and a sign-in appear on the dashboard for an admin (light and d
   await expect(top.getByRole('row', { name: /page_view/ })).toBeVisible()
   await expect(top.getByRole('row', { name: /sign_in/ })).toBeVisible()
   await expect(page.getByRole('table', { name: 'Subdomains' })).toContainText('127.0.0.1')
-  // The chart drew, and its text alternative names what it shows.
-  await expect(page.locator('.events-chart canvas')).toBeVisible()
-  await expect(page.locator('.events-chart figcaption')).toHaveText(/\d+ events over 24 hours/)
-  await page.getByText('Show the numbers as a table').click()
+  // The chart drew, and its text alternative names what it shows (the events' chart is the first).
+  const eventsCard = page.locator('.dashboard-chart').first()
+  await expect(eventsCard.locator('canvas')).toBeVisible()
+  await expect(eventsCard.locator('figcaption')).toHaveText(/\d+ events over 24 hours/)
+  await eventsCard.getByText('Show the numbers as a table').click()
   await expect(page.getByRole('table', { name: 'Events per hour' })).toBeVisible()
-  await page.getByText('Show the numbers as a table').click()
+  await eventsCard.getByText('Show the numbers as a table').click()
 
   // The subdomain filter asks the server again, for that subdomain only.
   const filtered = page.waitForRequest(
@@ -58,7 +59,7 @@ test('page views and a sign-in appear on the dashboard for an admin (light and d
   for (const theme of ['Light', 'Dark'] as const) {
     await page.getByRole('radio', { name: theme, exact: true }).check()
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme.toLowerCase())
-    await expect(page.locator('.events-chart canvas')).toBeVisible()
+    await expect(eventsCard.locator('canvas')).toBeVisible()
     await expectNoSeriousAxeViolations(page)
     await page.screenshot({
       path: `/tmp/portico-dashboard-${theme.toLowerCase()}.png`,
@@ -66,6 +67,56 @@ test('page views and a sign-in appear on the dashboard for an admin (light and d
     })
   }
 })
+
+for (const width of [320, 1280]) {
+  test(`unique visitors, top pages, referrers and devices from the page views (${width} px)`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 900 })
+    // A visit from another site: the page view tells the referring host, not its path.
+    await page.setExtraHTTPHeaders({ referer: 'https://news.example/item?id=7' })
+    const told = page.waitForRequest(
+      (request) =>
+        new URL(request.url()).pathname === '/api/events' &&
+        (request.postDataJSON() as { event: string }).event === 'page_view',
+    )
+    const homeView = eventAccepted(page, 'page_view')
+    await signInWithTestWallet(page, 0)
+    const options = (await told).postDataJSON().options
+    expect(options).toEqual({ path: '/', referrer: 'news.example', device: 'desktop' })
+    await homeView
+    await page.setExtraHTTPHeaders({})
+    await page.goto('/analytics')
+    await page.getByRole('radio', { name: 'Last 24 hours' }).check()
+
+    const visitors = page.locator('.audience .dashboard-chart')
+    await expect(visitors.getByRole('heading', { level: 3 })).toContainText('Unique visitors')
+    await expect(visitors.locator('.total')).toHaveText(
+      /^[1-9]\d* visitors?, [1-9]\d* page views?$/,
+    )
+    await expect(visitors.locator('canvas')).toBeVisible()
+    await expect(visitors.locator('figcaption')).toHaveText(/\d+ visitors? over 24 hours/)
+    await expect(
+      page.getByRole('table', { name: 'Top pages' }).getByRole('row', { name: /^\/ / }),
+    ).toBeVisible()
+    await expect(page.getByRole('table', { name: 'Referrers' })).toContainText('news.example')
+    await expect(page.getByRole('table', { name: 'Devices' })).toContainText('Desktop')
+    // The site syncs contract events into Activity (playwright.config.ts): Recent activity shows.
+    await expect(page.getByRole('heading', { name: 'Recent activity' })).toBeVisible()
+
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((value) => localStorage.setItem('theme', value), theme)
+      await page.reload()
+      await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
+      await expect(visitors.locator('canvas')).toBeVisible()
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width)
+      await expectNoSeriousAxeViolations(page)
+      await page.locator('.audience').screenshot({
+        path: `/tmp/portico-audience-${theme}-${width}.png`,
+      })
+    }
+  })
+}
 
 test('a non-admin is refused with a clear message', async ({ page }) => {
   await signInWithTestWallet(page, 1)

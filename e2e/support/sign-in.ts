@@ -5,7 +5,8 @@ import { installTestWallet, TEST_WALLET } from '../wallet/test-wallet.ts'
 
 /**
  * Signs in through the real UI with the wallet engineer's test wallet (anvil account `account`:
- * 0 is the e2e server's admin, 1 is not, 2 is a console viewer). Leaves the page on `/`, signed in.
+ * 0 is the e2e server's admin, 1 is not, 2 is a console viewer, 3 is the public-profile spec's
+ * own). Leaves the page on `/`, signed in.
  */
 export async function signInWithTestWallet(page: Page, account = 0) {
   const wallet = await installTestWallet(page, { anvilUrl: anvilUrl() })

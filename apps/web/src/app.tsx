@@ -1,4 +1,4 @@
-import { Route, Router, Switch } from 'wouter'
+import { Router } from 'wouter'
 import { AppWrapper } from './shell/app-wrapper.tsx'
 import { RevealProvider } from './reveal/reveal-provider.tsx'
 import type { RevealController } from './reveal/reveal.ts'
@@ -19,7 +19,7 @@ export interface AppServices {
   portico: Portico
 }
 
-/** Providers and the page table; the router has exactly one route, the app wrapper. */
+/** Providers and the page table; the app wrapper, not the router, resolves every path. */
 export function App({ services, ssrPath }: { services: AppServices; ssrPath?: string }) {
   return (
     <ThemeProvider store={services.theme}>
@@ -27,11 +27,7 @@ export function App({ services, ssrPath }: { services: AppServices; ssrPath?: st
         <RevealProvider controller={services.reveal}>
           <Router ssrPath={ssrPath}>
             <ConnectDialogProvider>
-              <Switch>
-                <Route path="/*">
-                  <AppWrapper pages={pages} />
-                </Route>
-              </Switch>
+              <AppWrapper pages={pages} />
               <AppPageViews />
               <AppVersionNotice />
             </ConnectDialogProvider>

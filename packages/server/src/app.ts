@@ -5,6 +5,7 @@ import type { Database, DatabaseHandle, DatabaseKind } from './db/client.ts'
 import { requestIdGenerator } from './http/request-id.ts'
 import { webRoutes } from './http/web.ts'
 import { authRoutes } from './auth/routes.ts'
+import { publicProfileRoutes } from './auth/public-profile.ts'
 import { eventRoutes } from './events/routes.ts'
 import { healthRoutes } from './meta/health.ts'
 import { metaRoutes } from './meta/routes.ts'
@@ -120,6 +121,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   for (const routes of [
     healthRoutes,
     authRoutes,
+    publicProfileRoutes,
     eventRoutes,
     objectRoutes,
     roleRoutes,

@@ -22,6 +22,28 @@ const stats = {
   total: 5,
 }
 
+const audience = {
+  buckets: [{ start: '2026-11-21T00:00:00.000Z', visitors: 3, views: 4 }],
+  visitors: 3,
+  views: 4,
+  pages: [
+    { path: '/', visitors: 3, views: 3 },
+    { path: '/account', visitors: 1, views: 1 },
+  ],
+  referrers: [
+    { referrer: '', visitors: 2, views: 3 },
+    { referrer: 'news.example', visitors: 1, views: 1 },
+  ],
+  devices: [
+    { device: 'mobile', visitors: 2, views: 2 },
+    { device: 'desktop', visitors: 1, views: 2 },
+  ],
+}
+
+/** The statistics and the audience, each from its own path. */
+const both = (url: URL) => Response.json(url.pathname === '/api/events/audience' ? audience : stats)
+const statsUrls = (urls: URL[]) => urls.filter((url) => url.pathname === '/api/events/stats')
+
 /** A real backend client whose network answers from `answer` (and records the URLs). */
 function clientAnswering(answer: (url: URL) => Response) {
   const urls: URL[] = []
@@ -63,7 +85,7 @@ function renderDashboard(client: ReturnType<typeof clientAnswering>['client']) {
 
 describe('Dashboard', () => {
   it('shows loading, then the total, top events in order and the subdomains', async () => {
-    const { client } = clientAnswering(() => Response.json(stats))
+    const { client } = clientAnswering(both)
     renderDashboard(client)
     expect(screen.getByRole('status').textContent).toContain('Loading statistics')
     expect(await screen.findByText('5 in total')).toBeTruthy()
@@ -78,28 +100,52 @@ describe('Dashboard', () => {
   })
 
   it('asks once per query with its default clock (no render loop)', async () => {
-    const { client, urls } = clientAnswering(() => Response.json(stats))
+    const { client, urls } = clientAnswering(both)
     render(
       <Page>
         <Dashboard client={client} />
       </Page>,
     )
     await screen.findByText('5 in total')
+    await screen.findByText('3 visitors, 4 page views')
     await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(urls).toHaveLength(1)
+    expect(urls.map((url) => url.pathname).sort()).toEqual([
+      '/api/events/audience',
+      '/api/events/stats',
+    ])
   })
 
   it('asks again for the range and the subdomain picked', async () => {
-    const { client, urls } = clientAnswering(() => Response.json(stats))
+    const { client, urls } = clientAnswering(both)
     renderDashboard(client)
     await screen.findByText('5 in total')
     fireEvent.click(screen.getByRole('radio', { name: 'Last 24 hours' }))
     await screen.findByText('5 in total')
-    expect(urls.at(-1)!.searchParams.get('bucket')).toBe('hour')
+    expect(statsUrls(urls).at(-1)!.searchParams.get('bucket')).toBe('hour')
     fireEvent.change(screen.getByLabelText('Subdomain'), { target: { value: 'shop.example' } })
     await screen.findByText('5 in total')
-    expect(urls.at(-1)!.searchParams.get('subdomain')).toBe('shop.example')
-    expect(urls.at(-1)!.searchParams.get('from')).toBe('2026-11-20T15:00:00.000Z')
+    expect(statsUrls(urls).at(-1)!.searchParams.get('subdomain')).toBe('shop.example')
+    expect(statsUrls(urls).at(-1)!.searchParams.get('from')).toBe('2026-11-20T15:00:00.000Z')
+    // The audience follows the same range and subdomain.
+    await screen.findByText('3 visitors, 4 page views')
+    const asked = urls.filter((url) => url.pathname === '/api/events/audience').at(-1)!
+    expect(asked.searchParams.get('subdomain')).toBe('shop.example')
+    expect(asked.searchParams.get('bucket')).toBe('hour')
+  })
+
+  it('shows unique visitors, top pages, referrers and devices under the events', async () => {
+    const { client } = clientAnswering(both)
+    renderDashboard(client)
+    expect(await screen.findByText('3 visitors, 4 page views')).toBeTruthy()
+    const rows = (name: string) =>
+      [...screen.getByRole('table', { name }).querySelectorAll('tbody tr')].map(
+        (row) => row.textContent,
+      )
+    expect(rows('Top pages')).toEqual(['/3', '/account1'])
+    expect(rows('Referrers')).toEqual(['Direct or not known2', 'news.example1'])
+    expect(rows('Devices')).toEqual(['Phone2', 'Desktop1'])
+    expect(screen.getByText(/3 visitors over 7 days/)).toBeTruthy()
+    expect(screen.getByRole('table', { name: 'Visitors per day (UTC)' })).toBeTruthy()
   })
 
   it('says so when there are no events', async () => {
@@ -124,8 +170,8 @@ describe('Dashboard', () => {
 
   it('shows an error with a retry that loads again', async () => {
     let fail = true
-    const { client } = clientAnswering(() =>
-      fail ? error(500, 'internal', 'Database unavailable') : Response.json(stats),
+    const { client } = clientAnswering((url) =>
+      fail ? error(500, 'internal', 'Database unavailable') : both(url),
     )
     renderDashboard(client)
     const alert = await screen.findByRole('alert')

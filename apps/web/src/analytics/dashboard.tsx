@@ -3,6 +3,7 @@ import type { BackendClient } from '@portico/sdk/backend'
 import { SignInFirst } from '../shell/access-state.tsx'
 import { NotAllowed } from '../shell/not-allowed.tsx'
 import { RangePicker, SubdomainFilter } from './controls.tsx'
+import { AudiencePanels } from './audience.tsx'
 import { EventsChart } from './events-chart.tsx'
 import { formatCount } from './format.ts'
 import { fillBuckets, topEvents, type StatsRange } from './stats.ts'
@@ -10,8 +11,9 @@ import { eventRows, RankedTable, SeriesTable, subdomainRows } from './stats-tabl
 import { useStats, type StatsState } from './use-stats.ts'
 
 /**
- * The events dashboard: admins see events over time, top events and subdomains for a
- * range and subdomain they pick; everyone else is told why they see nothing.
+ * The events dashboard: admins see events over time, top events and subdomains, then unique
+ * visitors, top pages, referrers and devices, for a range and subdomain they pick; everyone else
+ * is told why they see nothing.
  */
 const currentTime = () => new Date()
 
@@ -50,6 +52,15 @@ export function Dashboard({
         <SubdomainFilter value={subdomain} options={knownSubdomains} onChange={setSubdomain} />
       </div>
       <DashboardBody state={state} reload={reload} />
+      {/* Once the events say the user may see statistics (their refusal is shown once). */}
+      {state.status === 'ready' && (
+        <AudiencePanels
+          client={client}
+          range={range}
+          subdomain={subdomain || undefined}
+          now={now}
+        />
+      )}
     </section>
   )
 }

@@ -17,7 +17,13 @@ function themeColours(element: Element) {
   }
 }
 
-function chartOptions(UPlot: typeof uPlot, width: number, bucket: Bucket, element: Element) {
+function chartOptions(
+  UPlot: typeof uPlot,
+  width: number,
+  bucket: Bucket,
+  element: Element,
+  label: string,
+) {
   const colours = themeColours(element)
   const half = (bucket === 'hour' ? 3_600_000 : 86_400_000) / 2
   // The value axis of the data drawn last (the scale's range is worked out before the splits).
@@ -65,7 +71,7 @@ function chartOptions(UPlot: typeof uPlot, width: number, bucket: Bucket, elemen
     series: [
       {},
       {
-        label: 'Events',
+        label,
         stroke: colours.accent,
         fill: colours.accent,
         width: 0,
@@ -85,9 +91,12 @@ function chartOptions(UPlot: typeof uPlot, width: number, bucket: Bucket, elemen
 export function EventsChart({
   points,
   bucket,
+  noun = 'events',
 }: {
   points: readonly SeriesPoint[]
   bucket: Bucket
+  /** What is counted, in the plural ("events", "visitors"). */
+  noun?: string
 }) {
   const container = useRef<HTMLDivElement>(null)
   const [failed, setFailed] = useState(false)
@@ -107,7 +116,7 @@ export function EventsChart({
         const draw = () => {
           chart?.destroy()
           chart = new UPlot(
-            chartOptions(UPlot, element.clientWidth, bucket, element),
+            chartOptions(UPlot, element.clientWidth, bucket, element, noun),
             data,
             element,
           )
@@ -134,7 +143,7 @@ export function EventsChart({
       for (const observer of observers) observer.disconnect()
       chart?.destroy()
     }
-  }, [points, bucket])
+  }, [points, bucket, noun])
 
   return (
     <figure className="events-chart">
@@ -151,7 +160,7 @@ export function EventsChart({
         aria-hidden="true"
         style={{ height: failed ? 0 : HEIGHT }}
       />
-      <figcaption>{describeSeries(points, bucket)}</figcaption>
+      <figcaption>{describeSeries(points, bucket, noun)}</figcaption>
     </figure>
   )
 }

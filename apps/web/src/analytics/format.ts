@@ -28,15 +28,19 @@ export function formatCount(count: number): string {
 }
 
 /** One sentence describing the series, the chart's text alternative. */
-export function describeSeries(points: readonly SeriesPoint[], bucket: Bucket): string {
+export function describeSeries(
+  points: readonly SeriesPoint[],
+  bucket: Bucket,
+  noun = 'events',
+): string {
   const unit = bucket === 'hour' ? 'hour' : 'day'
   const units = points.length === 1 ? unit : `${unit}s`
   const total = points.reduce((sum, point) => sum + point.count, 0)
-  if (total === 0) return `No events in the ${points.length} ${units} shown.`
+  if (total === 0) return `No ${noun} in the ${points.length} ${units} shown.`
   let peak = points[0]!
   for (const point of points) if (point.count > peak.count) peak = point
   return (
-    `${formatCount(total)} events over ${points.length} ${units}; ` +
+    `${formatCount(total)} ${total === 1 ? noun.replace(/s$/, '') : noun} over ${points.length} ${units}; ` +
     `the busiest ${unit} was ${bucketLabel(peak.start, bucket, true)} with ${formatCount(peak.count)}.`
   )
 }

@@ -5,9 +5,12 @@ import type { Bucket, EventStats, SeriesPoint } from './stats.ts'
 export function SeriesTable({
   points,
   bucket,
+  noun = 'Events',
 }: {
   points: readonly SeriesPoint[]
   bucket: Bucket
+  /** The counted column's heading. */
+  noun?: string
 }) {
   return (
     <details className="series-table">
@@ -15,13 +18,13 @@ export function SeriesTable({
       <div className="table-scroll">
         <table>
           <caption className="visually-hidden">
-            Events per {bucket === 'hour' ? 'hour' : 'day (UTC)'}
+            {noun} per {bucket === 'hour' ? 'hour' : 'day (UTC)'}
           </caption>
           <thead>
             <tr>
               <th scope="col">{bucket === 'hour' ? 'Hour' : 'Day (UTC)'}</th>
               <th scope="col" className="numeric">
-                Events
+                {noun}
               </th>
             </tr>
           </thead>
@@ -43,11 +46,13 @@ export function SeriesTable({
 export function RankedTable({
   caption,
   heading,
+  countHeading = 'Count',
   rows,
   total,
 }: {
   caption: string
   heading: string
+  countHeading?: string
   rows: readonly { name: string; count: number }[]
   total: number
 }) {
@@ -58,7 +63,7 @@ export function RankedTable({
         <tr>
           <th scope="col">{heading}</th>
           <th scope="col" className="numeric">
-            Count
+            {countHeading}
           </th>
         </tr>
       </thead>

@@ -5,9 +5,14 @@ import { checkForNotice, sendEvent } from './beacon.ts'
 // The network boundary (fetch) and the page's location are stubbed; everything else is real.
 afterEach(() => vi.unstubAllGlobals())
 
-function server(answer: (url: string, init: RequestInit) => Response) {
+function server(
+  answer: (url: string, init: RequestInit) => Response,
+  { referrer = '', userAgent = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0' } = {},
+) {
   const calls: { url: string; init: RequestInit }[] = []
   vi.stubGlobal('location', { hostname: 'shop.example' })
+  vi.stubGlobal('document', { referrer })
+  vi.stubGlobal('navigator', { userAgent, maxTouchPoints: 0 })
   vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
     calls.push({ url, init })
     return answer(url, init)
@@ -29,7 +34,39 @@ describe('sendEvent', () => {
     expect(JSON.parse(calls[0]!.init.body as string)).toEqual({
       subdomain: 'shop.example',
       event: 'page_view',
-      options: { path: '/' },
+      options: { path: '/', device: 'desktop' },
+    })
+  })
+
+  it("tells a page view's referring site (host only, the page load's first view) and device", async () => {
+    vi.resetModules()
+    const { sendEvent: send } = await import('./beacon.ts')
+    const calls = server(() => Response.json({ ok: true }, { status: 202 }), {
+      referrer: 'https://news.example/item?id=42',
+      userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Mobile/15E148',
+    })
+    await send('page_view', { path: '/' })
+    await send('page_view', { path: '/account' })
+    await send('sign_in', { method: 'wallet' })
+    const options = calls.map((call) => JSON.parse(call.init.body as string).options)
+    expect(options).toEqual([
+      { path: '/', referrer: 'news.example', device: 'mobile' },
+      { path: '/account', device: 'mobile' },
+      { method: 'wallet' },
+    ])
+  })
+
+  it('leaves out a referrer on this site, and tells tablets apart', async () => {
+    vi.resetModules()
+    const { sendEvent: send } = await import('./beacon.ts')
+    const calls = server(() => Response.json({ ok: true }, { status: 202 }), {
+      referrer: 'https://shop.example/earlier',
+      userAgent: 'Mozilla/5.0 (Linux; Android 14; SM-X710) Chrome/130.0 Safari/537.36',
+    })
+    await send('page_view', { path: '/' })
+    expect(JSON.parse(calls[0]!.init.body as string).options).toEqual({
+      path: '/',
+      device: 'tablet',
     })
   })
 

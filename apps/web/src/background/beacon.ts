@@ -18,16 +18,47 @@ async function call(path: string, init: RequestInit = {}): Promise<Response> {
   return response
 }
 
+/** The page load's referring site, told with its first page view only (later ones are in-app). */
+let referrerTold = false
+
+/**
+ * Where a page view came from and on what, as coarse as the audience figures need: the
+ * referring site's host only (never its path), when it is another site; and the device class.
+ */
+export function pageViewContext(): { referrer?: string; device: string } {
+  let referrer: string | undefined
+  if (!referrerTold) {
+    referrerTold = true
+    try {
+      const host = document.referrer ? new URL(document.referrer).hostname : ''
+      if (host && host !== location.hostname) referrer = host
+    } catch {
+      // Not a URL (a browser's own page): counted as no referrer.
+    }
+  }
+  const agent = navigator.userAgent
+  // iPadOS asks for desktop sites (a Mac's user agent) but has a touch screen.
+  const device =
+    /iPad|Tablet|Android(?!.*Mobile)/.test(agent) ||
+    (/Macintosh/.test(agent) && navigator.maxTouchPoints > 1)
+      ? 'tablet'
+      : /Mobi|iPhone|Android/.test(agent)
+        ? 'mobile'
+        : 'desktop'
+  return { ...(referrer ? { referrer } : {}), device }
+}
+
 /**
  * Records an event like the SDK's `trackEvent` (`POST /api/events { subdomain, event, options }`,
  * the spec), the page's host as subdomain. `keepalive` lets it finish when the page is left. No
  * retries: a lost page view is not worth a retry loop on every page.
  */
 export async function sendEvent(event: string, options: Record<string, unknown>): Promise<void> {
+  const told = event === 'page_view' ? { ...options, ...pageViewContext() } : options
   await call('/api/events', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ subdomain: location.hostname, event, options }),
+    body: JSON.stringify({ subdomain: location.hostname, event, options: told }),
     keepalive: true,
   })
 }

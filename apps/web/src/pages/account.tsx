@@ -83,7 +83,7 @@ export default function Account() {
           )}
         </dl>
       </section>
-      {user && <ProfileSection userId={user.id} />}
+      {user && <ProfileSection userId={user.id} address={user.address} />}
       <Sessions />
       <section className="card" aria-labelledby="sign-out-heading">
         <h2 id="sign-out-heading">Sign out</h2>

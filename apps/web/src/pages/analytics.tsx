@@ -1,6 +1,8 @@
 import { RecentActivity, useAuth } from '@portico/react'
 import { Dashboard, NotAllowedHere, SignedOut } from '../analytics/dashboard.tsx'
+import type { BackendClient } from '@portico/sdk/backend'
 import { useBackendClient } from '../backend/use-backend-client.ts'
+import { useServerData } from '../backend/use-server-data.ts'
 import { PageLoading } from '../shell/page-loading.tsx'
 import '../analytics/analytics.css'
 
@@ -14,11 +16,13 @@ const ACTIVITY_CLASS = 'Activity'
  * Analytics dashboard: page views and sign-ins recorded first-party by this site's server
  *. Admins only (the server answers 403 to anyone else); signed-out visitors are asked
  * to sign in without a request being made. The chart library loads with this page alone.
- * Below it, everyone sees the site's contract events live (Recent activity).
+ * Below it, everyone sees the site's contract events live (Recent activity), when the site
+ * syncs contract events into that class at all.
  */
 export default function Analytics() {
   const auth = useAuth()
   const client = useBackendClient()
+  const synced = useSyncedClass(client, ACTIVITY_CLASS)
   return (
     <>
       <section data-reveal id="analytics-intro">
@@ -41,14 +45,30 @@ export default function Analytics() {
           <SignedOut />
         )}
       </div>
-      <section data-reveal id="recent-activity">
-        <h2>Recent activity</h2>
-        <p>Events of this site&apos;s contracts, newest first, as they are mined.</p>
-        <RecentActivity
-          className={ACTIVITY_CLASS}
-          empty="No activity yet: events appear here as soon as they are mined."
-        />
-      </section>
+      {synced && (
+        <section data-reveal id="recent-activity">
+          <h2>Recent activity</h2>
+          <p>Events of this site&apos;s contracts, newest first, as they are mined.</p>
+          <RecentActivity
+            className={ACTIVITY_CLASS}
+            empty="No activity yet: events appear here as soon as they are mined."
+          />
+        </section>
+      )}
     </>
   )
+}
+
+/**
+ * Whether a contract-event sync fills `className` (the server's health lists its syncs). Not
+ * known, or not answered: no (an empty "Recent activity" would only puzzle).
+ */
+function useSyncedClass(client: BackendClient | undefined, className: string): boolean {
+  const { state } = useServerData({
+    key: ['health', 'syncs'],
+    read: (signal) =>
+      client!.request<{ syncs?: { className: string }[] }>('GET', '/api/health', { signal }),
+    enabled: client !== undefined,
+  })
+  return state.status === 'ready' && (state.data.syncs ?? []).some((s) => s.className === className)
 }

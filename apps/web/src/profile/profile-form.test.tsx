@@ -2,7 +2,7 @@
 import { PorticoProvider } from '@portico/react'
 import { createBackendClient } from '@portico/sdk/backend'
 import { createPortico } from '@portico/sdk/portico'
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { UploadFile } from './avatar-field.tsx'
 import { ProfileForm } from './profile-form.tsx'
@@ -46,7 +46,13 @@ const portico = createPortico({ serverUrl: 'http://app.test', appId: 'test', cha
 function renderForm(client: ReturnType<typeof server>['client'], upload = noUpload) {
   return render(
     <PorticoProvider portico={portico}>
-      <ProfileForm client={client} ownerId="u1" upload={upload} today={today} />
+      <ProfileForm
+        client={client}
+        ownerId="u1"
+        address="0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+        upload={upload}
+        today={today}
+      />
     </PorticoProvider>,
   )
 }
@@ -117,8 +123,37 @@ describe('ProfileForm', () => {
         displayName: 'Grace',
         avatar: null,
         birthday: { __type: 'Date', iso: '1985-12-09T00:00:00.000Z' },
+        public: false,
       },
     })
+  })
+
+  it('makes the name and avatar public when the user ticks the box, and private again', async () => {
+    const { client, requests } = server([
+      () =>
+        Response.json({
+          results: [{ objectId: 'p1', data: { displayName: 'Ada', public: false } }],
+        }),
+      stored({ displayName: 'Ada', public: true }),
+      stored({ displayName: 'Ada', public: false }),
+    ])
+    renderForm(client)
+    const box = (await screen.findByLabelText(
+      'Show my name and avatar on my public page',
+    )) as HTMLInputElement
+    expect(box.checked).toBe(false)
+    // The hint links to the page it talks about.
+    expect(screen.getByRole('link', { name: 'your public page' }).getAttribute('href')).toBe(
+      '/u/0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    )
+    fireEvent.click(box)
+    fireEvent.click(screen.getByRole('button', { name: 'Save profile' }))
+    expect(await screen.findByText('Profile saved.')).toBeTruthy()
+    expect((requests[1]!.body as { data: { public: boolean } }).data.public).toBe(true)
+    fireEvent.click(box)
+    fireEvent.click(screen.getByRole('button', { name: 'Save profile' }))
+    await waitFor(() => expect(requests).toHaveLength(3))
+    expect((requests[2]!.body as { data: { public: boolean } }).data.public).toBe(false)
   })
 
   it('refuses an over-limit or non-image avatar before uploading', async () => {

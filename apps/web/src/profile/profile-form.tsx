@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react'
+import { Link } from 'wouter'
 import type { BackendClient } from '@portico/sdk/backend'
 import { shortMessageOf } from '../backend/error-message.ts'
 import { AvatarField, type UploadFile } from './avatar-field.tsx'
@@ -25,11 +26,14 @@ type Saving =
 export function ProfileForm({
   client,
   ownerId,
+  address,
   upload,
   today = () => new Date(),
 }: {
   client: BackendClient
   ownerId: string
+  /** The user's (primary) address: their public page is `/u/<address>`. */
+  address: string
   upload: UploadFile
   today?: () => Date
 }) {
@@ -69,6 +73,7 @@ export function ProfileForm({
     loaded.status === 'ready' &&
     (profile.displayName !== stored.displayName ||
       profile.birthday !== stored.birthday ||
+      profile.public !== stored.public ||
       profile.avatar?.url !== stored.avatar?.url)
   useLeaveWarning(dirty, 'Your profile has unsaved changes. Leave this page and lose them?')
 
@@ -158,6 +163,20 @@ export function ProfileForm({
         onChange={(avatar) => change({ avatar })}
         onBusyChange={setUploading}
       />
+      <div className="field field-check">
+        <input
+          id={`${id}-public`}
+          type="checkbox"
+          checked={profile.public}
+          onChange={(event) => change({ public: event.target.checked })}
+          aria-describedby={`${id}-public-hint`}
+        />
+        <label htmlFor={`${id}-public`}>Show my name and avatar on my public page</label>
+        <p className="field-hint" id={`${id}-public-hint`}>
+          Anyone can open <Link href={`/u/${address}`}>your public page</Link>. It always shows your
+          address; your name and avatar only when this is ticked, and your birthday never.
+        </p>
+      </div>
       <div className="field">
         <label htmlFor={`${id}-birthday`}>Birthday</label>
         <input

@@ -18,8 +18,8 @@ export function createAvatarUpload(serverUrl: string, appId: string): UploadFile
   }
 }
 
-/** The profile card of the Account page, for the signed-in user `userId`. */
-export function ProfileSection({ userId }: { userId: string }) {
+/** The profile card of the Account page, for the signed-in user `userId` (primary `address`). */
+export function ProfileSection({ userId, address }: { userId: string; address: string }) {
   const heading = useId()
   const client = useBackendClient()
   const upload = useMemo(
@@ -30,7 +30,13 @@ export function ProfileSection({ userId }: { userId: string }) {
     <section className="card" aria-labelledby={heading}>
       <h2 id={heading}>Profile</h2>
       {client && upload ? (
-        <ProfileForm key={userId} client={client} ownerId={userId} upload={upload} />
+        <ProfileForm
+          key={userId}
+          client={client}
+          ownerId={userId}
+          address={address}
+          upload={upload}
+        />
       ) : (
         <p role="status" className="muted">
           Loading your profile…

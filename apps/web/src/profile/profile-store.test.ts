@@ -1,6 +1,12 @@
 import { createBackendClient } from '@portico/sdk/backend'
 import { describe, expect, it } from 'vitest'
-import { fileUrl, loadProfile, saveProfile, uploadAvatar } from './profile-store.ts'
+import {
+  fileUrl,
+  loadProfile,
+  loadPublicProfile,
+  saveProfile,
+  uploadAvatar,
+} from './profile-store.ts'
 
 /** A real SDK client whose server answers from `answer` (and records what was sent). */
 function recordingClient(answer: (method: string, url: URL, body: unknown) => unknown) {
@@ -34,6 +40,7 @@ const profile = {
   displayName: '  Ada  ',
   avatar: { name: 'x_avatar.png', url: 'http://app.test/api/files/x_avatar.png' },
   birthday: '1990-05-17',
+  public: false,
 }
 
 describe('loadProfile', () => {
@@ -44,6 +51,7 @@ describe('loadProfile', () => {
           displayName: 'Ada',
           avatar: { __type: 'File', name: 'x_avatar.png', url: '/api/files/x_avatar.png' },
           birthday: { __type: 'Date', iso: '1990-05-17T00:00:00.000Z' },
+          public: true,
         }),
       ],
     }))
@@ -52,6 +60,7 @@ describe('loadProfile', () => {
       displayName: 'Ada',
       avatar: { name: 'x_avatar.png', url: '/api/files/x_avatar.png' },
       birthday: '1990-05-17',
+      public: true,
     })
     const url = calls[0]!.url
     expect(url.pathname).toBe('/api/classes/Profile')
@@ -63,13 +72,14 @@ describe('loadProfile', () => {
   it('answers null when there is none yet, and tolerates fields of the wrong kind', async () => {
     expect(await loadProfile(recordingClient(() => ({ results: [] })).client, 'u')).toBeNull()
     const odd = recordingClient(() => ({
-      results: [wire('p2', { displayName: 5, avatar: 'x', birthday: 'soon' })],
+      results: [wire('p2', { displayName: 5, avatar: 'x', birthday: 'soon', public: 'yes' })],
     }))
     expect(await loadProfile(odd.client, 'u')).toEqual({
       objectId: 'p2',
       displayName: '',
       avatar: null,
       birthday: '',
+      public: false,
     })
   })
 })
@@ -81,7 +91,13 @@ describe('saveProfile', () => {
     )
     const created = await saveProfile(client, profile)
     expect(created).toEqual({ ...profile, displayName: 'Ada', objectId: 'p9' })
-    await saveProfile(client, { ...created, displayName: 'Grace', avatar: null, birthday: '' })
+    await saveProfile(client, {
+      ...created,
+      displayName: 'Grace',
+      avatar: null,
+      birthday: '',
+      public: true,
+    })
     expect(calls.map((c) => `${c.method} ${c.url.pathname}`)).toEqual([
       'POST /api/classes/Profile',
       'PUT /api/classes/Profile/p9',
@@ -91,9 +107,21 @@ describe('saveProfile', () => {
         displayName: 'Ada',
         avatar: { __type: 'File', name: 'x_avatar.png', url: profile.avatar.url },
         birthday: { __type: 'Date', iso: '1990-05-17T00:00:00.000Z' },
+        public: false,
       },
     })
-    expect(calls[1]!.body).toEqual({ data: { displayName: 'Grace', avatar: null, birthday: null } })
+    expect(calls[1]!.body).toEqual({
+      data: { displayName: 'Grace', avatar: null, birthday: null, public: true },
+    })
+  })
+})
+
+describe('loadPublicProfile', () => {
+  it("asks the server for a wallet's public profile", async () => {
+    const address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+    const { client, calls } = recordingClient(() => ({ address, displayName: 'Ada' }))
+    expect(await loadPublicProfile(client, address)).toEqual({ address, displayName: 'Ada' })
+    expect(`${calls[0]!.method} ${calls[0]!.url.pathname}`).toBe(`GET /api/profiles/${address}`)
   })
 })
 

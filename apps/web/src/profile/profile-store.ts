@@ -10,7 +10,8 @@ import {
 
 // The profile as an object of class `Profile`, one per user, through the SDK: found
 // by a query on its owner, created on the first save, changed in place afterwards. Private (the
-// default), so only its owner reads it.
+// default), so only its owner reads it. With `public` set, the server shows its display name and
+// avatar (never the rest) on the user's public page (`GET /api/profiles/:address`).
 
 export const PROFILE_CLASS = 'Profile'
 
@@ -26,15 +27,18 @@ export interface Profile {
   avatar: StoredFile | null
   /** `YYYY-MM-DD`, or '' when not given. */
   birthday: string
+  /** The display name and avatar are shown on the user's public page. */
+  public: boolean
 }
 
-export const emptyProfile: Profile = { displayName: '', avatar: null, birthday: '' }
+export const emptyProfile: Profile = { displayName: '', avatar: null, birthday: '', public: false }
 
 /** The fields as stored; `encode` turns the file and the date into their wire forms. */
 interface ProfileData extends Record<string, unknown> {
   displayName: string
   avatar: PorticoFile | null
   birthday: Date | null
+  public: boolean
 }
 
 /** Form values → object fields. A birthday is a calendar day, kept as midnight UTC. */
@@ -43,6 +47,7 @@ export function toData(profile: Profile): ProfileData {
     displayName: profile.displayName.trim(),
     avatar: profile.avatar ? new PorticoFile(profile.avatar) : null,
     birthday: profile.birthday ? new Date(`${profile.birthday}T00:00:00.000Z`) : null,
+    public: profile.public,
   }
 }
 
@@ -58,6 +63,7 @@ export function fromObject(object: SavedObject): Profile {
       birthday instanceof Date && !Number.isNaN(birthday.getTime())
         ? birthday.toISOString().slice(0, 10)
         : '',
+    public: object.data.public === true,
   }
 }
 
@@ -103,4 +109,23 @@ export async function uploadAvatar(client: BackendClient, file: Blob): Promise<S
 /** A stored file's URL as the browser loads it (the SDK stores absolute URLs). */
 export function fileUrl(client: Pick<BackendClient, 'url'>, file: StoredFile): string {
   return /^https?:\/\//.test(file.url) ? file.url : client.url(file.url)
+}
+
+/** What anyone sees of the user of a wallet: the address, and the rest only when made public. */
+export interface PublicProfile {
+  address: string
+  displayName?: string
+  /** A path on this server (`/api/files/…`). */
+  avatarUrl?: string
+}
+
+/** The public profile of `address` (the address alone when its user shows nothing). */
+export function loadPublicProfile(
+  client: BackendClient,
+  address: string,
+  signal?: AbortSignal,
+): Promise<PublicProfile> {
+  return client.request<PublicProfile>('GET', `/api/profiles/${encodeURIComponent(address)}`, {
+    signal,
+  })
 }

@@ -112,7 +112,7 @@ describe('AppWrapper', () => {
     expect(screen.getByRole('status').textContent).toMatch(/Loading/)
     // This browser never signed in, so start() knows without asking the server.
     await act(() => portico.start())
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Private')
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Private')
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy()
     expect(screen.queryByText('Secret content')).toBeNull()
     expect(document.title).toBe('Private title')

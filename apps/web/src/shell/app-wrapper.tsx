@@ -1,4 +1,4 @@
-import { Suspense, useLayoutEffect, useRef } from 'react'
+import { lazy, Suspense, useLayoutEffect, useRef } from 'react'
 import { useLocation } from 'wouter'
 import { RevealScan } from '../reveal/reveal-provider.tsx'
 import { ErrorBoundary } from './error-boundary.tsx'
@@ -6,7 +6,12 @@ import { Layout } from './layout.tsx'
 import { PageLoading } from './page-loading.tsx'
 import { PageParamsContext } from './page-params.ts'
 import { matchPage, syncBodyClass, type PageDefinition } from './page-table.ts'
-import { SignInRequired } from '../wallet/sign-in-required.tsx'
+
+// Only the pages for signed-in users need the guard (and its sign-in prompt): it loads with the
+// first of them, while the session is being restored, and stays out of the first load of Home.
+const SignInRequired = lazy(() =>
+  import('../wallet/sign-in-required.tsx').then((module) => ({ default: module.SignInRequired })),
+)
 
 /**
  * The one component the router knows: it resolves the current page from the page table,

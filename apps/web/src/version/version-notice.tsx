@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { createSafeStorage, type KeyValueStore } from '../storage/safe-storage.ts'
 import { whenIdle } from '../tracking/tracker.ts'
 import { DISMISSED_KEY, type VersionNotice as Notice } from './version.ts'
 
-import NoticeView from './notice-view.tsx'
+// Most visits have no notice to show: its view (and stylesheet) loads only when there is one.
+const NoticeView = lazy(() => import('./notice-view.tsx'))
 
 /** Asks the server and decides what to show, given the release already dismissed. */
 export type VersionCheck = (dismissed: string | null) => Promise<Notice | null>
@@ -51,5 +52,9 @@ export function VersionNotice({
     store.setItem(DISMISSED_KEY, notice.latest)
     setNotice(null)
   }
-  return <NoticeView notice={notice} onDismiss={dismiss} />
+  return (
+    <Suspense fallback={null}>
+      <NoticeView notice={notice} onDismiss={dismiss} />
+    </Suspense>
+  )
 }

@@ -1,8 +1,10 @@
 import { consoleRoleOf } from '../admin/access.ts'
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
+import type { FastifyRequest } from 'fastify'
 
 import { createEventWriter } from '../events/writer.ts'
 import { bucketStart, eventStats, maxBuckets } from '../events/stats.ts'
+import { audienceStats } from '../events/audience.ts'
 import { sharedRandomValue } from '../db/shared-values.ts'
 import { createVisitorHasher } from '../events/visitor.ts'
 import { badRequest, forbidden } from '../errors.ts'
@@ -54,7 +56,11 @@ export const eventRoutes = routePlugin(
       },
     )
 
-    app.get('/api/events/stats', { schema: eventSchemas.stats }, async (request) => {
+    /** The team's statistics only; the range asked, checked (30 days to now by default). */
+    const teamRange = async (
+      request: FastifyRequest,
+      q: { from?: string; to?: string; bucket?: 'hour' | 'day' },
+    ) => {
       const { user } = await request.requireUser()
       if (!consoleRoleOf(user.address, config)) {
         throw forbidden(
@@ -62,7 +68,6 @@ export const eventRoutes = routePlugin(
           'admin_only',
         )
       }
-      const q = request.query
       const bucket = q.bucket ?? 'day'
       const to = q.to ? new Date(q.to) : new Date()
       const from = q.from ? new Date(q.from) : new Date(to.getTime() - 30 * 86_400_000)
@@ -79,7 +84,19 @@ export const eventRoutes = routePlugin(
           'invalid_range',
         )
       }
+      return { from, to, bucket }
+    }
+
+    app.get('/api/events/stats', { schema: eventSchemas.stats }, async (request) => {
+      const q = request.query
+      const { from, to, bucket } = await teamRange(request, q)
       return eventStats(services.db, { from, to, bucket, subdomain: q.subdomain, event: q.event })
+    })
+
+    app.get('/api/events/audience', { schema: eventSchemas.audience }, async (request) => {
+      const q = request.query
+      const { from, to, bucket } = await teamRange(request, q)
+      return audienceStats(services.db, { from, to, bucket, subdomain: q.subdomain })
     })
   },
 )
