@@ -23,7 +23,7 @@ describe.each(databaseKinds())('bulk writes of new objects on %s', (kind) => {
     try {
       const db = database.db
       await db.insert(users).values({ id: 'writer', address: '0x' + '1'.repeat(40) })
-      const access = { ownerId: 'writer', acl: { '*': { read: true } } }
+      const access = { ownerId: 'writer', acl: { '*': { read: true as const } } }
       const first = Array.from({ length: 60 }, (_, n) => ({ id: `o${n}`, data: tricky(n) }))
       const changes: ObjectChange[] = []
       const made = await db.transaction((tx) =>
