@@ -2,6 +2,7 @@
 import { ConfigError, loadConfig } from './config/server.ts'
 import { DataDirLockedError, lockDataDir } from './db/lock.ts'
 import { listenWhileStarting } from './http/starting.ts'
+import { keepMemoryLow } from './memory.ts'
 
 // Only what opening the port needs is imported up front: the server's modules (Fastify, the
 // embedded database, drizzle, viem, ...) take a second or more to load, and are imported once
@@ -10,6 +11,7 @@ import { listenWhileStarting } from './http/starting.ts'
 /** `portico` (or `portico serve`): starts the server until SIGINT/SIGTERM. */
 async function serve(): Promise<void> {
   const config = loadConfig()
+  keepMemoryLow({ embedded: !config.databaseUrl })
   const unlock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir)
   const starting = await listenWhileStarting({
     host: config.host,

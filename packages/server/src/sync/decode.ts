@@ -148,7 +148,7 @@ export class LogDecoder {
       address: this.#checksum(log.address),
       blockNumber: Number(blockNumber),
       blockHash: log.blockHash,
-      blockTimestamp: timestamp === undefined ? null : dateOf(timestamp),
+      blockTimestamp: timestamp === undefined ? null : this.#dateOf(timestamp),
       transactionHash: log.transactionHash,
       transactionIndex: Number(log.transactionIndex),
       logIndex,
@@ -161,6 +161,14 @@ export class LogDecoder {
       blockHash: log.blockHash,
       timestamp,
     }
+  }
+
+  /** The time of the block last decoded: the logs of one block share it. */
+  #lastTime: { seconds: bigint; iso: string } | undefined
+
+  #dateOf(seconds: bigint): ReturnType<typeof dateOf> {
+    if (this.#lastTime?.seconds !== seconds) this.#lastTime = { seconds, iso: dateOf(seconds).iso }
+    return { __type: 'Date', iso: this.#lastTime.iso }
   }
 
   /** Addresses checksummed once each (a keccak hash per address otherwise, per log). */

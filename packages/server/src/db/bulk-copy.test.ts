@@ -1,0 +1,89 @@
+import { sql } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { databaseKinds, testDatabase } from '../../test/helpers.ts'
+import { ObjectWrites } from '../objects/store.ts'
+import type { ObjectChange } from '../objects/changes.ts'
+import { copyRows } from './bulk-copy.ts'
+import { rowsOf } from './client.ts'
+import { users } from './schema.ts'
+
+// The server's own bulk writes (a range of synced events) go through COPY on the embedded
+// database: the rows must come back exactly as written, whatever their text holds, and an id
+// already taken must leave its object alone, as the insert does.
+
+const tricky = (n: number) => ({
+  note: `tab\there, line\nbreak, cr\r, backslash \\ and \\N, quote " and {braces}, é 😀 ${n}`,
+  list: ['a"b', 'c\\d', null, { nested: '\\t' }],
+  n,
+})
+
+describe.each(databaseKinds())('bulk writes of new objects on %s', (kind) => {
+  it('writes many rows exactly, and leaves the objects of ids already taken alone', async () => {
+    const database = await testDatabase(kind)
+    try {
+      const db = database.db
+      await db.insert(users).values({ id: 'writer', address: '0x' + '1'.repeat(40) })
+      const access = { ownerId: 'writer', acl: { '*': { read: true as const } } }
+      const first = Array.from({ length: 60 }, (_, n) => ({ id: `o${n}`, data: tricky(n) }))
+      const changes: ObjectChange[] = []
+      const made = await db.transaction((tx) =>
+        new ObjectWrites(tx, changes).insertNew('Note', access, first, new Date()),
+      )
+      expect(made.map((o) => o.objectId)).toEqual(first.map((row) => row.id))
+      expect(changes).toHaveLength(60)
+      // Half of these ids are taken: only the other half is written.
+      const second = Array.from({ length: 60 }, (_, n) => ({
+        id: `o${n + 30}`,
+        data: { replaced: true },
+      }))
+      const more = await db.transaction((tx) =>
+        new ObjectWrites(tx, []).insertNew('Note', access, second, new Date()),
+      )
+      expect(more.map((o) => o.objectId).sort()).toEqual(
+        second
+          .slice(30)
+          .map((row) => row.id)
+          .sort(),
+      )
+      const stored = rowsOf<{ id: string; data: unknown; read_perm: string[] }>(
+        await db.execute(
+          sql`select id, data, read_perm from objects where class_name = 'Note' order by id`,
+        ),
+      )
+      expect(stored).toHaveLength(90)
+      const byId = new Map(stored.map((row) => [row.id, row]))
+      for (const row of first) expect(byId.get(row.id)!.data).toEqual(row.data)
+      for (const row of second.slice(30)) expect(byId.get(row.id)!.data).toEqual(row.data)
+      expect(byId.get('o0')!.read_perm).toEqual(['*'])
+    } finally {
+      await database.close()
+    }
+  })
+
+  it('copies on the embedded database alone, and writes nothing when a row breaks a constraint', async () => {
+    const database = await testDatabase(kind)
+    try {
+      const db = database.db
+      const columns = ['id', 'address']
+      const copy = (rows: string[][]) =>
+        db.transaction((tx) => copyRows(tx, 'users', columns, rows))
+      expect(
+        await copy([
+          ['u1', '0xa'],
+          ['u2', '0xb'],
+        ]),
+      ).toBe(kind === 'pglite')
+      // u1 again: on the embedded database nothing of this copy is written (u3 neither).
+      expect(
+        await copy([
+          ['u3', '0xc'],
+          ['u1', '0xd'],
+        ]),
+      ).toBe(false)
+      const ids = (await db.select({ id: users.id }).from(users)).map((u) => u.id).sort()
+      expect(ids).toEqual(kind === 'pglite' ? ['u1', 'u2'] : [])
+    } finally {
+      await database.close()
+    }
+  })
+})
