@@ -149,9 +149,12 @@ test('a page with a route parameter is served with its own title and body class'
 test('robots.txt and sitemap.xml come from the page table', async ({ request, baseURL }) => {
   const robots = await request.get('/robots.txt')
   expect(robots.status()).toBe(200)
-  expect(await robots.text()).toContain('Disallow: /account')
-  // The analytics and the console are the team's: not for search engines.
-  expect(await robots.text()).toContain('Disallow: /analytics')
+  // The console is the team's tool: closed to search engines. Account and Analytics may be
+  // fetched (a link to them gets their title and description) but are not in the sitemap.
+  const rules = (await robots.text()).split('\n')
+  expect(rules).toContain('Disallow: /admin')
+  expect(rules).not.toContain('Disallow: /account')
+  expect(rules).not.toContain('Disallow: /analytics')
   const sitemap = await (await request.get('/sitemap.xml')).text()
   expect(sitemap).toContain(`<loc>${baseURL}/</loc>`)
   expect(sitemap).not.toContain('/account')

@@ -86,6 +86,7 @@ async function writePageShells(template, routes) {
       file,
       status: route.path === '*' ? 404 : 200,
       index: route.index,
+      crawl: route.crawl,
       ...(route.params ? { params: route.params } : {}),
     })
   }

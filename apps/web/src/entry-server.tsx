@@ -19,21 +19,24 @@ export interface RouteRow {
   title: string
   description: string
   bodyClass: string
-  /** Listed in sitemap.xml and open to crawlers (no parameters, no sign-in needed). */
+  /** Listed in sitemap.xml (no parameters, no sign-in needed). */
   index: boolean
+  /** Open to crawlers (robots.txt): every page but the console. */
+  crawl: boolean
   /** What each parameter must look like (regular expression source); else the path is Not found. */
   params?: Record<string, string>
 }
 
 /** The page table without its components (scripts/build.mjs writes it to routes.json). */
 export function routeTable(): RouteRow[] {
-  return pages.map(({ path, title, bodyClass, auth, team, paramPatterns }) => ({
+  return pages.map(({ path, title, bodyClass, auth, team, crawl, paramPatterns }) => ({
     path,
     title,
     description: descriptionOf(path),
     bodyClass,
-    // The console and the analytics are for the site team, not for search engines.
+    // Pages behind a sign-in have nothing for a search result: out of the sitemap.
     index: path !== '*' && !path.includes(':') && auth !== 'required' && !team,
+    crawl: crawl !== false,
     ...(paramPatterns ? { params: paramPatterns } : {}),
   }))
 }

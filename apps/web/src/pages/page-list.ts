@@ -7,6 +7,7 @@ const consolePage = {
   title: pageTitle('Console'),
   bodyClass: 'page-admin',
   team: true,
+  crawl: false,
   component: lazy(() => import('./admin.tsx')),
 }
 

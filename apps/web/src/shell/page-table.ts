@@ -25,6 +25,11 @@ export interface PageDefinition {
    */
   team?: boolean
   /**
+   * False keeps search engines out (robots.txt): the console. Other pages may be fetched, even
+   * when they ask to sign in, so that a link to them gets a proper title and description.
+   */
+  crawl?: boolean
+  /**
    * What each parameter must look like (a regular expression's source, whole value): a path
    * whose parameter does not match is not this page, so it gets the Not found page and 404.
    * Plain strings, so the server can apply the same rules from routes.json.

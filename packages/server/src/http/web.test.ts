@@ -20,7 +20,8 @@ fs.writeFileSync(
   path.join(webDir, 'routes.json'),
   JSON.stringify([
     { path: '/', file: 'index.html', status: 200, index: true },
-    { path: '/account', file: '_pages/account.html', status: 200, index: false },
+    { path: '/account', file: '_pages/account.html', status: 200, index: false, crawl: true },
+    { path: '/admin', file: '_pages/account.html', status: 200, index: false, crawl: false },
     { path: '/u/:address', file: '_pages/u-address.html', status: 200, index: false },
     {
       path: '/n/:id',
@@ -83,12 +84,13 @@ describe('serving the built web app', () => {
     const robots = await app.inject('/robots.txt')
     expect(robots.headers['content-type']).toMatch(/^text\/plain/)
     expect(robots.body).toBe(
-      'User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /account\nSitemap: https://app.example.org/sitemap.xml\n',
+      'User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /admin\nSitemap: https://app.example.org/sitemap.xml\n',
     )
     const sitemap = await app.inject('/sitemap.xml')
     expect(sitemap.headers['content-type']).toMatch(/^application\/xml/)
     expect(sitemap.body).toContain('<loc>https://app.example.org/</loc>')
     expect(sitemap.body).not.toContain('/account')
+    expect(sitemap.body).not.toContain('/admin')
     expect(sitemap.body).not.toContain(':address')
   })
 

@@ -9,6 +9,8 @@ interface Route {
   file: string
   status: number
   index: boolean
+  /** Open to crawlers; absent in older builds, where pages out of the sitemap were closed. */
+  crawl?: boolean
   /** What each parameter must look like (regular expression source, whole value). */
   params?: Record<string, string>
 }
@@ -49,7 +51,9 @@ export async function webRoutes(
 
   if (routes && !fs.existsSync(path.join(webDir, 'robots.txt'))) {
     app.get('/robots.txt', { schema: { hide: true } }, async (_request, reply) => {
-      const closed = routes.filter((r) => !r.index && r.path !== '*' && !r.path.includes(':'))
+      const closed = routes.filter(
+        (r) => !(r.crawl ?? r.index) && r.path !== '*' && !r.path.includes(':'),
+      )
       const lines = [
         'User-agent: *',
         'Allow: /',
