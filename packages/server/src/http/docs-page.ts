@@ -121,6 +121,31 @@ export const docsStartScript = `(function () {
     root.querySelectorAll('ul.endpoints:not([tabindex])').forEach(function (list) {
       list.setAttribute('tabindex', '0')
     })
+    // The try-it client: its code editors named after their section (the answer's as such),
+    // the switches that send a parameter or not named, a popover button without the role
+    // "none" that forbids its label, and no aria-controls naming a panel that is not there.
+    root
+      .querySelectorAll('.cm-content[role=textbox]:not([aria-label]):not([aria-labelledby])')
+      .forEach(function (editor) {
+        var section = editor.closest('section[aria-labelledby]')
+        var heading = section && document.getElementById(section.getAttribute('aria-labelledby'))
+        var name = heading && heading.textContent ? heading.textContent.trim() : ''
+        if (editor.getAttribute('contenteditable') === 'false') name = 'Response body'
+        editor.setAttribute('aria-label', name || 'Value')
+      })
+    root
+      .querySelectorAll('[role=table] input[type=checkbox]:not([aria-label]):not([id])')
+      .forEach(function (box) {
+        box.setAttribute('aria-label', 'Send this parameter')
+      })
+    root.querySelectorAll('button[role=none][aria-label]').forEach(function (b) {
+      b.removeAttribute('role')
+    })
+    root.querySelectorAll('button[aria-controls]').forEach(function (b) {
+      if (!document.getElementById(b.getAttribute('aria-controls'))) {
+        b.removeAttribute('aria-controls')
+      }
+    })
   }
   var queued = false
   new MutationObserver(function () {
@@ -130,7 +155,12 @@ export const docsStartScript = `(function () {
       queued = false
       mend()
     })
-  }).observe(document.body, { childList: true, subtree: true })
+  }).observe(document.body, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['aria-controls', 'role'],
+  })
 })()
 `
 
