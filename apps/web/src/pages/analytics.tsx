@@ -1,10 +1,17 @@
+import { lazy, Suspense } from 'react'
 import { RecentActivity, useAuth } from '@portico/react'
-import { Dashboard, NotAllowedHere, SignedOut } from '../analytics/dashboard.tsx'
 import type { BackendClient } from '@portico/sdk/backend'
 import { useBackendClient } from '../backend/use-backend-client.ts'
 import { useServerData } from '../backend/use-server-data.ts'
+import { SignInFirst } from '../shell/access-state.tsx'
+import { NotAllowed } from '../shell/not-allowed.tsx'
 import { PageLoading } from '../shell/page-loading.tsx'
 import '../analytics/analytics.css'
+
+/** The dashboard and its charts load only for the team: a visitor gets the prompt at once. */
+const Dashboard = lazy(() =>
+  import('../analytics/dashboard.tsx').then((module) => ({ default: module.Dashboard })),
+)
 
 /**
  * The class the Recent activity section shows: one a contract-event sync fills
@@ -15,7 +22,7 @@ const ACTIVITY_CLASS = 'Activity'
 /**
  * Analytics dashboard: page views and sign-ins recorded first-party by this site's server
  *. Admins only (the server answers 403 to anyone else); signed-out visitors are asked
- * to sign in without a request being made. The chart library loads with this page alone.
+ * to sign in without a request being made. The chart library loads with the dashboard alone.
  * Below it, everyone sees the site's contract events live (Recent activity), when the site
  * syncs contract events into that class at all.
  */
@@ -37,12 +44,14 @@ export default function Analytics() {
           <PageLoading />
         ) : auth.user && !auth.user.role ? (
           // Known from the session: no request that the server would refuse.
-          <NotAllowedHere />
+          <NotAllowed what="the analytics" />
         ) : auth.user && client ? (
           // A new account starts from a fresh dashboard.
-          <Dashboard key={auth.user.id} client={client} />
+          <Suspense fallback={<PageLoading />}>
+            <Dashboard key={auth.user.id} client={client} />
+          </Suspense>
         ) : (
-          <SignedOut />
+          <SignInFirst what="the analytics" />
         )}
       </div>
       {synced && (
