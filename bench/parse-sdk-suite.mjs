@@ -36,13 +36,21 @@ async function main() {
 /** Copies the suite for `target` into a temporary folder and runs jasmine on it. */
 async function runSuite(target, gitDir, only) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `parse-sdk-suite-${target}-`))
-  const git = (...args) => execFileSync('git', [`--git-dir=${gitDir}`, ...args], { encoding: 'utf8' })
+  const git = (...args) =>
+    execFileSync('git', [`--git-dir=${gitDir}`, ...args], { encoding: 'utf8' })
   const files = git('ls-tree', '-r', '--name-only', 'HEAD', 'integration/test/')
     .split('\n')
-    .filter((f) => f.endsWith('.js') && !f.endsWith('/helper.js') && !f.endsWith('ParseDistTest.js'))
+    .filter(
+      (f) => f.endsWith('.js') && !f.endsWith('/helper.js') && !f.endsWith('ParseDistTest.js'),
+    )
     .filter((f) => !only || !f.endsWith('Test.js') || only.includes(path.basename(f)))
   for (const file of files) {
     let text = git('show', `HEAD:${file}`).replace(/(['`])\.\.\/\.\.\//g, '$1parse/')
+    // A spec file written for an older SDK that no longer loads (XMLHttpRequest hooks) counts as
+    // one not applicable spec instead of stopping the run.
+    if (file.endsWith('Test.js'))
+      text = `try {\n${text}\n} catch (e) { describe('${path.basename(file)}', () => it('loads', () => {
+        throw new Error('not applicable: does not load with this SDK: ' + e.message) })) }\n`
     if (target === 'portico') text = text.replaceAll("'notsosecret'", `'${PORTICO_MASTER_KEY}'`)
     const to = path.join(dir, path.relative('integration/test', file))
     fs.mkdirSync(path.dirname(to), { recursive: true })
@@ -64,7 +72,12 @@ async function runSuite(target, gitDir, only) {
   const config = path.join(dir, 'jasmine.json')
   fs.writeFileSync(
     config,
-    JSON.stringify({ spec_dir: '.', helpers: ['helper.js'], spec_files: ['*Test.js'], random: false }),
+    JSON.stringify({
+      spec_dir: '.',
+      helpers: ['helper.js'],
+      spec_files: ['*Test.js'],
+      random: false,
+    }),
   )
   const jasmine = path.join(root, 'node_modules/jasmine/bin/jasmine.js')
   await new Promise((resolve) => {
@@ -160,10 +173,13 @@ function report(results) {
   console.log(`${'total'.padEnd(32)}${targets.map((t) => show(count(results[t]))).join('')}`)
   for (const t of targets) {
     const na = results[t].filter((s) => s.outcome === 'na')
-    if (na.length) console.log(`\nnot applicable on ${t}:\n${na.map((s) => `  ${s.name}`).join('\n')}`)
+    if (na.length)
+      console.log(`\nnot applicable on ${t}:\n${na.map((s) => `  ${s.name}`).join('\n')}`)
     const failed = results[t].filter((s) => s.outcome === 'failed')
     if (failed.length && process.env.SUITE_SHOW_FAILURES)
-      console.log(`\nfailed on ${t}:\n${failed.map((s) => `  ${s.name}\n      ${s.message}`).join('\n')}`)
+      console.log(
+        `\nfailed on ${t}:\n${failed.map((s) => `  ${s.name}\n      ${s.message}`).join('\n')}`,
+      )
   }
   if (process.env.SUITE_JSON) fs.writeFileSync(process.env.SUITE_JSON, JSON.stringify(results))
 }
