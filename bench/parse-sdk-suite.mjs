@@ -4,6 +4,8 @@
 // http://localhost:1337/parse with app id `integration`. Prints passed / failed / skipped / not
 // applicable per spec file and server, then totals. Not part of `npm test`.
 //   PG_URL=postgres://postgres@127.0.0.1:55435 node bench/parse-sdk-suite.mjs <sdk git dir> [parse|portico|both] [File.js,…]
+// SUITE_TIMEOUT_MS: each spec's time limit (20 s, the suite's; specs that fail without calling
+// `done` wait for it). SUITE_SHOW_FAILURES=1 lists failures; SUITE_JSON=<file> keeps the results.
 // <sdk git dir> is a clone of github.com/parse-community/Parse-SDK-JS (read with `git show HEAD:…`).
 // The specs are copied to a temporary folder with `require('../../node')` pointed at the `parse`
 // package installed here. Stock Parse Server runs in the jasmine process as the SDK's own helper
@@ -197,7 +199,7 @@ jasmine.getEnv().addReporter({
   },
   jasmineDone() { require('fs').writeFileSync(process.env.SUITE_RESULTS, JSON.stringify(results)); },
 });
-jasmine.DEFAULT_TIMEOUT_INTERVAL = 20000;
+jasmine.DEFAULT_TIMEOUT_INTERVAL = Number(process.env.SUITE_TIMEOUT_MS || 20000);
 require('dns').setDefaultResultOrder('ipv4first');
 const Parse = require('parse/node');
 const twitterAuthData = { id: '1506726799266430985', consumer_key: 'k', consumer_secret: 's',
