@@ -23,11 +23,13 @@ import { fileURLToPath } from 'node:url'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const PORTICO_MASTER_KEY = 'notsosecret-portico-suite' // Portico asks for at least 16 characters
-const pgUrl = (db) => `${process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:55435'}/${db}`
+const pgUrl = (/** @type {string} */ db) =>
+  `${process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:55435'}/${db}`
 
 async function main() {
   const [gitDir, which = 'both', only] = process.argv.slice(2)
   if (!gitDir) throw new Error('usage: parse-sdk-suite.mjs <sdk git dir> [parse|portico|both]')
+  /** @type {Results} */
   const results = {}
   for (const target of which === 'both' ? ['parse', 'portico'] : [which]) {
     results[target] = await runSuite(target, gitDir, only?.split(','))
@@ -35,10 +37,21 @@ async function main() {
   report(results)
 }
 
-/** Copies the suite for `target` into a temporary folder and runs jasmine on it. */
+/**
+ * @typedef {{ file: string, name: string, outcome: 'passed' | 'failed' | 'skipped' | 'na', message?: string }} Spec
+ * @typedef {Record<string, Spec[]>} Results
+ */
+
+/**
+ * Copies the suite for `target` into a temporary folder and runs jasmine on it.
+ * @param {string} target
+ * @param {string} gitDir
+ * @param {string[] | undefined} only
+ * @returns {Promise<Spec[]>}
+ */
 async function runSuite(target, gitDir, only) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `parse-sdk-suite-${target}-`))
-  const git = (...args) =>
+  const git = (/** @type {string[]} */ ...args) =>
     execFileSync('git', [`--git-dir=${gitDir}`, ...args], { encoding: 'utf8' })
   const files = git('ls-tree', '-r', '--name-only', 'HEAD', 'integration/test/')
     .split('\n')
@@ -94,6 +107,7 @@ async function runSuite(target, gitDir, only) {
   return JSON.parse(fs.readFileSync(out, 'utf8'))
 }
 
+/** @param {string} name */
 async function recreateDatabase(name) {
   const { default: pg } = await import('pg')
   const client = new pg.Client({ connectionString: pgUrl('postgres') })
@@ -104,19 +118,24 @@ async function recreateDatabase(name) {
 }
 
 /** Portico as its own process, with the settings the suite needs; resolves once it listens. */
+/**
+ * @param {string} dir
+ * @param {NodeJS.ProcessEnv} env
+ */
 async function startPortico(dir, env) {
   const child = spawn(
     process.execPath,
     ['--conditions=source', '--import', 'tsx', fileURLToPath(import.meta.url), '--portico', dir],
     { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] },
   )
-  await new Promise((resolve, reject) => {
+  await new Promise((/** @type {(value?: unknown) => void} */ resolve, reject) => {
     child.stdout.on('data', (chunk) => String(chunk).includes('listening') && resolve())
     child.on('exit', () => reject(new Error('Portico did not start')))
   })
   return child
 }
 
+/** @param {string} dir */
 async function servePortico(dir) {
   const { SMTPServer } = await import('smtp-server')
   // A sink for password reset and verification mails, as the suite's mock mail adapter is.
@@ -125,7 +144,7 @@ async function servePortico(dir) {
     disabledCommands: ['STARTTLS'],
     onData: (stream, _session, done) => stream.resume().on('end', () => done()),
   })
-  await new Promise((resolve) => smtp.listen(0, '127.0.0.1', resolve))
+  await new Promise((resolve) => smtp.listen(0, '127.0.0.1', () => resolve(undefined)))
   const { buildServer } = await import('../packages/server/src/app.ts')
   const { loadConfig } = await import('../packages/server/src/config/server.ts')
   const { openDatabase } = await import('../packages/server/src/db/client.ts')
@@ -140,7 +159,7 @@ async function servePortico(dir) {
     COMPAT_MOUNT: '/parse',
     PUBLIC_ORIGINS: 'http://localhost:1337',
     CLOUD_CODE: path.join(dir, 'cloud/main.js'),
-    SMTP_URL: `smtp://127.0.0.1:${smtp.server.address().port}`,
+    SMTP_URL: `smtp://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (smtp.server.address()).port}`,
     MAIL_FROM: 'parse@example.com',
     AUTH_RATE_LIMIT: '100000000',
     EVENTS_RATE_LIMIT: '100000000',
@@ -157,27 +176,31 @@ async function servePortico(dir) {
   })
 }
 
-/** Per spec file and server: passed / failed / skipped / not applicable, then totals. */
+/**
+ * Per spec file and server: passed / failed / skipped / not applicable, then totals.
+ * @param {Results} results
+ */
 function report(results) {
   const targets = Object.keys(results)
-  const count = (specs) => {
+  const count = (/** @type {Spec[]} */ specs) => {
     const c = { passed: 0, failed: 0, skipped: 0, na: 0 }
     for (const s of specs) c[s.outcome]++
     return c
   }
-  const show = (c) => `${c.passed}/${c.failed}/${c.skipped}/${c.na}`.padEnd(16)
-  const byFile = new Set(targets.flatMap((t) => results[t].map((s) => s.file)))
+  const show = (/** @type {Record<string, number>} */ c) =>
+    `${c.passed}/${c.failed}/${c.skipped}/${c.na}`.padEnd(16)
+  const byFile = new Set(targets.flatMap((t) => (results[t] ?? []).map((s) => s.file)))
   console.log(`${'spec file'.padEnd(32)}${targets.map((t) => `${t} p/f/s/na`.padEnd(16)).join('')}`)
   for (const file of [...byFile].sort()) {
-    const row = targets.map((t) => show(count(results[t].filter((s) => s.file === file))))
+    const row = targets.map((t) => show(count((results[t] ?? []).filter((s) => s.file === file))))
     console.log(`${file.padEnd(32)}${row.join('')}`)
   }
-  console.log(`${'total'.padEnd(32)}${targets.map((t) => show(count(results[t]))).join('')}`)
+  console.log(`${'total'.padEnd(32)}${targets.map((t) => show(count(results[t] ?? []))).join('')}`)
   for (const t of targets) {
-    const na = results[t].filter((s) => s.outcome === 'na')
+    const na = (results[t] ?? []).filter((s) => s.outcome === 'na')
     if (na.length)
       console.log(`\nnot applicable on ${t}:\n${na.map((s) => `  ${s.name}`).join('\n')}`)
-    const failed = results[t].filter((s) => s.outcome === 'failed')
+    const failed = (results[t] ?? []).filter((s) => s.outcome === 'failed')
     if (failed.length && process.env.SUITE_SHOW_FAILURES)
       console.log(
         `\nfailed on ${t}:\n${failed.map((s) => `  ${s.name}\n      ${s.message}`).join('\n')}`,
@@ -302,5 +325,5 @@ afterAll(() => db.end());
 `
 
 // Last, once the helpers' texts above are defined.
-if (process.argv[2] === '--portico') await servePortico(process.argv[3])
+if (process.argv[2] === '--portico') await servePortico(process.argv[3] ?? '')
 else await main()
