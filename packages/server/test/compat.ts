@@ -28,6 +28,29 @@ export async function listeningApp(
   return { app, origin, serverUrl: `${origin}${app.services.config.compat.mount}`, close }
 }
 
+/**
+ * A server with the mount at `/server` and a master key (accepted from this machine), and the
+ * Parse SDK `Parse` pointed at it: initialized with that key, REST and LiveQuery URLs set.
+ */
+export async function parseTarget(
+  kind: DatabaseKind,
+  Parse: ParseSdk,
+  masterKey: string,
+): Promise<ListeningApp> {
+  const server = await listeningApp(kind, {
+    compat: {
+      mount: '/server',
+      legacySignIn: true,
+      masterKey,
+      masterKeyIps: ['127.0.0.1/8', '::1/128'],
+    },
+  })
+  Parse.initialize('portico', undefined, masterKey)
+  Parse.serverURL = server.serverUrl
+  Parse.liveQueryServerURL = server.serverUrl.replace(/^http/, 'ws')
+  return server
+}
+
 const require = createRequire(import.meta.url)
 
 /**

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { databaseKinds } from '../../test/helpers.ts'
-import { listeningApp, parseLogIn, type ListeningApp, type ParseSdk } from '../../test/compat.ts'
+import { parseLogIn, type ListeningApp, type ParseSdk, parseTarget } from '../../test/compat.ts'
 import { importFile } from '../import/parse-import.ts'
 
 // Class-level permissions through the real `parse` client: set with `Parse.Schema` (the master
@@ -45,17 +45,7 @@ describe.each(databaseKinds())('class-level permissions through the parse SDK on
   }
 
   beforeAll(async () => {
-    server = await listeningApp(kind, {
-      compat: {
-        mount: '/server',
-        legacySignIn: true,
-        masterKey: MASTER,
-        masterKeyIps: ['127.0.0.1/8', '::1/128'],
-      },
-    })
-    Parse.initialize('portico', undefined, MASTER)
-    Parse.serverURL = server.serverUrl
-    Parse.liveQueryServerURL = server.serverUrl.replace(/^http/, 'ws')
+    server = await parseTarget(kind, Parse, MASTER)
     Parse.User.enableUnsafeCurrentUser()
     for (const account of [carol, bob, alice]) await as(account)
   })

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { databaseKinds } from '../../test/helpers.ts'
-import { listeningApp, type ListeningApp, type ParseSdk } from '../../test/compat.ts'
+import { type ListeningApp, type ParseSdk, parseTarget } from '../../test/compat.ts'
 
 // Full text search, aggregate pipelines, distinct and equalTo on an array field, through the
 // real `parse` client, as a Parse app uses them.
@@ -16,16 +16,7 @@ describe.each(databaseKinds())('text search and aggregates through the parse SDK
   let server: ListeningApp
 
   beforeAll(async () => {
-    server = await listeningApp(kind, {
-      compat: {
-        mount: '/server',
-        legacySignIn: true,
-        masterKey: MASTER,
-        masterKeyIps: ['127.0.0.1/8', '::1/128'],
-      },
-    })
-    Parse.initialize('portico', undefined, MASTER)
-    Parse.serverURL = server.serverUrl
+    server = await parseTarget(kind, Parse, MASTER)
     const Sale = Parse.Object.extend('Sale')
     const rows = [
       {

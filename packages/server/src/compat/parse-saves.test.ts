@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { freePort } from '@portico/test-kit/ports'
 import { databaseKinds } from '../../test/helpers.ts'
-import { listeningApp, parseLogIn, type ListeningApp } from '../../test/compat.ts'
+import { parseLogIn, type ListeningApp, parseTarget } from '../../test/compat.ts'
 
 // Saves through the real `parse` package (Parse JS SDK, Node build) as the SDK's own integration
 // suite makes them: operations whose results the client learns from the answer, dot-notation
@@ -22,17 +22,7 @@ describe.each(databaseKinds())('saves through the parse SDK on %s', (kind) => {
   const bob = privateKeyToAccount(generatePrivateKey())
 
   beforeAll(async () => {
-    server = await listeningApp(kind, {
-      compat: {
-        mount: '/server',
-        legacySignIn: true,
-        masterKey: MASTER,
-        masterKeyIps: ['127.0.0.1/8', '::1/128'],
-      },
-    })
-    Parse.initialize('portico', undefined, MASTER)
-    Parse.serverURL = server.serverUrl
-    Parse.liveQueryServerURL = server.serverUrl.replace(/^http/, 'ws')
+    server = await parseTarget(kind, Parse, MASTER)
     Parse.User.enableUnsafeCurrentUser()
     await parseLogIn(Parse, alice)
   })
