@@ -75,7 +75,10 @@ async function cell(grid: Locator, row: number, field: string) {
   return grid.locator('tbody tr').nth(row).locator('td').nth(index)
 }
 
-/** Opens a cell's editor with the keyboard, types, saves with Enter (or the Save button). */
+/**
+ * Opens a cell's editor with the keyboard, types, saves with Enter (or the Save button), and waits
+ * for the editor to close: until the save is answered the grid takes no other key.
+ */
 async function editCell(
   grid: Locator,
   row: number,
@@ -89,6 +92,7 @@ async function editCell(
   const editor = target.getByRole('group', { name: `Edit ${field}` })
   await expect(editor).toBeVisible()
   await fill(editor)
+  await expect(editor).toHaveCount(0)
 }
 
 test('an admin browses, sorts, filters, edits each type, adds a field and deletes a selection', async ({
