@@ -103,7 +103,13 @@ function Browser({
     capped.current = loaded.countCapped === true
   }
   const count = total.current ?? loaded?.results.length ?? 0
-  const skip = pageIndex * PAGE
+  // The page whose rows are on screen: the last answer stays shown while the next page is read,
+  // so the status and the paging buttons follow the rows, not the page asked for.
+  const shown = useRef<{ answer?: unknown; index: number }>({ index: 0 })
+  if (loaded && shown.current.answer !== loaded)
+    shown.current = { answer: loaded, index: pageIndex }
+  const reading = shown.current.index !== pageIndex
+  const skip = shown.current.index * PAGE
   const objects = (loaded?.results ?? []).map((object) => ({
     ...object,
     ownerAddress: loaded?.owners?.[object.owner],
@@ -347,7 +353,9 @@ function Browser({
                     type="button"
                     className="button-secondary"
                     disabled={
-                      loaded.results.length < PAGE || (!capped.current && skip + PAGE >= count)
+                      reading ||
+                      loaded.results.length < PAGE ||
+                      (!capped.current && skip + PAGE >= count)
                     }
                     onClick={() => {
                       setEnds([...ends.slice(0, pageIndex), loaded.next])
