@@ -1,7 +1,10 @@
 // Lighthouse (mobile: a mid-range phone on a throttled 4G network, Lighthouse's default) against
-// the built app served by the real server: prints the performance, accessibility, best-practices
-// and SEO scores and the paint timings of 3 runs of `/`, and of one run of `/account` and
-// `/analytics` (as a visitor sees them: asked to sign in). Lighthouse is fetched on demand (`npx`), so it is not a
+// the built app served by the real server: 3 runs of `/`, one of `/account` and one of
+// `/analytics` (as a visitor sees them: asked to sign in). Each run prints the four category
+// scores, then every performance metric with its own score out of 100 (FCP, LCP, TBT, CLS, SI:
+// the performance score is their weighted mean, so this says which one cost a point) and the
+// machine's load average (simulated throttling scales the main-thread tasks the trace recorded,
+// so a busy machine costs points). Lighthouse is fetched on demand (`npx`), so it is not a
 // dependency of the project; Debian's Chromium is the browser.
 //
 //   npm run bench:lighthouse        (builds first)
@@ -22,6 +25,9 @@ const PAGES = [
 ]
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-lighthouse-'))
+// LIGHTHOUSE_REPORTS=<dir> keeps each run's JSON report there, to read the trace's details.
+const reportDir = process.env.LIGHTHOUSE_REPORTS
+if (reportDir) fs.mkdirSync(reportDir, { recursive: true })
 const server = spawn(process.execPath, ['packages/server/dist/cli.js'], {
   cwd: repoRoot,
   env: {
@@ -48,7 +54,10 @@ try {
   console.log(`Lighthouse ${LIGHTHOUSE.split('@')[1]}, mobile defaults, ${url}`)
   for (const [page, runs] of PAGES)
     for (let run = 1; run <= runs; run++) {
-      const report = path.join(dataDir, `report-${run}.json`)
+      const report = path.join(
+        reportDir ?? dataDir,
+        `${page === '/' ? 'home' : page.slice(1).replace(/\W+/g, '-')}-${run}.json`,
+      )
       // Lighthouse now and then loses the trace of a load (NO_NAVSTART) on a busy machine: that run
       // is made once more.
       /** @type {import('node:child_process').SpawnSyncReturns<Buffer> | undefined} */
@@ -73,8 +82,14 @@ try {
       }
       if (result?.status !== 0) throw new Error(`lighthouse exited with ${result?.status}`)
       const { categories, audits } = JSON.parse(fs.readFileSync(report, 'utf8'))
-      /** @param {string} id */
-      const timing = (id) => audits[id].displayValue
+      /**
+       * A metric's value and its score out of 100 (performance is their weighted mean), so a
+       * score below 100 says which metric cost it.
+       * @param {string} label
+       * @param {string} id
+       */
+      const metric = (label, id) =>
+        `${label} ${audits[id].displayValue} (${Math.round(audits[id].score * 100)})`
       /** @param {string} id */
       const score = (id) => Math.round(categories[id].score * 100)
       // What cost points, so a score below 100 says why.
@@ -88,8 +103,9 @@ try {
         `${page} run ${run}: performance ${score('performance')}, ` +
           `accessibility ${score('accessibility')}, best practices ${score('best-practices')}, ` +
           `SEO ${score('seo')}; ` +
-          `FCP ${timing('first-contentful-paint')}, LCP ${timing('largest-contentful-paint')}, ` +
-          `TBT ${timing('total-blocking-time')}, CLS ${timing('cumulative-layout-shift')}` +
+          `${metric('FCP', 'first-contentful-paint')}, ${metric('LCP', 'largest-contentful-paint')}, ` +
+          `${metric('TBT', 'total-blocking-time')}, ${metric('CLS', 'cumulative-layout-shift')}, ` +
+          `${metric('SI', 'speed-index')}; load ${os.loadavg()[0]?.toFixed(1)}` +
           (failed.length ? `\n  below 1: ${failed.join(', ')}` : ''),
       )
     }

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react'
+import { StrictMode, startTransition } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { App, type AppServices } from './app.tsx'
 import { createRevealController } from './reveal/reveal.ts'
@@ -49,14 +49,23 @@ function start() {
 
   // index.html carries the pre-rendered Home page; the server sends it for every path, so only
   // hydrate when the browser is on the path it was rendered for.
+  // Both as a transition: React then renders in slices of a few milliseconds that yield to the
+  // browser, instead of one task long enough to delay a tap on a slow phone.
   if (container.dataset.prerendered === window.location.pathname) {
-    hydrateRoot(container, app)
+    startTransition(() => {
+      hydrateRoot(container, app)
+    })
   } else {
     container.replaceChildren()
     delete container.dataset.prerendered
-    createRoot(container).render(app)
+    const root = createRoot(container)
+    startTransition(() => {
+      root.render(app)
+    })
   }
   html.classList.remove('client-route')
 }
 
-start()
+// Evaluating the bundle is one task of its own; building the services and starting the hydration
+// is the next one, so the browser can paint and answer input between the two, and neither is long.
+setTimeout(start, 0)
