@@ -42,7 +42,8 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   // The machine is small and shared; the suite is short.
   workers: process.env.CI ? 2 : 1,
-  reporter: process.env.CI ? 'line' : 'list',
+  // A run ends with its slowest spec files and tests (support/slowest-specs.ts).
+  reporter: [[process.env.CI ? 'line' : 'list'], ['./support/slowest-specs.ts']],
   use: {
     baseURL: `http://127.0.0.1:${serverPort}`,
     browserName: 'chromium',
