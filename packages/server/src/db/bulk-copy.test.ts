@@ -87,4 +87,39 @@ describe.each(databaseKinds())('bulk writes of new objects on %s', (kind) => {
       await database.close()
     }
   })
+
+  it('locks the owner named once instead of checking each row, and checks foreign keys again after', async () => {
+    const database = await testDatabase(kind)
+    try {
+      const db = database.db
+      await db.insert(users).values({ id: 'owner', address: '0x' + '2'.repeat(40) })
+      const columns = ['class_name', 'id', 'owner_id', 'read_perm', 'write_perm', 'data']
+      const copy = (id: string, owner: string) =>
+        db.transaction(async (tx) => {
+          const copied = await copyRows(
+            tx,
+            'objects',
+            columns,
+            [['Note', id, owner, [], [], '{}']],
+            {
+              referenced: { table: 'users', id: owner },
+            },
+          )
+          // Foreign keys are checked again for whatever follows in the transaction.
+          const [mode] = rowsOf<{ mode: string }>(
+            await tx.execute(sql`select current_setting('session_replication_role') as mode`),
+          )
+          return { copied, mode: mode!.mode }
+        })
+      // The owner named is missing: nothing is copied.
+      expect(await copy('n1', 'nobody')).toEqual({ copied: false, mode: 'origin' })
+      expect(await copy('n2', 'owner')).toEqual({ copied: true, mode: 'origin' })
+      const ids = rowsOf<{ id: string }>(
+        await db.execute(sql`select id from objects where class_name = 'Note'`),
+      )
+      expect(ids.map((row) => row.id)).toEqual(['n2'])
+    } finally {
+      await database.close()
+    }
+  })
 })

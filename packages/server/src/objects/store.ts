@@ -948,6 +948,7 @@ export class ObjectWrites {
           time,
           time,
         ]),
+        { referenced: { table: 'users', id: access.ownerId } },
       )
       if (copied) return this.#created(className, access, rows, at)
     }
