@@ -7,8 +7,7 @@ import { copyRows } from './bulk-copy.ts'
 import { rowsOf } from './client.ts'
 import { users } from './schema.ts'
 
-// The server's own bulk writes (a range of synced events) go through COPY on the embedded
-// database: the rows must come back exactly as written, whatever their text holds, and an id
+// The server's own bulk writes (a range of synced events) go through COPY: the rows must come back exactly as written, whatever their text holds, and an id
 // already taken must leave its object alone, as the insert does.
 
 const tricky = (n: number) => ({
@@ -60,7 +59,7 @@ describe.each(databaseKinds())('bulk writes of new objects on %s', (kind) => {
     }
   })
 
-  it('copies on the embedded database alone, and writes nothing when a row breaks a constraint', async () => {
+  it('copies within a transaction, and writes nothing when a row breaks a constraint', async () => {
     const database = await testDatabase(kind)
     try {
       const db = database.db
@@ -72,8 +71,8 @@ describe.each(databaseKinds())('bulk writes of new objects on %s', (kind) => {
           ['u1', '0xa'],
           ['u2', '0xb'],
         ]),
-      ).toBe(kind === 'pglite')
-      // u1 again: on the embedded database nothing of this copy is written (u3 neither).
+      ).toBe(true)
+      // u1 again: nothing of this copy is written (u3 neither).
       expect(
         await copy([
           ['u3', '0xc'],
@@ -81,7 +80,44 @@ describe.each(databaseKinds())('bulk writes of new objects on %s', (kind) => {
         ]),
       ).toBe(false)
       const ids = (await db.select({ id: users.id }).from(users)).map((u) => u.id).sort()
-      expect(ids).toEqual(kind === 'pglite' ? ['u1', 'u2'] : [])
+      expect(ids).toEqual(['u1', 'u2'])
+      // Outside a transaction nothing is copied (the caller inserts instead).
+      expect(await copyRows(db, 'users', columns, [['u4', '0xe']])).toBe(false)
+    } finally {
+      await database.close()
+    }
+  })
+
+  it('locks the owner named once instead of checking each row, and checks foreign keys again after', async () => {
+    const database = await testDatabase(kind)
+    try {
+      const db = database.db
+      await db.insert(users).values({ id: 'owner', address: '0x' + '2'.repeat(40) })
+      const columns = ['class_name', 'id', 'owner_id', 'read_perm', 'write_perm', 'data']
+      const copy = (id: string, owner: string) =>
+        db.transaction(async (tx) => {
+          const copied = await copyRows(
+            tx,
+            'objects',
+            columns,
+            [['Note', id, owner, [], [], '{}']],
+            {
+              referenced: { table: 'users', id: owner },
+            },
+          )
+          // Foreign keys are checked again for whatever follows in the transaction.
+          const [mode] = rowsOf<{ mode: string }>(
+            await tx.execute(sql`select current_setting('session_replication_role') as mode`),
+          )
+          return { copied, mode: mode!.mode }
+        })
+      // The owner named is missing: nothing is copied.
+      expect(await copy('n1', 'nobody')).toEqual({ copied: false, mode: 'origin' })
+      expect(await copy('n2', 'owner')).toEqual({ copied: true, mode: 'origin' })
+      const ids = rowsOf<{ id: string }>(
+        await db.execute(sql`select id from objects where class_name = 'Note'`),
+      )
+      expect(ids.map((row) => row.id)).toEqual(['n2'])
     } finally {
       await database.close()
     }

@@ -948,6 +948,7 @@ export class ObjectWrites {
           time,
           time,
         ]),
+        { referenced: { table: 'users', id: access.ownerId } },
       )
       if (copied) return this.#created(className, access, rows, at)
     }
@@ -1055,7 +1056,7 @@ export interface Change {
 }
 
 /**
- * Rows from which `insertNew` copies them in (the embedded database's cheapest way in) rather
+ * Rows from which `insertNew` copies them in (the database's cheapest way in) rather
  * than inserting them: below it the savepoint around the copy costs more than it saves.
  */
 const BULK_COPY_ROWS = 50
