@@ -307,6 +307,9 @@ async function clear() {
   tables ??= (await db.query("select tablename from pg_tables where schemaname = 'public'")).rows
     .map(r => r.tablename).filter(t => !/migration|secret|key|setting/.test(t));
   await db.query('truncate ' + tables.map(t => '"' + t + '"').join(', ') + ' cascade');
+  // The master key's own user row, which the server makes once at start and owns what the
+  // master key creates (jobs' runs, objects saved with it).
+  await db.query("insert into users (id, address) values ('portico-master', '0x0000000000000000000000000000000000000002') on conflict do nothing");
   await db.query("select pg_notify(c, 'x') from unnest(array['portico_class_permissions_changed', 'portico_roles_changed', 'portico_sessions_revoked']) as c");
 }
 global.__clearPortico = clear;

@@ -13,7 +13,7 @@ import {
 import { uploadFile } from './files.ts'
 import { getConfig, putConfig } from './config.ts'
 import { aggregateClass, deleteSchema, getSchema, listSchemas, saveSchema } from './schemas.ts'
-import { runFunction, startJob, type SiteFunctions } from './functions.ts'
+import { jobsData, runFunction, startJob, type SiteFunctions } from './functions.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import { getUser, logout, me, signIn, unlinkEthAddress, updateUser } from './users.ts'
 import {
@@ -123,6 +123,11 @@ export function compatRoutes(options: CompatRoutesOptions): CompatRoutes {
     'POST',
     '/jobs/:name',
     call(async (c, { name }) => startJob(c, name!, options.cloud)),
+  )
+  on(
+    'GET',
+    '/cloud_code/jobs/data',
+    call(async (c) => jobsData(c, options.cloud)),
   )
   on(
     'POST',
