@@ -220,7 +220,13 @@ jasmine.getEnv().addReporter({
     results.push({ file: require('path').basename(r.filename || '?'), name: r.fullName, outcome,
       message: (messages[0] || '').slice(0, 300) });
   },
-  jasmineDone() { require('fs').writeFileSync(process.env.SUITE_RESULTS, JSON.stringify(results)); },
+  // A failing beforeAll / afterAll fails its specs with a pointer here: show its own message.
+  suiteDone(r) {
+    for (const e of r.failedExpectations) console.error('suite ' + r.fullName + ': ' + e.message);
+  },
+  jasmineDone(r) {
+    for (const e of r.failedExpectations || []) console.error('suite: ' + e.message);
+    require('fs').writeFileSync(process.env.SUITE_RESULTS, JSON.stringify(results)); },
 });
 jasmine.DEFAULT_TIMEOUT_INTERVAL = Number(process.env.SUITE_TIMEOUT_MS || 20000);
 require('dns').setDefaultResultOrder('ipv4first');
@@ -278,7 +284,7 @@ beforeAll(async () => {
   Parse.initialize('integration');
   Parse.CoreManager.set('SERVER_URL', serverURL);
   Parse.CoreManager.set('MASTER_KEY', 'notsosecret');
-});
+}, 60000); // starting Parse Server on a busy machine can outlast a short spec time limit
 afterEach(async () => {
   await Parse.User.logOut();
   Parse.Storage._clear();

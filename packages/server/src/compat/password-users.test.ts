@@ -137,6 +137,20 @@ describe.each(databaseKinds())('password users through the parse SDK on %s', (ki
     expect((await smtp.next('ann@shop.test')).subject).toMatch(/Confirm your email/)
   })
 
+  it('logs in a user whose ACL shuts everyone out, as Parse Server does', async () => {
+    await Parse.User.signUp('Hermit', 'quiet please', { ACL: new Parse.ACL(), motto: 'alone' })
+    await Parse.User.logOut()
+    const hermit = await Parse.User.logIn('Hermit', 'quiet please')
+    expect(hermit.get('motto')).toBe('alone')
+    expect(hermit.getACL().toJSON()).toEqual({})
+    expect((await Parse.User.verifyPassword('Hermit', 'quiet please')).motto).toBe('alone')
+    const became = await Parse.User.become(hermit.getSessionToken())
+    expect(became.get('motto')).toBe('alone')
+    // Their object stays unreadable to queries, their own included.
+    await expect(new Parse.Query(Parse.User).get(hermit.id)).rejects.toMatchObject({ code: 101 })
+    await Parse.User.logOut()
+  })
+
   it("refuses sign-ups and log-ins as Parse Server does, with Parse's codes", async () => {
     await expect(Parse.User.signUp('ANN', 'x')).rejects.toMatchObject({
       code: 202,

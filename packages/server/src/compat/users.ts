@@ -1,3 +1,4 @@
+import { ANY_OWNER } from '../objects/access.ts'
 import { ownerAcl } from '../objects/acl.ts'
 import { getAddress, isAddress, type Address, type Hex } from 'viem'
 import { createSiweMessage } from 'viem/siwe'
@@ -222,7 +223,9 @@ async function ensureUserRows(
   user: { id: string; address: string | null },
 ): Promise<{ user: WireObject; created: boolean }> {
   const { objects } = services
-  const existing = await objects.get('_User', user.id, user.id)
+  // Read as the server, as Parse Server does: a signed-in user gets their object even when its
+  // ACL shuts them out (`{}`).
+  const existing = await objects.get('_User', user.id, ANY_OWNER)
   if (existing) return { user: existing, created: false }
   // A password user's object is made at sign-up (or import); without it there is no user.
   if (user.address === null)
@@ -256,7 +259,7 @@ async function ensureUserRows(
   const madeUser = made.find((object) => object.className === '_User')
   if (madeUser) return { user: madeUser, created: true }
   // Another sign-in of the same user made it a moment ago.
-  const raced = await objects.get('_User', user.id, user.id)
+  const raced = await objects.get('_User', user.id, ANY_OWNER)
   if (!raced) throw new ParseError(ParseCode.OBJECT_NOT_FOUND, 'This user no longer exists.')
   return { user: raced, created: false }
 }
