@@ -137,17 +137,26 @@ describe.each(databaseKinds())('password users through the parse SDK on %s', (ki
     expect((await smtp.next('ann@shop.test')).subject).toMatch(/Confirm your email/)
   })
 
-  it('logs in a user whose ACL shuts everyone out, as Parse Server does', async () => {
-    await Parse.User.signUp('Hermit', 'quiet please', { ACL: new Parse.ACL(), motto: 'alone' })
+  it('keeps a user able to sign in whatever their ACL, as Parse Server does', async () => {
+    // A sign-up's ACL always keeps the user's own read and write.
+    const hermit = await Parse.User.signUp('Hermit', 'quiet please', {
+      ACL: new Parse.ACL(),
+      motto: 'alone',
+    })
+    await hermit.fetch()
+    expect(hermit.getACL().toJSON()).toEqual({ [hermit.id]: { read: true, write: true } })
+    // Shut out by a later save, they still log in and get their object.
+    hermit.setACL(new Parse.ACL())
+    await hermit.save()
     await Parse.User.logOut()
-    const hermit = await Parse.User.logIn('Hermit', 'quiet please')
-    expect(hermit.get('motto')).toBe('alone')
-    expect(hermit.getACL().toJSON()).toEqual({})
+    const again = await Parse.User.logIn('Hermit', 'quiet please')
+    expect(again.get('motto')).toBe('alone')
+    expect(again.getACL().toJSON()).toEqual({})
     expect((await Parse.User.verifyPassword('Hermit', 'quiet please')).motto).toBe('alone')
-    const became = await Parse.User.become(hermit.getSessionToken())
+    const became = await Parse.User.become(again.getSessionToken())
     expect(became.get('motto')).toBe('alone')
     // Their object stays unreadable to queries, their own included.
-    await expect(new Parse.Query(Parse.User).get(hermit.id)).rejects.toMatchObject({ code: 101 })
+    await expect(new Parse.Query(Parse.User).get(again.id)).rejects.toMatchObject({ code: 101 })
     await Parse.User.logOut()
   })
 

@@ -138,9 +138,12 @@ export async function signUp(call: CompatCall): Promise<CompatAnswer> {
         className: '_User',
         id: made.id,
         ownerId: made.id,
-        // Users are private unless the sign-up says otherwise, as in Parse Server since 6.
-        acl:
-          ACL === undefined ? { [made.id]: { read: true, write: true } } : createAcl(ACL, made.id),
+        // Users are private unless the sign-up says otherwise, as in Parse Server since 6; the
+        // sent ACL always keeps the user's own read and write, as Parse Server adds them.
+        acl: {
+          ...(ACL === undefined ? {} : createAcl(ACL, made.id)),
+          [made.id]: { read: true, write: true },
+        },
         data,
         createdAt: now,
         updatedAt: now,
