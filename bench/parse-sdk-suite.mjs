@@ -249,13 +249,30 @@ module.exports = { twitterAuthData };
 // The SDK's own helper, as it starts Parse Server (its options, on PostgreSQL; no browser build).
 const parseHelper = `${reporter}
 const { default: ParseServer, TestUtils } = require('parse-server');
+// Parse Server 9 reads the route's params from \`layer.params\`, which router 2.3 (what npm
+// installs beside it now) no longer sets: without this every batch fails with 111.
+const Layer = require('router/lib/layer');
+const layerMatch = Layer.prototype.match;
+Layer.prototype.match = function (path) {
+  const found = layerMatch.call(this, path);
+  if (found) this.params = found.params;
+  return found;
+};
+// Parse Server keeps files in MongoDB's GridFS unless told otherwise: in memory here.
+const files = new Map();
+const filesAdapter = {
+  createFile: async (name, data) => { files.set(name, Buffer.from(data)); },
+  deleteFile: async name => { if (!files.delete(name)) throw new Error('no such file'); },
+  getFileData: async name => { if (!files.has(name)) throw new Error('no such file'); return files.get(name); },
+  getFileLocation: (config, name) => config.mount + '/files/' + config.applicationId + '/' + encodeURIComponent(name),
+};
 const CustomAuth = require('./CustomAuth');
 const MockEmailAdapterWithOptions = require('./support/MockEmailAdapterWithOptions');
 const serverURL = 'http://localhost:1337/parse';
 let didChangeConfiguration = false;
 const defaultConfiguration = {
   databaseURI: process.env.SUITE_DATABASE, appId: 'integration', masterKey: 'notsosecret', serverURL,
-  cloud: __dirname + '/cloud/main.js',
+  cloud: __dirname + '/cloud/main.js', filesAdapter,
   liveQuery: { classNames: ['TestObject', 'DiffObject'] }, startLiveQueryServer: true,
   auth: { myAuth: { module: CustomAuth, option1: 'hello', option2: 'world' },
     facebook: { appIds: 'test' },

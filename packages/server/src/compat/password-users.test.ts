@@ -217,11 +217,16 @@ describe.each(databaseKinds())('password users through the parse SDK on %s', (ki
     })
     await expect(Parse.User.logIn('bea', 'one')).rejects.toMatchObject({ code: 101 })
     expect((await Parse.User.logIn('bea', 'two')).id).toBe(bea.id)
-    // Another user cannot change it.
+    // Another user cannot change it, nor delete it: Parse's 206.
     const other = await Parse.User.signUp('cat', 'three')
     expect(
       await rest('PUT', `users/${bea.id}`, { password: 'mine' }, other.getSessionToken()),
-    ).toMatchObject({ body: { code: 101 } })
+    ).toMatchObject({ body: { code: 206, error: 'Insufficient auth.' } })
+    const beaSeen = Parse.User.createWithoutData(bea.id)
+    beaSeen.set('nickname', 'mine now')
+    await expect(beaSeen.save()).rejects.toMatchObject({ code: 206 })
+    await expect(Parse.Object.saveAll([beaSeen])).rejects.toMatchObject({ code: 206 })
+    await expect(beaSeen.destroy()).rejects.toMatchObject({ code: 206 })
     // A username taken by another user is refused on save too.
     other.set('username', 'BEA')
     await expect(other.save()).rejects.toMatchObject({ code: 202 })

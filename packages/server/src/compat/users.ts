@@ -10,7 +10,7 @@ import { accountsOf, ethAddressRow, linkWallet, unlinkWallet } from '../auth/wal
 import type { WireObject } from '../objects/rows.ts'
 import { TOKEN_PREFIX, type CompatAnswer, type CompatCall, type CompatServices } from './call.ts'
 import { getFromClass, updateInClass } from './classes.ts'
-import { ParseCode, ParseError } from './parse-error.ts'
+import { ParseCode, ParseError, toParseError } from './parse-error.ts'
 import { toParseObject } from './parse-object.ts'
 import { isSignUp, signUp, updateLoginFields } from './password-users.ts'
 
@@ -271,6 +271,21 @@ async function ensureUserRows(
  * more. The other fields are an ordinary update of the user's own object.
  */
 export async function updateUser(
+  call: CompatCall,
+  objectId: string,
+  clientFor: ChainClients,
+): Promise<CompatAnswer> {
+  try {
+    return await updateUserAs(call, objectId, clientFor)
+  } catch (error) {
+    // Parse Server's answer to a user the caller may not change (someone else's): 206.
+    if (toParseError(error)?.code === ParseCode.OBJECT_NOT_FOUND && !call.master)
+      throw new ParseError(ParseCode.SESSION_MISSING, 'Insufficient auth.')
+    throw error
+  }
+}
+
+async function updateUserAs(
   call: CompatCall,
   objectId: string,
   clientFor: ChainClients,
