@@ -10,7 +10,7 @@ import {
   queryClass,
   updateInClass,
 } from './classes.ts'
-import { uploadFile } from './files.ts'
+import { deleteFile, uploadFile } from './files.ts'
 import { getConfig, putConfig } from './config.ts'
 import { aggregateClass, deleteSchema, getSchema, listSchemas, saveSchema } from './schemas.ts'
 import { jobsData, runFunction, startJob, type SiteFunctions } from './functions.ts'
@@ -191,6 +191,11 @@ export function compatRoutes(options: CompatRoutesOptions): CompatRoutes {
     'POST',
     '/files/:name',
     call((c, { name }) => uploadFile(c, name!), false),
+  )
+  on(
+    'DELETE',
+    '/files/:name',
+    call((c, { name }) => deleteFile(c, name!)),
   )
   on('GET', '/files/:appId/:name', { kind: 'file' })
   // What the clients' offline queue (`saveEventually`) asks before sending what it kept.
