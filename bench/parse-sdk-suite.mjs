@@ -4,6 +4,8 @@
 // http://localhost:1337/parse with app id `integration`. Prints passed / failed / skipped / not
 // applicable per spec file and server, then totals. Not part of `npm test`.
 //   PG_URL=postgres://postgres@127.0.0.1:55435 node bench/parse-sdk-suite.mjs <sdk git dir> [parse|portico|both] [File.js,…]
+// SUITE_SIGNED_IN=1: on Portico each spec starts signed in with a new wallet (Portico refuses
+// every signed-out write, on purpose; this shows what the suite finds beyond that).
 // SUITE_TIMEOUT_MS: each spec's time limit (20 s, the suite's; specs that fail without calling
 // `done` wait for it). SUITE_SHOW_FAILURES=1 lists failures; SUITE_JSON=<file> keeps the results.
 // <sdk git dir> is a clone of github.com/parse-community/Parse-SDK-JS (read with `git show HEAD:…`).
@@ -345,6 +347,18 @@ beforeAll(async () => {
   Parse.CoreManager.set('MASTER_KEY', '${PORTICO_MASTER_KEY}');
   await clear();
 });
+// SUITE_SIGNED_IN=1: each spec starts signed in with a new wallet, to see past Portico's one
+// deliberate difference (a signed-out client writes nothing).
+if (process.env.SUITE_SIGNED_IN === '1')
+  beforeEach(async () => {
+    const { generatePrivateKey, privateKeyToAccount } = require('viem/accounts');
+    const account = privateKeyToAccount(generatePrivateKey());
+    const { dateTime } = await Parse.Cloud.run('getServerTime');
+    const data = 'Sign in to the suite\n\nId: portico:' + dateTime;
+    const signature = await account.signMessage({ message: data });
+    Parse.User.enableUnsafeCurrentUser();
+    await Parse.User.logInWith('moralisEth', { authData: { id: account.address.toLowerCase(), signature, data } });
+  });
 afterEach(async () => {
   await Parse.User.logOut().catch(() => {});
   Parse.Storage._clear();

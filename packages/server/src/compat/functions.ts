@@ -104,7 +104,10 @@ export async function startJob(
  * `GET cloud_code/jobs/data` with the master key (`Parse.Cloud.getJobsData()`): the names of
  * cloud code's jobs, and those in use by a schedule (none: the mount has no job schedules).
  */
-export async function jobsData(call: CompatCall, cloud: CompatCloud | undefined): Promise<CompatAnswer> {
+export async function jobsData(
+  call: CompatCall,
+  cloud: CompatCloud | undefined,
+): Promise<CompatAnswer> {
   if (!call.master)
     throw new ParseError(
       ParseCode.OPERATION_FORBIDDEN,
