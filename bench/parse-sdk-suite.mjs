@@ -66,6 +66,8 @@ async function runSuite(target, gitDir, only) {
     let text = git('show', `HEAD:${file}`)
       .replace(/(['`])\.\.\/\.\.\/lib\//g, `$1${path.join(root, 'node_modules/parse/lib')}/`)
       .replace(/(['`])\.\.\/\.\.\//g, '$1parse/')
+      // The SDK's repository builds its controllers as CommonJS; the package's are ES modules.
+      .replaceAll('require(controller.file)', '((m) => m.default ?? m)(require(controller.file))')
     // A spec file written for an older SDK that no longer loads (XMLHttpRequest hooks) counts as
     // one not applicable spec instead of stopping the run.
     if (file.endsWith('Test.js'))
