@@ -278,8 +278,13 @@ export async function updateUser(
   try {
     return await updateUserAs(call, objectId, clientFor)
   } catch (error) {
-    // Parse Server's answer to a user the caller may not change (someone else's): 206.
-    if (toParseError(error)?.code === ParseCode.OBJECT_NOT_FOUND && !call.master)
+    // Parse Server's answer to a user the caller may not change (someone else's): 206. The
+    // caller's own refusals (a forged wallet signature) keep their code.
+    if (
+      toParseError(error)?.code === ParseCode.OBJECT_NOT_FOUND &&
+      !call.master &&
+      (await call.session().catch(() => null))?.user.id !== objectId
+    )
       throw new ParseError(ParseCode.SESSION_MISSING, 'Insufficient auth.')
     throw error
   }
