@@ -365,7 +365,7 @@ if (process.env.SUITE_SIGNED_IN === '1')
     const { generatePrivateKey, privateKeyToAccount } = require('viem/accounts');
     const account = privateKeyToAccount(generatePrivateKey());
     const { dateTime } = await Parse.Cloud.run('getServerTime');
-    const data = 'Sign in to the suite\\n\\nId: portico:' + dateTime;
+    const data = 'Sign in to the suite\\n\\nId: integration:' + dateTime; // the app id
     const signature = await account.signMessage({ message: data });
     Parse.User.enableUnsafeCurrentUser();
     await Parse.User.logInWith('moralisEth', { authData: { id: account.address.toLowerCase(), signature, data } });
