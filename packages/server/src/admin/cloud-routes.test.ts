@@ -77,7 +77,7 @@ describe.each(databaseKinds())('console cloud code on %s', (kind) => {
   it('lets a viewer look but not start a job', async () => {
     const cloud = await call('GET', '/api/admin/cloud', viewer)
     expect(cloud.statusCode, cloud.body).toBe(200)
-    expect(cloud.json()).toMatchObject({ configured: true, jobs: ['broken', 'tally'] })
+    expect(cloud.json()).toMatchObject({ configured: true, jobs: ['broken', 'grumpy', 'tally'] })
     expect(cloud.json().functions.length).toBeGreaterThan(0)
     expect(cloud.json().triggers).toEqual(
       expect.arrayContaining([expect.stringMatching(/^beforeSave /)]),

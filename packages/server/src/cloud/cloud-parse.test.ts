@@ -318,4 +318,38 @@ describe.each(databaseKinds())('cloud code of a Parse app on %s', (kind) => {
     }
     expect(failed).toMatchObject({ status: 'failed', message: 'the job broke', source: 'console' })
   })
+
+  it('runs jobs through Parse.Cloud: startJob, getJobStatus, getJobsData, as Parse Server answers', async () => {
+    await asMaster(async () => {
+      const jobId = await Parse.Cloud.startJob('tally', { reason: 'sdk' })
+      let run = await Parse.Cloud.getJobStatus(jobId)
+      for (let i = 0; i < 100 && run.get('status') === 'running'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        run = await Parse.Cloud.getJobStatus(jobId)
+      }
+      expect(run.get('status')).toBe('succeeded')
+      expect(run.get('params')).toEqual({ reason: 'sdk' })
+      // A job that throws a string fails with that string as its message.
+      const grumpyId = await Parse.Cloud.startJob('grumpy')
+      let grumpy = await Parse.Cloud.getJobStatus(grumpyId)
+      for (let i = 0; i < 100 && grumpy.get('status') === 'running'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        grumpy = await Parse.Cloud.getJobStatus(grumpyId)
+      }
+      expect(grumpy.get('status')).toBe('failed')
+      expect(grumpy.get('message')).toBe('not today')
+      expect(await refusal(Parse.Cloud.startJob('nope'))).toEqual({
+        code: 141,
+        message: 'Invalid job.',
+      })
+      expect(await Parse.Cloud.getJobsData()).toEqual({
+        jobs: ['broken', 'grumpy', 'tally'],
+        in_use: [],
+      })
+    })
+    // Without the master key the list is refused.
+    const headers = { 'x-parse-application-id': 'portico' }
+    const refused = await fetch(`${server.serverUrl}/cloud_code/jobs/data`, { headers })
+    expect(((await refused.json()) as { code: number }).code).toBe(119)
+  })
 })

@@ -36,7 +36,7 @@ export class CloudJobs {
   /** Starts a run of `name`; answers its id at once (the run goes on in the background). */
   async start(name: string, params: Record<string, unknown>, source: JobSource): Promise<string> {
     const job = this.registry.jobs.get(name)
-    if (!job) throw cloudCodeError(141, `Invalid job: "${name.slice(0, 64)}"`)
+    if (!job) throw cloudCodeError(141, 'Invalid job.')
     const id = randomBytes(12).toString('base64url')
     const now = new Date()
     await this.objects().insertAbsent([
@@ -76,7 +76,9 @@ export class CloudJobs {
     const run = runCloud({ label: `job ${name}` }, () => job.handler(request)).then(
       (result) =>
         this.#finish(id, 'succeeded', typeof result === 'string' ? result : undefined, lines),
-      (error: Error) => this.#finish(id, 'failed', error.message, lines),
+      // A job may throw anything; Parse keeps a thrown string as the run's message.
+      (error: unknown) =>
+        this.#finish(id, 'failed', error instanceof Error ? error.message : String(error), lines),
     )
     this.#running.add(run)
     void run.finally(() => this.#running.delete(run))

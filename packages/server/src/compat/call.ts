@@ -125,7 +125,7 @@ export interface CompatCloud {
   hasFunction(name: string): boolean
   /** Runs function `name` for `call`; undefined when it returned nothing. */
   runFunction(call: CompatCall, name: string): Promise<unknown>
-  readonly registry: { readonly jobs: { has(name: string): boolean } }
+  readonly registry: { readonly jobs: { has(name: string): boolean; keys(): Iterable<string> } }
   readonly jobs: {
     start(name: string, params: Record<string, unknown>, source: 'api'): Promise<string>
   }

@@ -293,6 +293,12 @@ export async function deleteFromClass(
   className: string,
   objectId: string,
 ): Promise<CompatAnswer> {
+  if (className === '_User' && !call.master) {
+    // Someone else's user: Parse Server's answer (206) before Portico's own refusal.
+    const current = await call.session()
+    if (current && current.user.id !== objectId)
+      throw new ParseError(ParseCode.SESSION_MISSING, 'Insufficient auth.')
+  }
   if (className === '_User' || className === '_EthAddress')
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, `${className} rows cannot be deleted here.`)
   const writer = await writerOf(call)

@@ -1,3 +1,6 @@
+import { eq } from 'drizzle-orm'
+import { recordAudit } from '../admin/audit.ts'
+import { files as fileRows } from '../db/schema.ts'
 import { isAllowedType, type FileStore } from '../files/store.ts'
 import type { FastifyReply } from 'fastify'
 import type { CompatAnswer, CompatCall } from './call.ts'
@@ -68,6 +71,32 @@ export async function uploadFile(call: CompatCall, givenName: string): Promise<C
   const stored = await files.save({ ownerId: user.id, name, contentType, body: bytes })
   const url = `${config.app.publicOrigins[0]}${config.compat.mount}/files/${config.app.appId}/${encodeURIComponent(stored)}`
   return { status: 201, body: { name: stored, url } }
+}
+
+/**
+ * `DELETE files/:name` (`Parse.File#destroy`): with the master key only, as in Parse Server,
+ * whoever uploaded it; an unknown file is Parse's 153. Recorded in the console's audit log.
+ */
+export async function deleteFile(call: CompatCall, name: string): Promise<CompatAnswer> {
+  if (!call.master)
+    throw new ParseError(
+      ParseCode.OPERATION_FORBIDDEN,
+      'unauthorized: deleting a file needs the master key.',
+    )
+  const { db } = call.services
+  const [file] = await db
+    .select({ ownerId: fileRows.ownerId, contentType: fileRows.contentType, size: fileRows.size })
+    .from(fileRows)
+    .where(eq(fileRows.name, name))
+  if (!file || (await call.services.files.remove(name, file.ownerId)) === 'missing')
+    throw new ParseError(ParseCode.FILE_DELETE_ERROR, 'Could not delete file.')
+  await recordAudit(db, {
+    actor: `master key (${call.request.ip})`,
+    action: 'file.delete',
+    target: `file/${name}`,
+    before: file,
+  })
+  return { body: {} }
 }
 
 /** Sends the stored file `name`; false when there is none. */

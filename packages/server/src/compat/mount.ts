@@ -59,8 +59,10 @@ export async function compatMount(
 
   // Browsers preflight every v1 request; dApps live on other origins and send their session in
   // the body (never a cookie), so any origin may call.
+  // The SDK reads a started job's id from the one header it is told it may read, spelled so.
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('access-control-allow-origin', '*')
+    reply.header('access-control-expose-headers', 'X-Parse-Job-Status-Id')
   })
   app.setErrorHandler((error, request, reply) => {
     const parsed = toParseError(error)

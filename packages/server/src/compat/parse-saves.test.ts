@@ -65,6 +65,19 @@ describe.each(databaseKinds())('saves through the parse SDK on %s', (kind) => {
     expect((await fetched(item.id)).get('price')).toBe(10)
   })
 
+  it('Parse.File#destroy deletes a file with the master key only; an unknown file is 153', async () => {
+    const file = await new Parse.File('note.txt', [104, 105], 'text/plain').save()
+    expect((await fetch(file.url())).status).toBe(200)
+    await expect(file.destroy({ useMasterKey: false })).rejects.toMatchObject({ code: 119 })
+    expect((await fetch(file.url())).status).toBe(200)
+    await file.destroy({ useMasterKey: true })
+    expect((await fetch(file.url())).status).toBe(404)
+    await expect(file.destroy({ useMasterKey: true })).rejects.toMatchObject({
+      code: 153,
+      message: 'Could not delete file.',
+    })
+  })
+
   it('sets, unsets and increments nested keys with dot notation', async () => {
     const item = await new Item({ objectField: { number: 5, string: 'x', deep: { a: 1 } } }).save()
     item.set('objectField.string', 'y')

@@ -137,6 +137,29 @@ describe.each(databaseKinds())('password users through the parse SDK on %s', (ki
     expect((await smtp.next('ann@shop.test')).subject).toMatch(/Confirm your email/)
   })
 
+  it('keeps a user able to sign in whatever their ACL, as Parse Server does', async () => {
+    // A sign-up's ACL always keeps the user's own read and write.
+    const hermit = await Parse.User.signUp('Hermit', 'quiet please', {
+      ACL: new Parse.ACL(),
+      motto: 'alone',
+    })
+    await hermit.fetch()
+    expect(hermit.getACL().toJSON()).toEqual({ [hermit.id]: { read: true, write: true } })
+    // Shut out by a later save, they still log in and get their object.
+    hermit.setACL(new Parse.ACL())
+    await hermit.save()
+    await Parse.User.logOut()
+    const again = await Parse.User.logIn('Hermit', 'quiet please')
+    expect(again.get('motto')).toBe('alone')
+    expect(again.getACL().toJSON()).toEqual({})
+    expect((await Parse.User.verifyPassword('Hermit', 'quiet please')).motto).toBe('alone')
+    const became = await Parse.User.become(again.getSessionToken())
+    expect(became.get('motto')).toBe('alone')
+    // Their object stays unreadable to queries, their own included.
+    await expect(new Parse.Query(Parse.User).get(again.id)).rejects.toMatchObject({ code: 101 })
+    await Parse.User.logOut()
+  })
+
   it("refuses sign-ups and log-ins as Parse Server does, with Parse's codes", async () => {
     await expect(Parse.User.signUp('ANN', 'x')).rejects.toMatchObject({
       code: 202,
@@ -194,11 +217,16 @@ describe.each(databaseKinds())('password users through the parse SDK on %s', (ki
     })
     await expect(Parse.User.logIn('bea', 'one')).rejects.toMatchObject({ code: 101 })
     expect((await Parse.User.logIn('bea', 'two')).id).toBe(bea.id)
-    // Another user cannot change it.
+    // Another user cannot change it, nor delete it: Parse's 206.
     const other = await Parse.User.signUp('cat', 'three')
     expect(
       await rest('PUT', `users/${bea.id}`, { password: 'mine' }, other.getSessionToken()),
-    ).toMatchObject({ body: { code: 101 } })
+    ).toMatchObject({ body: { code: 206, error: 'Insufficient auth.' } })
+    const beaSeen = Parse.User.createWithoutData(bea.id)
+    beaSeen.set('nickname', 'mine now')
+    await expect(beaSeen.save()).rejects.toMatchObject({ code: 206 })
+    await expect(Parse.Object.saveAll([beaSeen])).rejects.toMatchObject({ code: 206 })
+    await expect(beaSeen.destroy()).rejects.toMatchObject({ code: 206 })
     // A username taken by another user is refused on save too.
     other.set('username', 'BEA')
     await expect(other.save()).rejects.toMatchObject({ code: 202 })

@@ -14,6 +14,7 @@ import {
 } from '../auth/passwords.ts'
 import { users } from '../db/schema.ts'
 import type { Mailer } from '../mail/mailer.ts'
+import { ANY_OWNER } from '../objects/access.ts'
 import type { Document } from '../objects/wire.ts'
 import { TOKEN_PREFIX, type CompatAnswer, type CompatCall } from './call.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
@@ -137,9 +138,12 @@ export async function signUp(call: CompatCall): Promise<CompatAnswer> {
         className: '_User',
         id: made.id,
         ownerId: made.id,
-        // Users are private unless the sign-up says otherwise, as in Parse Server since 6.
-        acl:
-          ACL === undefined ? { [made.id]: { read: true, write: true } } : createAcl(ACL, made.id),
+        // Users are private unless the sign-up says otherwise, as in Parse Server since 6; the
+        // sent ACL always keeps the user's own read and write, as Parse Server adds them.
+        acl: {
+          ...(ACL === undefined ? {} : createAcl(ACL, made.id)),
+          [made.id]: { read: true, write: true },
+        },
         data,
         createdAt: now,
         updatedAt: now,
@@ -195,7 +199,9 @@ async function passwordUser(call: CompatCall) {
   await limitPasswordTries(call)
   const login = await checkLogin(call.services.db, by, password)
   if (!login) throw invalidLogin()
-  const object = await call.services.objects.get('_User', login.userId, login.userId)
+  // Read as the server, as Parse Server does: a user whose own ACL shuts even them out (`{}`)
+  // still signs in with their password and gets their object back.
+  const object = await call.services.objects.get('_User', login.userId, ANY_OWNER)
   if (!object) throw invalidLogin()
   return { login, object }
 }

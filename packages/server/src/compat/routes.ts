@@ -10,10 +10,10 @@ import {
   queryClass,
   updateInClass,
 } from './classes.ts'
-import { uploadFile } from './files.ts'
+import { deleteFile, uploadFile } from './files.ts'
 import { getConfig, putConfig } from './config.ts'
 import { aggregateClass, deleteSchema, getSchema, listSchemas, saveSchema } from './schemas.ts'
-import { runFunction, startJob, type SiteFunctions } from './functions.ts'
+import { jobsData, runFunction, startJob, type SiteFunctions } from './functions.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import { getUser, logout, me, signIn, unlinkEthAddress, updateUser } from './users.ts'
 import {
@@ -125,6 +125,11 @@ export function compatRoutes(options: CompatRoutesOptions): CompatRoutes {
     call(async (c, { name }) => startJob(c, name!, options.cloud)),
   )
   on(
+    'GET',
+    '/cloud_code/jobs/data',
+    call(async (c) => jobsData(c, options.cloud)),
+  )
+  on(
     'POST',
     '/users',
     call((c) => signIn(c, options.clientFor)),
@@ -186,6 +191,11 @@ export function compatRoutes(options: CompatRoutesOptions): CompatRoutes {
     'POST',
     '/files/:name',
     call((c, { name }) => uploadFile(c, name!), false),
+  )
+  on(
+    'DELETE',
+    '/files/:name',
+    call((c, { name }) => deleteFile(c, name!)),
   )
   on('GET', '/files/:appId/:name', { kind: 'file' })
   // What the clients' offline queue (`saveEventually`) asks before sending what it kept.

@@ -1,3 +1,4 @@
+import { ANY_OWNER } from '../objects/access.ts'
 import { ownerAcl } from '../objects/acl.ts'
 import { getAddress, isAddress, type Address, type Hex } from 'viem'
 import { createSiweMessage } from 'viem/siwe'
@@ -9,7 +10,7 @@ import { accountsOf, ethAddressRow, linkWallet, unlinkWallet } from '../auth/wal
 import type { WireObject } from '../objects/rows.ts'
 import { TOKEN_PREFIX, type CompatAnswer, type CompatCall, type CompatServices } from './call.ts'
 import { getFromClass, updateInClass } from './classes.ts'
-import { ParseCode, ParseError } from './parse-error.ts'
+import { ParseCode, ParseError, toParseError } from './parse-error.ts'
 import { toParseObject } from './parse-object.ts'
 import { isSignUp, signUp, updateLoginFields } from './password-users.ts'
 
@@ -222,7 +223,9 @@ async function ensureUserRows(
   user: { id: string; address: string | null },
 ): Promise<{ user: WireObject; created: boolean }> {
   const { objects } = services
-  const existing = await objects.get('_User', user.id, user.id)
+  // Read as the server, as Parse Server does: a signed-in user gets their object even when its
+  // ACL shuts them out (`{}`).
+  const existing = await objects.get('_User', user.id, ANY_OWNER)
   if (existing) return { user: existing, created: false }
   // A password user's object is made at sign-up (or import); without it there is no user.
   if (user.address === null)
@@ -256,7 +259,7 @@ async function ensureUserRows(
   const madeUser = made.find((object) => object.className === '_User')
   if (madeUser) return { user: madeUser, created: true }
   // Another sign-in of the same user made it a moment ago.
-  const raced = await objects.get('_User', user.id, user.id)
+  const raced = await objects.get('_User', user.id, ANY_OWNER)
   if (!raced) throw new ParseError(ParseCode.OBJECT_NOT_FOUND, 'This user no longer exists.')
   return { user: raced, created: false }
 }
@@ -268,6 +271,26 @@ async function ensureUserRows(
  * more. The other fields are an ordinary update of the user's own object.
  */
 export async function updateUser(
+  call: CompatCall,
+  objectId: string,
+  clientFor: ChainClients,
+): Promise<CompatAnswer> {
+  try {
+    return await updateUserAs(call, objectId, clientFor)
+  } catch (error) {
+    // Parse Server's answer to a user the caller may not change (someone else's): 206. The
+    // caller's own refusals (a forged wallet signature) keep their code.
+    if (
+      toParseError(error)?.code === ParseCode.OBJECT_NOT_FOUND &&
+      !call.master &&
+      (await call.session().catch(() => null))?.user.id !== objectId
+    )
+      throw new ParseError(ParseCode.SESSION_MISSING, 'Insufficient auth.')
+    throw error
+  }
+}
+
+async function updateUserAs(
   call: CompatCall,
   objectId: string,
   clientFor: ChainClients,
