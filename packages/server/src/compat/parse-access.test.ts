@@ -238,6 +238,12 @@ describe.each(databaseKinds())('the Parse access model through the parse SDK on 
       ['object.create', `Vault/${made.id}`],
       ['object.update', `Vault/${locked.id}`],
     ])
+    // The create's entry holds the object as written.
+    expect(audit.find((entry) => entry.action === 'object.create')?.after).toMatchObject({
+      objectId: made.id,
+      className: 'Vault',
+      data: { text: 'made by the master key' },
+    })
 
     const wrong = Parse.masterKey
     Parse.masterKey = `${MASTER}-wrong`

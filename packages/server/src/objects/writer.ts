@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { rowsOf, textArray, type Database } from '../db/client.ts'
-import { objects } from '../db/schema.ts'
+import { adminAudit, objects } from '../db/schema.ts'
 import { claimStatement, type IdempotencyClaim } from '../idempotency/store.ts'
 import { permsOf, type Acl } from './acl.ts'
 import type { Changer } from './access.ts'
@@ -25,6 +25,11 @@ export interface CreateRequest {
   /** Who writes it, when not its owner: the master key (`ANY_OWNER`) may write where others may not. */
   writer?: Changer | undefined
   idempotency?: IdempotencyClaim | undefined
+  /**
+   * Who the console's audit log names for this create (`object.create`, the object as written),
+   * recorded in the same statement as the object: a master-key write costs no commit of its own.
+   */
+  auditActor?: string | undefined
 }
 
 /** `created`, or `taken` when the key already has a record (answer from that record instead). */
@@ -57,7 +62,8 @@ export async function writeGroup(
     return true
   })
   // One statement (atomic on its own, one commit): claim the keys, then insert the objects
-  // whose key was claimed (or that have none). Every value is a bound parameter.
+  // whose key was claimed (or that have none), and the audit entries of those inserted. Every
+  // value is a bound parameter.
   const input = requests.map((r, i) => {
     const claim = r.idempotency && firstOfKey[i] ? r.idempotency : undefined
     const row = rows[i]!
@@ -66,20 +72,24 @@ export async function writeGroup(
       ${row.className}::text, ${row.id}::text, ${row.ownerId}::text,
       ${textArray(row.readPerm)}, ${textArray(row.writePerm)},
       ${JSON.stringify(row.data)}::jsonb, ${now.toISOString()}::timestamptz,
-      ${r.idempotency !== undefined}::boolean)`
+      ${r.idempotency !== undefined}::boolean, ${r.auditActor ?? null}::text)`
   })
   const result = await db.execute(sql`
     with input (scope, key, hash, answer, class_name, id, owner_id, read_perm, write_perm, data, at,
-      keyed)
+      keyed, audit_actor)
       as (values ${sql.join(input, sql`, `)}),
     claimed as (${claimStatement(
       sql`(select scope, key, hash, 201 as status, answer, at from input where key is not null)`,
-    )})
-    insert into ${objects}
+    )}),
+    made as (insert into ${objects}
       (class_name, id, owner_id, read_perm, write_perm, data, created_at, updated_at)
     select class_name, id, owner_id, read_perm, write_perm, data, at, at from input i
     where not i.keyed or exists (select 1 from claimed c where c.scope = i.scope and c.key = i.key)
-    returning id`)
+    returning id),
+    audited as (insert into ${adminAudit} (actor, action, target, before, after)
+      select i.audit_actor, 'object.create', i.class_name || '/' || i.id, null, i.answer
+      from input i join made m on m.id = i.id where i.audit_actor is not null)
+    select id from made`)
   const created = new Set(rowsOf<{ id: string }>(result).map((row) => row.id))
   // Not awaited: the objects are committed, and the notification (a round trip on PostgreSQL)
   // must not hold up the answers nor this group's place in the writer. It never throws.
