@@ -123,6 +123,44 @@ async function rate(request, total) {
   return total / seconds
 }
 
+/**
+ * CPU time (ms) a process has used, from /proc (Linux; NaN elsewhere), with its live children's
+ * and, with `reaped`, its exited children's (PostgreSQL's backends are its postmaster's
+ * children, and the pool's idle ones come and go).
+ * @param {number | undefined} pid
+ * @param {boolean} [reaped]
+ * @returns {number}
+ */
+function cpuMs(pid, reaped = false) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+    const ticks = [11, 12, ...(reaped ? [13, 14] : [])].reduce((n, i) => n + Number(fields[i]), 0)
+    const children = fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+    return (ticks * 1000) / 100 + children.reduce((sum, child) => sum + cpuMs(Number(child)), 0)
+  } catch {
+    return Number.NaN
+  }
+}
+
+/** The PostgreSQL server's postmaster, when it runs on this machine and its files are readable. */
+async function postmasterPid() {
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  try {
+    const { rows } = await client.query('show data_directory')
+    const dir = /** @type {{ data_directory: string }} */ (rows[0]).data_directory
+    return Number(fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0])
+  } catch {
+    return undefined
+  } finally {
+    await client.end()
+  }
+}
+
 /** @param {number[]} values */
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN
 
@@ -140,6 +178,8 @@ async function main() {
       children,
     )
     const servers = { portico: `${portico.url}/server`, parse: await startParse() }
+    const pids = { portico: portico.child.pid, parse: children.at(-1)?.pid }
+    const postgres = await postmasterPid()
     const headers = {
       'x-parse-application-id': appId,
       'x-parse-master-key': masterKey,
@@ -165,12 +205,33 @@ async function main() {
     }
     /** @type {Record<string, { creates: number[], pages: number[] }>} */
     const figures = { portico: { creates: [], pages: [] }, parse: { creates: [], pages: [] } }
+    // CPU (ms) each server and PostgreSQL used in each phase: what a create or a page costs
+    // whatever else runs on the machine.
+    const cpu = {
+      portico: { creates: { server: 0, postgres: 0 }, pages: { server: 0, postgres: 0 } },
+      parse: { creates: { server: 0, postgres: 0 }, pages: { server: 0, postgres: 0 } },
+    }
+    /**
+     * @param {'portico' | 'parse'} name
+     * @param {'creates' | 'pages'} phase
+     * @param {() => Promise<number>} run
+     */
+    const accounted = async (name, phase, run) => {
+      const before = [cpuMs(pids[name]), cpuMs(postgres, true)]
+      const result = await run()
+      cpu[name][phase].server += cpuMs(pids[name]) - /** @type {number} */ (before[0])
+      cpu[name][phase].postgres += cpuMs(postgres, true) - /** @type {number} */ (before[1])
+      return result
+    }
     for (let round = 0; round < rounds; round++) {
+      /** @type {('portico' | 'parse')[]} */
       const order = round % 2 === 0 ? ['portico', 'parse'] : ['parse', 'portico']
       for (const name of order) {
-        const base = servers[/** @type {'portico' | 'parse'} */ (name)]
-        figures[name]?.creates.push(await rate(create(base), count))
-        figures[name]?.pages.push(await rate(page(base), count))
+        const base = servers[name]
+        figures[name]?.creates.push(
+          await accounted(name, 'creates', () => rate(create(base), count)),
+        )
+        figures[name]?.pages.push(await accounted(name, 'pages', () => rate(page(base), count)))
       }
       console.log(`  round ${round + 1} of ${rounds} done`)
     }
@@ -189,6 +250,15 @@ async function main() {
       const theirs = median(figures.parse?.[key] ?? [])
       console.log(
         `${label.padEnd(36)}${mine.toFixed(0).padStart(12)}${theirs.toFixed(0).padStart(12)}${(mine / theirs).toFixed(2).padStart(8)}×`,
+      )
+    }
+    /** @param {number} ms */
+    const perCall = (ms) =>
+      Number.isNaN(ms) ? 'not measured' : `${((ms * 1000) / (count * rounds)).toFixed(0)} µs`
+    for (const key of /** @type {const} */ (['creates', 'pages'])) {
+      const { portico: mine, parse: theirs } = { portico: cpu.portico[key], parse: cpu.parse[key] }
+      console.log(
+        `CPU per call, ${key}: Portico ${perCall(mine.server)} + PostgreSQL ${perCall(mine.postgres)}; Parse Server ${perCall(theirs.server)} + PostgreSQL ${perCall(theirs.postgres)}`,
       )
     }
   } finally {

@@ -4,7 +4,12 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { ParseServer } from 'parse-server'
+
+// Its log files in a temporary directory, not the working one: its default logger opens them
+// when the module loads, before any option is read.
+const logsFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'parse-server-logs-'))
+process.env.PARSE_SERVER_LOGS_FOLDER = logsFolder
+const { ParseServer } = await import('parse-server')
 
 const [port = '1337', appId = 'bench', masterKey = 'bench-master-key-0123456789'] =
   process.argv.slice(2)
@@ -21,8 +26,7 @@ await ParseServer.startApp({
   host: '127.0.0.1',
   logLevel: 'error',
   silent: true,
-  // Its log files in a temporary directory, not the working one.
-  logsFolder: fs.mkdtempSync(path.join(os.tmpdir(), 'parse-server-logs-')),
+  logsFolder,
   // Its defaults as a new app gets them, with the two an open bench needs.
   allowClientClassCreation: true,
 })

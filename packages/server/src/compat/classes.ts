@@ -167,6 +167,8 @@ export async function createInClass(call: CompatCall, className: string): Promis
     ownerId: creator ?? MASTER_OWNER.id,
     data,
     acl: createAcl(call.params.ACL, creator),
+    // A change made with the master key is in the console's audit log as the console's own are.
+    auditActor: writer === ANY_OWNER ? masterKeyActor(call) : undefined,
   }
   let outcome
   try {
@@ -178,7 +180,6 @@ export async function createInClass(call: CompatCall, className: string): Promis
   }
   // Without an idempotency claim a create is always applied.
   const created = (outcome as { created: WireObject }).created
-  if (writer === ANY_OWNER) await auditMasterKey(call, 'object.create', null, created)
   return {
     status: 201,
     body: {
@@ -254,13 +255,15 @@ async function auditMasterKey(
 ) {
   const object = (after ?? before)!
   await recordAudit(call.services.db, {
-    actor: `master key (${call.request.ip})`,
+    actor: masterKeyActor(call),
     action,
     target: `${object.className}/${object.objectId}`,
     before,
     after,
   })
 }
+
+const masterKeyActor = (call: CompatCall) => `master key (${call.request.ip})`
 
 /** Operations whose result Parse answers: the clients take it as the field's new value. */
 const ANSWERED_OPS = new Set(['Increment', 'Add', 'AddUnique', 'Remove'])

@@ -218,8 +218,12 @@ describe.each(databaseKinds())('the Parse access model through the parse SDK on 
     const locked = await new Vault({ text: 'master only' }).setACL(new Parse.ACL()).save()
     expect(await new Parse.Query('Vault').count()).toBe(0)
     await Parse.User.logOut()
+    // The same page asked by a visitor, the master key, and a visitor again: each its own
+    // compiled statement.
+    expect(await new Parse.Query('Vault').find()).toEqual([])
     const found = await new Parse.Query('Vault').find({ useMasterKey: true })
     expect(texts(found)).toEqual(['master only'])
+    expect(await new Parse.Query('Vault').find()).toEqual([])
     found[0].set('text', 'changed by the master key')
     await found[0].save(null, { useMasterKey: true })
     const made = await new Vault({ text: 'made by the master key' }).save(null, {
@@ -238,6 +242,12 @@ describe.each(databaseKinds())('the Parse access model through the parse SDK on 
       ['object.create', `Vault/${made.id}`],
       ['object.update', `Vault/${locked.id}`],
     ])
+    // The create's entry holds the object as written.
+    expect(audit.find((entry) => entry.action === 'object.create')?.after).toMatchObject({
+      objectId: made.id,
+      className: 'Vault',
+      data: { text: 'made by the master key' },
+    })
 
     const wrong = Parse.masterKey
     Parse.masterKey = `${MASTER}-wrong`

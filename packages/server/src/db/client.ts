@@ -222,6 +222,11 @@ export async function pendingMigrations(db: Database): Promise<number | undefine
 export interface CompiledStatement {
   sql: string
   params: unknown[]
+  /**
+   * A name for a statement whose text never changes: PostgreSQL then parses and plans it once
+   * per connection (a prepared statement) rather than at each run.
+   */
+  name?: string
 }
 
 /** Compiles a statement as `db.execute` would before sending it. */
@@ -245,7 +250,12 @@ export function runCompiled(
 ): Promise<{ rows: unknown[] }> {
   const client = (db as unknown as { $client: unknown }).$client
   if (client instanceof pg.Pool) {
-    return client.query({ text: statement.sql, values: statement.params, types: pgTypes })
+    return client.query({
+      text: statement.sql,
+      values: statement.params,
+      types: pgTypes,
+      ...(statement.name === undefined ? {} : { name: statement.name }),
+    })
   }
   return (client as PGlite).query(statement.sql, statement.params)
 }

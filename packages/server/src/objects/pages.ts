@@ -207,15 +207,15 @@ function compiledPage(
   window?: number,
 ): CompiledStatement {
   const compile = () => compileStatement(db, pageStatement(condition(), input, window))
-  // Only for a viewer that is a user (by their list, roles included) or nobody: the key must
-  // tell every viewer apart.
+  // The key tells every viewer apart: a user by their list (roles included), nobody as null,
+  // the master key as `true` (neither a list nor null).
   const viewer = input.viewer
-  if (!compiled || !input.source || viewer === ANY_OWNER) {
+  if (!compiled || !input.source) {
     return compile()
   }
   const key = JSON.stringify([
     input.className,
-    viewer ?? null,
+    viewer === ANY_OWNER ? true : (viewer ?? null),
     input.source.where ?? null,
     input.source.order ?? null,
     input.limit,

@@ -51,6 +51,7 @@ import { randomBytes } from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
 import { noHooks, type HookActor, type HookContext, type ObjectHooks } from './hooks.ts'
 import { parseWhere } from './condition.ts'
+import { recordAudit } from '../admin/audit.ts'
 
 // The object store: the only module that reads or writes the `objects` table. Every read and
 // write takes the access rule (access.ts) into its own statement. Each committed change is told
@@ -755,6 +756,13 @@ export class ObjectStore {
       const [made] = await writes.insertNew(className, request, [{ id, data }], new Date())
       if (!made) throw nameTaken(data.name)
       await writeRelations(tx, className, id, relations)
+      if (request.auditActor !== undefined)
+        await recordAudit(tx, {
+          actor: request.auditActor,
+          action: 'object.create',
+          target: `${className}/${id}`,
+          after: made,
+        })
       return made
     })
     await this.#afterSave(made, null, actor, context)

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import { rowsOf, textArray, type Database } from '../db/client.ts'
-import { objects } from '../db/schema.ts'
+import {
+  compileStatement,
+  rowsOf,
+  runCompiled,
+  type CompiledStatement,
+  type Database,
+} from '../db/client.ts'
+import { adminAudit, objects } from '../db/schema.ts'
 import { claimStatement, type IdempotencyClaim } from '../idempotency/store.ts'
 import { permsOf, type Acl } from './acl.ts'
 import type { Changer } from './access.ts'
@@ -25,10 +31,48 @@ export interface CreateRequest {
   /** Who writes it, when not its owner: the master key (`ANY_OWNER`) may write where others may not. */
   writer?: Changer | undefined
   idempotency?: IdempotencyClaim | undefined
+  /**
+   * Who the console's audit log names for this create (`object.create`, the object as written),
+   * recorded in the same statement as the object: a master-key write costs no commit of its own.
+   */
+  auditActor?: string | undefined
 }
 
 /** `created`, or `taken` when the key already has a record (answer from that record instead). */
 export type CreateOutcome = { created: WireObject } | { taken: true }
+
+/** The marker `groupStatement` puts where the group goes, replaced by the group's JSON. */
+const GROUP = '\u0000group'
+let compiledGroup: CompiledStatement | undefined
+
+/** The group statement (its text compiled once) with `input`, the group as JSON. */
+function groupStatement(db: Database, input: string): CompiledStatement & { name: string } {
+  compiledGroup ??= compileStatement(
+    db,
+    sql`
+    with input as (
+      select * from jsonb_to_recordset(${GROUP}::jsonb) as r(scope text, key text, hash text,
+        answer jsonb, class_name text, id text, owner_id text, read_perm text[],
+        write_perm text[], data jsonb, at timestamptz, keyed boolean, audit_actor text)),
+    claimed as (${claimStatement(
+      sql`(select scope, key, hash, 201 as status, answer, at from input where key is not null)`,
+    )}),
+    made as (insert into ${objects}
+      (class_name, id, owner_id, read_perm, write_perm, data, created_at, updated_at)
+    select class_name, id, owner_id, read_perm, write_perm, data, at, at from input i
+    where not i.keyed or exists (select 1 from claimed c where c.scope = i.scope and c.key = i.key)
+    returning id),
+    audited as (insert into ${adminAudit} (actor, action, target, before, after)
+      select i.audit_actor, 'object.create', i.class_name || '/' || i.id, null, i.answer
+      from input i join made m on m.id = i.id where i.audit_actor is not null)
+    select id from made`,
+  )
+  return {
+    name: 'portico_create_group',
+    sql: compiledGroup.sql,
+    params: compiledGroup.params.map((param) => (param === GROUP ? input : param)),
+  }
+}
 
 /** Writes one group of creates; `publish` tells live listeners about the objects made. */
 export async function writeGroup(
@@ -57,29 +101,33 @@ export async function writeGroup(
     return true
   })
   // One statement (atomic on its own, one commit): claim the keys, then insert the objects
-  // whose key was claimed (or that have none). Every value is a bound parameter.
-  const input = requests.map((r, i) => {
-    const claim = r.idempotency && firstOfKey[i] ? r.idempotency : undefined
-    const row = rows[i]!
-    return sql`(${claim?.scope ?? null}::text, ${claim?.key ?? null}::text,
-      ${claim?.requestHash ?? null}::text, ${JSON.stringify(answers[i])}::jsonb,
-      ${row.className}::text, ${row.id}::text, ${row.ownerId}::text,
-      ${textArray(row.readPerm)}, ${textArray(row.writePerm)},
-      ${JSON.stringify(row.data)}::jsonb, ${now.toISOString()}::timestamptz,
-      ${r.idempotency !== undefined}::boolean)`
-  })
-  const result = await db.execute(sql`
-    with input (scope, key, hash, answer, class_name, id, owner_id, read_perm, write_perm, data, at,
-      keyed)
-      as (values ${sql.join(input, sql`, `)}),
-    claimed as (${claimStatement(
-      sql`(select scope, key, hash, 201 as status, answer, at from input where key is not null)`,
-    )})
-    insert into ${objects}
-      (class_name, id, owner_id, read_perm, write_perm, data, created_at, updated_at)
-    select class_name, id, owner_id, read_perm, write_perm, data, at, at from input i
-    where not i.keyed or exists (select 1 from claimed c where c.scope = i.scope and c.key = i.key)
-    returning id`)
+  // whose key was claimed (or that have none), and the audit entries of those inserted. The
+  // group travels as one JSON parameter, so the statement's text is always the same: prepared
+  // once per connection, it is neither built nor planned anew for each group.
+  const at = now.toISOString()
+  const input = JSON.stringify(
+    requests.map((r, i) => {
+      const claim = r.idempotency && firstOfKey[i] ? r.idempotency : undefined
+      const row = rows[i]!
+      return {
+        scope: claim?.scope ?? null,
+        key: claim?.key ?? null,
+        hash: claim?.requestHash ?? null,
+        // The answer is stored only where a record or an audit entry keeps it.
+        answer: claim || r.auditActor !== undefined ? answers[i] : null,
+        class_name: row.className,
+        id: row.id,
+        owner_id: row.ownerId,
+        read_perm: row.readPerm,
+        write_perm: row.writePerm,
+        data: row.data,
+        at,
+        keyed: r.idempotency !== undefined,
+        audit_actor: r.auditActor ?? null,
+      }
+    }),
+  )
+  const result = await runCompiled(db, groupStatement(db, input))
   const created = new Set(rowsOf<{ id: string }>(result).map((row) => row.id))
   // Not awaited: the objects are committed, and the notification (a round trip on PostgreSQL)
   // must not hold up the answers nor this group's place in the writer. It never throws.
