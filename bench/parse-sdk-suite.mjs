@@ -364,8 +364,8 @@ if (process.env.SUITE_SIGNED_IN === '1')
   beforeEach(async () => {
     const { generatePrivateKey, privateKeyToAccount } = require('viem/accounts');
     const account = privateKeyToAccount(generatePrivateKey());
-    const { dateTime } = await Parse.Cloud.run('getServerTime');
-    const data = 'Sign in to the suite\\n\\nId: integration:' + dateTime; // the app id
+    // A Sign-In with Ethereum message from the server, as moralis-v1's authenticate() asks for.
+    const { message: data } = await Parse.Cloud.run('requestMessage', { address: account.address });
     const signature = await account.signMessage({ message: data });
     Parse.User.enableUnsafeCurrentUser();
     await Parse.User.logInWith('moralisEth', { authData: { id: account.address.toLowerCase(), signature, data } });
