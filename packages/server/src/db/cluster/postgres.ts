@@ -204,6 +204,14 @@ function listenConnection(url: string, log: FastifyBaseLogger) {
     }
   }
   const first = connect()
+  // One statement at a time on the connection (node-postgres queues overlapping ones itself, but
+  // that is deprecated): LISTENs asked for together run one after another.
+  let queue: Promise<unknown> = Promise.resolve()
+  const listen = (name: string): Promise<unknown> => {
+    const run = queue.then(() => client?.query(`listen ${name}`))
+    queue = run.catch(() => undefined)
+    return run
+  }
 
   return {
     /** Hears `name` from now on; resolves once it is listened to (or will be, on reconnection). */
@@ -212,7 +220,7 @@ function listenConnection(url: string, log: FastifyBaseLogger) {
       const list = channels.get(name) ?? []
       channels.set(name, [...list, { hear, onGap }])
       await first
-      await client?.query(`listen ${name}`).catch((error: unknown) => {
+      await listen(name).catch((error: unknown) => {
         // The connection was lost: its replacement listens on every channel.
         log.warn({ err: error, channel: name }, 'LISTEN failed')
       })
