@@ -181,7 +181,7 @@ async function inject(template, page, chunks) {
  * first paint they compete with the HTML for a slow phone's bandwidth and count towards it in
  * Lighthouse's model (a script that finished before the first paint is taken to block it). The
  * page's own chunks are preloaded with the entry, so hydration does not wait for a second round
- * trip. A tab in the background paints nothing, so a timer starts the load anyway.
+ * trip. A tab opened in the background paints nothing, so a timer starts the load anyway.
  */
 async function loadScriptsAfterFirstPaint(html, chunks) {
   const entryTag = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>\s*/
@@ -210,6 +210,8 @@ async function loadScriptsAfterFirstPaint(html, chunks) {
       head.appendChild(script);
     }
     try {
+      // A browser without paint timing would only load at the timer: load at once there.
+      if (PerformanceObserver.supportedEntryTypes.indexOf('paint') < 0) throw 0;
       new PerformanceObserver(function (list) {
         if (list.getEntriesByName('first-contentful-paint').length) load();
       }).observe({ type: 'paint', buffered: true });
