@@ -181,6 +181,33 @@ test('a page whose code fails to load shows a friendly error with a way back', a
   )
 })
 
+test('Home paints before it fetches a script, then hydrates with its chunk preloaded', async ({
+  page,
+}) => {
+  await page.goto('/')
+  await appStarted(page)
+  const timing = await page.evaluate(() => {
+    const scripts = performance
+      .getEntriesByType('resource')
+      .filter((entry) => /\/assets\/[^/]+\.js$/.test(new URL(entry.name).pathname))
+    return {
+      paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Infinity,
+      firstScript: Math.min(...scripts.map((entry) => entry.startTime)),
+      preloads: [...document.querySelectorAll('link[rel="modulepreload"]')].map(
+        (link) => new URL((link as HTMLLinkElement).href).pathname,
+      ),
+      fetched: scripts.map((entry) => new URL(entry.name).pathname),
+    }
+  })
+  expect(timing.paint).toBeLessThan(Infinity)
+  expect(timing.firstScript).toBeGreaterThanOrEqual(timing.paint)
+  // The Home page's own chunk is preloaded with the entry, and fetched once.
+  const home = timing.preloads.filter((file) => /\/assets\/home-[^/]+\.js$/.test(file))
+  expect(home).toHaveLength(1)
+  expect(timing.fetched.filter((file) => file === home[0])).toHaveLength(1)
+  await expect(page.getByRole('radio', { name: 'Light' })).toBeChecked()
+})
+
 test('loading / makes no request to any host but the server', async ({ page, baseURL }) => {
   const hosts = new Set<string>()
   page.on('request', (request) => hosts.add(new URL(request.url()).host))
