@@ -9,6 +9,7 @@ import { viewerOf, writerOf, type CompatAnswer, type CompatCall } from './call.t
 import { ANY_OWNER } from '../objects/access.ts'
 import { includeTree, resolveIncludes } from './include.ts'
 import { resolveSubQueries } from './sub-queries.ts'
+import { relationConstraints, relationTargetClass } from './relation-queries.ts'
 import { MASTER_OWNER } from './master-key.ts'
 import type { CreateRequest } from '../objects/writer.ts'
 import { recordAudit } from '../admin/audit.ts'
@@ -86,10 +87,35 @@ function withoutKeys(object: ParseObject, excluded: string[] | undefined): Parse
   return object
 }
 
-export async function queryClass(call: CompatCall, className: string): Promise<CompatAnswer> {
+/** Parse's storage names of the creation and update times, which its `order` also takes. */
+const TIME_ALIASES: Record<string, string> = { _created_at: 'createdAt', _updated_at: 'updatedAt' }
+
+/** `order` with `_created_at` / `_updated_at` read as `createdAt` / `updatedAt`, as Parse does. */
+function orderOf(order: string | undefined): string | undefined {
+  return order
+    ?.split(',')
+    .map((key) => {
+      const descending = key.startsWith('-')
+      const name = descending ? key.slice(1) : key
+      const alias = Object.hasOwn(TIME_ALIASES, name) ? TIME_ALIASES[name] : undefined
+      return alias ? `${descending ? '-' : ''}${alias}` : key
+    })
+    .join(',')
+}
+
+export async function queryClass(call: CompatCall, requested: string): Promise<CompatAnswer> {
   const viewer = await viewerOf(call)
   const { params } = call
+  // `relation.query()` of an object the client has not fetched: the query is on the class of
+  // the relation's members, which the answer names.
+  const redirect = params.redirectClassNameForKey
+  const target =
+    typeof redirect === 'string'
+      ? await relationTargetClass(call.services.db, requested, redirect)
+      : undefined
+  const className = target ? compatClassName(target) : requested
   const view = syncedView(call.services, className)
+  const sent = await relationConstraints(call.services.db, className, whereOf(params.where))
   const given = await resolveSubQueries(
     {
       store: call.services.objects,
@@ -100,7 +126,7 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
         return innerView ? innerView.where(where) : where
       },
     },
-    whereOf(params.where),
+    sent,
   )
   const where = view ? view.where(given) : given
   const limit = wholeNumber(params.limit, 'limit', DEFAULT_LIMIT)
@@ -110,7 +136,7 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
   const excluded = listParam(params.excludeKeys, 'excludeKeys')
   if (params.order !== undefined && typeof params.order !== 'string')
     throw new ParseError(ParseCode.INVALID_QUERY, '"order" is a comma-separated list of fields.')
-  const order = view ? view.order(params.order) : params.order
+  const order = view ? view.order(orderOf(params.order)) : orderOf(params.order)
   const condition = where ? parseWhere(where) : undefined
   const found = await call.services.objects.query(viewer, className, {
     where: condition,
@@ -127,7 +153,13 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
     ),
   )
   if (included) await resolveIncludes(call.services.objects, results, included, viewer)
-  return { body: { results, ...(found.count === undefined ? {} : { count: found.count }) } }
+  return {
+    body: {
+      results,
+      ...(found.count === undefined ? {} : { count: found.count }),
+      ...(target ? { className } : {}),
+    },
+  }
 }
 
 export async function getFromClass(
