@@ -153,6 +153,8 @@ export async function queryClass(call: CompatCall, requested: string): Promise<C
     ),
   )
   if (included) await resolveIncludes(call.services.objects, results, included, viewer)
+  // Redirected, each result names its class too: the clients' `first` reads it there.
+  if (target) for (const result of results) result.className = className
   return {
     body: {
       results,

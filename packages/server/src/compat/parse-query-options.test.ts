@@ -116,4 +116,59 @@ describe.each(databaseKinds())('query options through the parse SDK on %s', (kin
     ])
     expect(later.map((row: { n: number }) => row.n)).toEqual([3, 4])
   })
+
+  it('reads constraints on a relation field as Parse does, and queries an unfetched parent', async () => {
+    const Child = Parse.Object.extend('Child')
+    const children = []
+    for (let x = 0; x < 6; x++) children.push(await new Child({ x }).save(null, master))
+    const first = new Parse.Object('Parent', { x: 1 })
+    first.relation('child').add(children.slice(0, 3))
+    const second = new Parse.Object('Parent', { x: 2 })
+    second.relation('child').add(children.slice(3, 5))
+    await Parse.Object.saveAll([first, second], master)
+    const xs = (found: { get(key: string): unknown }[]) => found.map((o) => o.get('x')).sort()
+    const parents = () => new Parse.Query('Parent')
+    expect(
+      xs(await parents().containedIn('child', [children[4], children[5]]).find(master)),
+    ).toEqual([2])
+    expect(xs(await parents().equalTo('child', children[1]).find(master))).toEqual([1])
+    expect(xs(await parents().notContainedIn('child', [children[0]]).find(master))).toEqual([2])
+    expect(xs(await parents().equalTo('child', children[5]).find(master))).toEqual([])
+    expect(xs(await parents().equalTo('child', children[0]).equalTo('x', 2).find(master))).toEqual(
+      [],
+    )
+
+    // An object the client has not fetched: the SDK does not know the members' class.
+    const unfetched = new Parse.Object('Parent')
+    unfetched.id = second.id
+    const members = await unfetched.relation('child').query().find(master)
+    expect(members.map((o: { className: string }) => o.className)).toEqual(['Child', 'Child'])
+    expect(members.map((o: { get(key: string): unknown }) => o.get('x')).sort()).toEqual([3, 4])
+    const one = await unfetched.relation('child').query().get(children[3].id, master)
+    expect(one.className).toBe('Child')
+    await expect(
+      unfetched.relation('child').query().get(children[0].id, master),
+    ).rejects.toMatchObject({ code: 101 })
+  })
+
+  it('purges a class with the master key, and deletes it once empty', async () => {
+    const Crate = Parse.Object.extend('Crate')
+    await Parse.Object.saveAll([new Crate({ n: 1 }), new Crate({ n: 2 })], master)
+    const schema = new Parse.Schema('Crate')
+    await expect(schema.delete()).rejects.toMatchObject({
+      code: 255,
+      message: 'Class Crate is not empty, contains 2 objects, cannot drop schema.',
+    })
+    const refused = await fetch(`${server.serverUrl}/purge/Crate`, {
+      method: 'DELETE',
+      headers: { 'x-parse-application-id': 'portico' },
+    })
+    expect(await refused.json()).toMatchObject({ code: 119 })
+    expect(await new Parse.Query('Crate').count(master)).toBe(2)
+    await schema.purge()
+    expect(await new Parse.Query('Crate').count(master)).toBe(0)
+    await schema.delete()
+    await expect(schema.get()).rejects.toMatchObject({ code: 103 })
+    await expect(new Parse.Schema('_User').purge()).rejects.toMatchObject({ code: 119 })
+  })
 })
