@@ -22,6 +22,7 @@ import {
   type ParseObject,
 } from './parse-object.ts'
 import { checkRoleWrite, duplicateRole } from './roles.ts'
+import { checkRequired, fieldRules, withDefaults } from './field-defaults.ts'
 import { syncedView } from './synced-classes.ts'
 import { userFieldsRule } from './user-fields.ts'
 
@@ -192,7 +193,8 @@ export async function createInClass(call: CompatCall, className: string): Promis
   const writer = await writerOf(call)
   serverKept(className, writer)
   const creator = writer === ANY_OWNER ? (await call.session())?.user.id : writer
-  const data = applyParseWrite({}, call.params)
+  const sent = applyParseWrite({}, call.params)
+  const data = withDefaults(sent, await fieldRules(call.services.objects, className))
   const relations = relationChangesOf(call.params)
   if (className === '_Role') checkRoleWrite(undefined, data, relations)
   const request: CreateRequest = {
@@ -219,7 +221,8 @@ export async function createInClass(call: CompatCall, className: string): Promis
     body: {
       objectId: created.objectId,
       createdAt: created.createdAt,
-      ...changedByTrigger(data, created.data),
+      // Defaults count as changed: the clients take them into the object they saved.
+      ...changedByTrigger(sent, created.data),
     },
   }
 }
@@ -255,6 +258,7 @@ export async function updateInClass(
   serverKept(className, writer)
   // A user's own fields are checked against the wallets linked to that user, whoever writes.
   const checkFields = await userFieldsRule(call.services.db, className, objectId)
+  checkRequired(call.params, await fieldRules(call.services.objects, className))
   let written: Record<string, unknown> = {}
   const { before, after: updated } = await call.services.objects.modify(
     { className, objectId, userId: writer },

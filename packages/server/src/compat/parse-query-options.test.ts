@@ -171,4 +171,40 @@ describe.each(databaseKinds())('query options through the parse SDK on %s', (kin
     await expect(schema.get()).rejects.toMatchObject({ code: 103 })
     await expect(new Parse.Schema('_User').purge()).rejects.toMatchObject({ code: 119 })
   })
+
+  it("applies the schema's default values and required fields to writes", async () => {
+    const schema = new Parse.Schema('Ticket')
+    schema
+      .addString('status', { required: true, defaultValue: 'open' })
+      .addNumber('priority', { defaultValue: 3 })
+      .addString('title', { required: true })
+    await schema.save()
+    const Ticket = Parse.Object.extend('Ticket')
+    const ticket = await new Ticket({ title: 'Printer' }).save(null, master)
+    // The client holds the defaults from the save's answer, and they are stored.
+    expect([ticket.get('status'), ticket.get('priority')]).toEqual(['open', 3])
+    const stored = await new Parse.Query('Ticket').get(ticket.id, master)
+    expect([stored.get('status'), stored.get('priority')]).toEqual(['open', 3])
+    const given = await new Ticket({ title: 'Desk', status: 'closed' }).save(null, master)
+    expect(given.get('status')).toBe('closed')
+
+    await expect(new Ticket({ status: 'open' }).save(null, master)).rejects.toMatchObject({
+      code: 142,
+      message: 'title is required',
+    })
+    await expect(new Ticket({ title: '' }).save(null, master)).rejects.toMatchObject({
+      code: 142,
+    })
+    ticket.unset('title')
+    await expect(ticket.save(null, master)).rejects.toMatchObject({ code: 142 })
+    ticket.set('priority', null)
+    ticket.set('title', 'Printer')
+    await ticket.save(null, master)
+    expect((await new Parse.Query('Ticket').get(ticket.id, master)).get('priority')).toBe(null)
+    // A name Parse Server refuses on every database.
+    await expect(new Ticket({ title: 'x', length: 5 }).save(null, master)).rejects.toMatchObject({
+      code: 105,
+      message: 'Invalid field name: length.',
+    })
+  })
 })

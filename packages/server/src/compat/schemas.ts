@@ -288,7 +288,12 @@ export async function purgeClass(call: CompatCall, name: string): Promise<Compat
         .from(objects)
         .where(eq(objects.className, className))
         .limit(PURGE_STEP)
-      return rows.length ? writes.remove(className, rows.map((row) => row.id)) : []
+      return rows.length
+        ? writes.remove(
+            className,
+            rows.map((row) => row.id),
+          )
+        : []
     })
     if (removed.length < PURGE_STEP) break
   }
