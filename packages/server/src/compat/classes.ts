@@ -9,6 +9,7 @@ import { viewerOf, writerOf, type CompatAnswer, type CompatCall } from './call.t
 import { ANY_OWNER } from '../objects/access.ts'
 import { includeTree, resolveIncludes } from './include.ts'
 import { resolveSubQueries } from './sub-queries.ts'
+import { relationConstraints, relationTargetClass } from './relation-queries.ts'
 import { MASTER_OWNER } from './master-key.ts'
 import type { CreateRequest } from '../objects/writer.ts'
 import { recordAudit } from '../admin/audit.ts'
@@ -21,6 +22,7 @@ import {
   type ParseObject,
 } from './parse-object.ts'
 import { checkRoleWrite, duplicateRole } from './roles.ts'
+import { checkRequired, fieldRules, withDefaults } from './field-defaults.ts'
 import { syncedView } from './synced-classes.ts'
 import { userFieldsRule } from './user-fields.ts'
 
@@ -86,10 +88,35 @@ function withoutKeys(object: ParseObject, excluded: string[] | undefined): Parse
   return object
 }
 
-export async function queryClass(call: CompatCall, className: string): Promise<CompatAnswer> {
+/** Parse's storage names of the creation and update times, which its `order` also takes. */
+const TIME_ALIASES: Record<string, string> = { _created_at: 'createdAt', _updated_at: 'updatedAt' }
+
+/** `order` with `_created_at` / `_updated_at` read as `createdAt` / `updatedAt`, as Parse does. */
+function orderOf(order: string | undefined): string | undefined {
+  return order
+    ?.split(',')
+    .map((key) => {
+      const descending = key.startsWith('-')
+      const name = descending ? key.slice(1) : key
+      const alias = Object.hasOwn(TIME_ALIASES, name) ? TIME_ALIASES[name] : undefined
+      return alias ? `${descending ? '-' : ''}${alias}` : key
+    })
+    .join(',')
+}
+
+export async function queryClass(call: CompatCall, requested: string): Promise<CompatAnswer> {
   const viewer = await viewerOf(call)
   const { params } = call
+  // `relation.query()` of an object the client has not fetched: the query is on the class of
+  // the relation's members, which the answer names.
+  const redirect = params.redirectClassNameForKey
+  const target =
+    typeof redirect === 'string'
+      ? await relationTargetClass(call.services.db, requested, redirect)
+      : undefined
+  const className = target ? compatClassName(target) : requested
   const view = syncedView(call.services, className)
+  const sent = await relationConstraints(call.services.db, className, whereOf(params.where))
   const given = await resolveSubQueries(
     {
       store: call.services.objects,
@@ -100,7 +127,7 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
         return innerView ? innerView.where(where) : where
       },
     },
-    whereOf(params.where),
+    sent,
   )
   const where = view ? view.where(given) : given
   const limit = wholeNumber(params.limit, 'limit', DEFAULT_LIMIT)
@@ -110,7 +137,7 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
   const excluded = listParam(params.excludeKeys, 'excludeKeys')
   if (params.order !== undefined && typeof params.order !== 'string')
     throw new ParseError(ParseCode.INVALID_QUERY, '"order" is a comma-separated list of fields.')
-  const order = view ? view.order(params.order) : params.order
+  const order = view ? view.order(orderOf(params.order)) : orderOf(params.order)
   const condition = where ? parseWhere(where) : undefined
   const found = await call.services.objects.query(viewer, className, {
     where: condition,
@@ -127,7 +154,15 @@ export async function queryClass(call: CompatCall, className: string): Promise<C
     ),
   )
   if (included) await resolveIncludes(call.services.objects, results, included, viewer)
-  return { body: { results, ...(found.count === undefined ? {} : { count: found.count }) } }
+  // Redirected, each result names its class too: the clients' `first` reads it there.
+  if (target) for (const result of results) result.className = className
+  return {
+    body: {
+      results,
+      ...(found.count === undefined ? {} : { count: found.count }),
+      ...(target ? { className } : {}),
+    },
+  }
 }
 
 export async function getFromClass(
@@ -158,7 +193,8 @@ export async function createInClass(call: CompatCall, className: string): Promis
   const writer = await writerOf(call)
   serverKept(className, writer)
   const creator = writer === ANY_OWNER ? (await call.session())?.user.id : writer
-  const data = applyParseWrite({}, call.params)
+  const sent = applyParseWrite({}, call.params)
+  const data = withDefaults(sent, await fieldRules(call.services.objects, className))
   const relations = relationChangesOf(call.params)
   if (className === '_Role') checkRoleWrite(undefined, data, relations)
   const request: CreateRequest = {
@@ -185,7 +221,8 @@ export async function createInClass(call: CompatCall, className: string): Promis
     body: {
       objectId: created.objectId,
       createdAt: created.createdAt,
-      ...changedByTrigger(data, created.data),
+      // Defaults count as changed: the clients take them into the object they saved.
+      ...changedByTrigger(sent, created.data),
     },
   }
 }
@@ -221,6 +258,7 @@ export async function updateInClass(
   serverKept(className, writer)
   // A user's own fields are checked against the wallets linked to that user, whoever writes.
   const checkFields = await userFieldsRule(call.services.db, className, objectId)
+  checkRequired(call.params, await fieldRules(call.services.objects, className))
   let written: Record<string, unknown> = {}
   const { before, after: updated } = await call.services.objects.modify(
     { className, objectId, userId: writer },

@@ -214,6 +214,10 @@ export function applyParseWrite(current: Document, body: Record<string, unknown>
   for (const [key, value] of Object.entries(body)) {
     if (ENVELOPE.has(key) || isRelationOp(value)) continue
     const { field, path } = keyPath(key)
+    // Parse Server refuses this name on every database (its MongoDB adapter cannot store it), so
+    // a Parse app holds no such field; refused the same way here.
+    if (field === 'length')
+      throw new ParseError(ParseCode.INVALID_KEY_NAME, 'Invalid field name: length.')
     const isOp =
       value !== null && typeof value === 'object' && !Array.isArray(value) && '__op' in value
     const result = changeNested(

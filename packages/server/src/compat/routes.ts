@@ -12,7 +12,14 @@ import {
 } from './classes.ts'
 import { deleteFile, uploadFile } from './files.ts'
 import { getConfig, putConfig } from './config.ts'
-import { aggregateClass, deleteSchema, getSchema, listSchemas, saveSchema } from './schemas.ts'
+import {
+  aggregateClass,
+  deleteSchema,
+  getSchema,
+  listSchemas,
+  purgeClass,
+  saveSchema,
+} from './schemas.ts'
 import { jobsData, runFunction, startJob, type SiteFunctions } from './functions.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import { getUser, logout, me, signIn, unlinkEthAddress, updateUser } from './users.ts'
@@ -237,6 +244,11 @@ export function compatRoutes(options: CompatRoutesOptions): CompatRoutes {
     'DELETE',
     '/schemas/:className',
     call((c, { className }) => deleteSchema(c, className!)),
+  )
+  on(
+    'DELETE',
+    '/purge/:className',
+    call((c, { className }) => purgeClass(c, className!)),
   )
 
   function find(method: Method, path: string): Found | undefined {

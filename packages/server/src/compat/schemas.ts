@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { queryRows } from '../db/client.ts'
 import { objects } from '../db/schema.ts'
 import { ANY_OWNER } from '../objects/access.ts'
@@ -262,6 +262,41 @@ export async function deleteSchema(call: CompatCall, name: string): Promise<Comp
       objectId: className,
       userId: ANY_OWNER,
     })
+  return { body: {} }
+}
+
+/** Objects one step of a purge deletes (each step one transaction). */
+const PURGE_STEP = 1_000
+
+/**
+ * `DELETE purge/:className` (`Parse.Schema#purge`): deletes every object of a class and keeps
+ * its schema, master key only as in Parse Server. The server's own classes (`_User`, wallets,
+ * roles, job runs) are not purged here.
+ */
+export async function purgeClass(call: CompatCall, name: string): Promise<CompatAnswer> {
+  requireMaster(call)
+  const className = schemaClassName(name)
+  if (className.startsWith('_'))
+    throw new ParseError(
+      ParseCode.OPERATION_FORBIDDEN,
+      `${className} objects are kept by the server and cannot be purged.`,
+    )
+  for (;;) {
+    const removed = await call.services.objects.transaction(async (tx, writes) => {
+      const rows = await tx
+        .select({ id: objects.id })
+        .from(objects)
+        .where(eq(objects.className, className))
+        .limit(PURGE_STEP)
+      return rows.length
+        ? writes.remove(
+            className,
+            rows.map((row) => row.id),
+          )
+        : []
+    })
+    if (removed.length < PURGE_STEP) break
+  }
   return { body: {} }
 }
 

@@ -8,7 +8,7 @@ import { translateWhere } from './query.ts'
 // Parse's `aggregate` pipelines, limited to the stages that map safely to SQL: `$match` (the
 // query language, before the other stages), `$group` (`_id` null, a field or an object of
 // fields; `$sum`, `$avg`, `$min`, `$max`, `$count`), `$sort`, `$skip`, `$limit`, `$project` and
-// `$count`. Each stage after the `$match`es is one SELECT over the one before, whose rows are
+// `$count`, each as often as needed. Each stage after the first `$match`es is one SELECT over the one before, whose rows are
 // documents (`doc`, jsonb) in an order (`ord`). Fields are bound parameters; nothing sent is
 // spliced into the SQL text.
 
@@ -133,6 +133,25 @@ function projectStage(spec: unknown, from: SQL): SQL {
   return sql`select ${doc} as doc, s.ord from (${from}) s`
 }
 
+const ISO_TIME = String.raw`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$`
+
+/**
+ * A `$match` after other stages: the query language on the documents they made. The documents
+ * are presented as rows named and shaped like the objects table (`data`, `id`, the times), so
+ * the query translator reads them as it reads stored objects.
+ */
+function laterMatch(spec: unknown, from: SQL): SQL {
+  const where = translateWhere(parseWhere(spec)) ?? sql`true`
+  // A time field is a column only when it still holds the ISO text the first stage gave it.
+  const time = (name: string) =>
+    sql`(case when s.doc ->> ${name}::text ~ ${ISO_TIME}::text
+      then (s.doc ->> ${name}::text)::timestamptz end)`
+  return sql`select ${objects}.data as doc, ${objects}.ord from (select s.doc as data, s.ord,
+      s.doc ->> 'objectId' as id, ${time('createdAt')} as created_at,
+      ${time('updatedAt')} as updated_at, null::text as owner_id from (${from}) s) ${objects}
+    where ${where}`
+}
+
 /**
  * The statement of `pipeline` on the objects of `className` (every object: aggregates are the
  * master key's), answering one `doc` (JSON text) per row in order.
@@ -162,7 +181,8 @@ export function aggregateStatement(className: string, pipeline: unknown): SQL {
   for (const [op, spec] of stages.slice(i)) {
     switch (op) {
       case '$match':
-        throw invalid('$match comes first in a pipeline: Portico runs it as the query itself.')
+        from = laterMatch(spec, from)
+        break
       case '$group':
         from = groupStage(spec, from)
         break

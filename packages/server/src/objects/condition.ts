@@ -32,7 +32,14 @@ export type FieldTest =
   /** `options`: any of the letters i, m, s and x (JavaScript's meanings). */
   | { op: '$regex'; pattern: string; options: string }
   /** `$text: {$search: {$term, $language, $caseSensitive}}`: PostgreSQL's full text search. */
-  | { op: '$text'; term: string; language: string; caseSensitive: boolean }
+  | {
+      op: '$text'
+      term: string
+      language: string
+      caseSensitive: boolean
+      /** Whether `é` and `e` differ (false, Parse's default: both sides read without accents). */
+      diacriticSensitive: boolean
+    }
   /** Geo operators (see geo-condition.ts). */
   | GeoTest
 
@@ -275,9 +282,10 @@ function textTest(value: unknown): FieldTest {
   if (typeof config !== 'string' || !TEXT_LANGUAGES.has(config))
     throw invalid(`$language is one of ${[...TEXT_LANGUAGES].join(', ')} (or none).`)
   if (typeof caseSensitive !== 'boolean') throw invalid('$caseSensitive is true or false.')
-  if (search.$diacriticSensitive !== undefined && search.$diacriticSensitive !== false)
-    throw invalid('$diacriticSensitive: true is not supported: use $regex.')
-  return { op: '$text', term, language: config, caseSensitive }
+  const { $diacriticSensitive: diacriticSensitive = false } = search
+  if (typeof diacriticSensitive !== 'boolean')
+    throw invalid('$diacriticSensitive is true or false.')
+  return { op: '$text', term, language: config, caseSensitive, diacriticSensitive }
 }
 
 /**

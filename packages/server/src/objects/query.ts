@@ -127,7 +127,7 @@ function fieldCondition(name: string, test: FieldTest): SQL {
     case '$regex':
       return regexCondition(name, test.pattern, test.options)
     case '$text':
-      return textCondition(name, test.term, test.language, test.caseSensitive)
+      return textCondition(name, test)
     case '$nearSphere':
     case '$box':
     case '$polygon':
@@ -163,18 +163,31 @@ function columnCondition(column: PgColumn, test: ColumnTest<string | Date>): SQL
   }
 }
 
+/** Accented Latin letters and the letters they are read as when accents do not count. */
+const ACCENTED = 'ÀÁÂÃÄÅàáâãäåÇçÈÉÊËèéêëÌÍÎÏìíîïÑñÒÓÔÕÖØòóôõöøÙÚÛÜùúûüÝýÿ'
+const UNACCENTED = 'AAAAAAaaaaaaCcEEEEeeeeIIIIiiiiNnOOOOOOooooooUUUUuuuuYyy'
+
 /**
  * `$text` on a string field: PostgreSQL's full text search in `language` (stems and stop words),
  * the term read as a web search (words, "quoted phrases", -excluded), which never fails on
- * what a user typed. Case-sensitive, the term's words must also appear as written.
+ * what a user typed. Case-sensitive, the term's words must also appear as written. Unless
+ * diacritic-sensitive (Parse's default is not), the text and the term are both read with
+ * accented Latin letters as their plain letters; a fixed `translate` instead of the `unaccent`
+ * extension, which PGlite and a managed PostgreSQL may not have.
  */
-function textCondition(name: string, term: string, language: string, caseSensitive: boolean): SQL {
+function textCondition(
+  name: string,
+  test: { term: string; language: string; caseSensitive: boolean; diacriticSensitive: boolean },
+): SQL {
+  const { term, language, caseSensitive, diacriticSensitive } = test
   const f = field(name)
-  const text = sql`(${objects.data} ->> ${name}::text)`
-  const matched = sql`to_tsvector(${language}::regconfig, ${text}) @@ websearch_to_tsquery(${language}::regconfig, ${term}::text)`
+  const plain = (value: SQL) =>
+    diacriticSensitive ? value : sql`translate(${value}, ${ACCENTED}::text, ${UNACCENTED}::text)`
+  const text = plain(sql`(${objects.data} ->> ${name}::text)`)
+  const matched = sql`to_tsvector(${language}::regconfig, ${text}) @@ websearch_to_tsquery(${language}::regconfig, ${plain(sql`${term}::text`)})`
   const words = term.match(/[\p{L}\p{N}]+/gu) ?? []
   const exact = caseSensitive
-    ? words.map((word) => sql` and strpos(${text}, ${word}::text) > 0`)
+    ? words.map((word) => sql` and strpos(${text}, ${plain(sql`${word}::text`)}) > 0`)
     : []
   return sql`(${typeGuard(sql`jsonb_typeof(${f}) = 'string'`)} and ${matched}${sql.join(exact, sql``)})`
 }
