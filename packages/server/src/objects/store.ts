@@ -162,8 +162,6 @@ export class ObjectStore {
   readonly #rules: ClassRules
   readonly #hooks: ObjectHooks
   readonly #permissions: ClassPermissionsCache | undefined
-  /** The visitors' owner row, made once before it owns anything. */
-  #visitorOwner: Promise<void> | undefined
 
   constructor(options: ObjectStoreOptions) {
     const { db, publish } = options
@@ -568,15 +566,8 @@ export class ObjectStore {
       throw unauthorized(
         `Sign in to create ${className} objects: only a class whose permissions let everyone (*) create takes them from clients that are not signed in.`,
       )
-    this.#visitorOwner ??= this.#db
-      .insert(users)
-      .values(VISITOR_OWNER)
-      .onConflictDoNothing()
-      .then(() => undefined)
-    await this.#visitorOwner.catch((error: unknown) => {
-      this.#visitorOwner = undefined // the next create tries again
-      throw error
-    })
+    // Made here, each time (signed-out creates are rare): its row may have been deleted since.
+    await this.#db.insert(users).values(VISITOR_OWNER).onConflictDoNothing()
   }
 
   /**
