@@ -47,7 +47,7 @@ export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHa
     let connectToken: string | undefined
     let installationId: string | undefined
 
-    const fail = (code: number, error: string, reconnect: boolean, requestId?: number) =>
+    const fail = (code: number, error: string, reconnect: boolean, requestId?: number) => {
       sendJson(socket, {
         op: 'error',
         clientId,
@@ -56,6 +56,10 @@ export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHa
         reconnect,
         ...(requestId === undefined ? {} : { requestId }),
       })
+      // A client told to reconnect opens a new socket and subscribes again there without closing
+      // this one: left open, it would hold an address's socket slot and send every event twice.
+      if (reconnect) socket.close(1000)
+    }
 
     const subscriber = new Subscriber(socket, {
       hub: services.liveHub,
