@@ -152,7 +152,9 @@ export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHa
             parseWhere((view ? view.where(given) : given) ?? {}),
           )
           const shown = (object: WireObject, keys: string[] | undefined) =>
-            view ? view.toParse(toParseObject(object, view.keys(keys))) : toParseObject(object, keys)
+            view
+              ? view.toParse(toParseObject(object, view.keys(keys)))
+              : toParseObject(object, keys)
           const present = (object: WireObject) => shown(object, fields)
           /** Whether a create or update changed a watched field (always, without `watch`). */
           const watched = (object: WireObject, original: WireObject | null) => {

@@ -74,7 +74,8 @@ export const objectSchemas = {
   },
   delete: {
     tags,
-    summary: 'Delete an object (those its ACL and class permissions let the caller write, signed in or not)',
+    summary:
+      'Delete an object (those its ACL and class permissions let the caller write, signed in or not)',
     params: objectParams,
     response: { 204: { type: 'null' }, ...errors },
   },
