@@ -5,7 +5,8 @@
 // applicable per spec file and server, then totals. Not part of `npm test`.
 //   PG_URL=postgres://postgres@127.0.0.1:55435 node bench/parse-sdk-suite.mjs <sdk git dir> [parse|portico|both] [File.js,…]
 // SUITE_SIGNED_IN=1: on Portico each spec starts signed in with a new wallet (Portico refuses
-// every signed-out write, on purpose; this shows what the suite finds beyond that).
+// signed-out creates unless a class lets everyone create, on purpose; this shows what the suite
+// finds beyond that).
 // SUITE_TIMEOUT_MS: each spec's time limit (20 s, the suite's; specs that fail without calling
 // `done` wait for it). SUITE_SHOW_FAILURES=1 lists failures; SUITE_JSON=<file> keeps the results.
 // <sdk git dir> is a clone of github.com/parse-community/Parse-SDK-JS (read with `git show HEAD:…`).

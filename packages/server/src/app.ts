@@ -138,7 +138,13 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   await app.register(rpcRoutes, { services, leanPath: leanRpc })
   if (config.compat.mount) await app.register(compatMount, { services })
   const sockets = new Map<string, SocketHandler>([['/api/live', nativeLiveSocket(services)]])
-  if (config.compat.mount) sockets.set(config.compat.mount, parseLiveQuerySocket(services))
+  if (config.compat.mount) {
+    const parseLiveQuery = parseLiveQuerySocket(services)
+    sockets.set(config.compat.mount, parseLiveQuery)
+    // Parse's LiveQuery server answers on any path: apps and `Parse.LiveQueryClient` often name
+    // the bare host (`ws://host:1337`).
+    sockets.set('/', parseLiveQuery)
+  }
   attachSockets(app, sockets, { slots: services.socketSlots, clientAddress })
   await app.register(metaRoutes, { services })
   await app.register(webRoutes, {

@@ -110,10 +110,14 @@ export async function viewerOf(call: CompatCall): Promise<Changer | undefined> {
   return (await call.session())?.user.id
 }
 
-/** Whose access a call writes with: everyone's with the master key, else the signed-in user's (209 without one). */
-export async function writerOf(call: CompatCall): Promise<Changer> {
+/**
+ * Whose access a call writes with: everyone's with the master key, else the signed-in user's, or
+ * undefined when nobody is signed in (the object store judges such a client as `*`, and refuses
+ * its creates unless the class lets everyone create).
+ */
+export async function writerOf(call: CompatCall): Promise<Changer | undefined> {
   if (call.master) return ANY_OWNER
-  return (await call.requireSession()).user.id
+  return (await call.session())?.user.id
 }
 
 // What the mount asks of the site's cloud code (cloud/code.ts provides it): its functions, its

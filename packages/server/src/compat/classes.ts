@@ -12,6 +12,7 @@ import { resolveSubQueries } from './sub-queries.ts'
 import { relationConstraints, relationTargetClass } from './relation-queries.ts'
 import { MASTER_OWNER } from './master-key.ts'
 import type { CreateRequest } from '../objects/writer.ts'
+import { VISITOR_OWNER } from '../objects/store.ts'
 import { recordAudit } from '../admin/audit.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import {
@@ -200,7 +201,8 @@ export async function createInClass(call: CompatCall, className: string): Promis
   const request: CreateRequest = {
     className,
     writer,
-    ownerId: creator ?? MASTER_OWNER.id,
+    signedOut: writer === undefined,
+    ownerId: creator ?? (writer === undefined ? VISITOR_OWNER.id : MASTER_OWNER.id),
     data,
     acl: createAcl(call.params.ACL, creator),
     // A change made with the master key is in the console's audit log as the console's own are.

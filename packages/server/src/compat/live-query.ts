@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import { isDeepStrictEqual } from 'node:util'
 import type { WebSocket } from 'ws'
 import { readMessages, sendJson, type SocketHandler } from '../live/sockets.ts'
 import { MAX_SUBSCRIPTIONS, Subscriber } from '../live/subscriber.ts'
@@ -14,13 +15,21 @@ import type { WireObject } from '../objects/rows.ts'
 // Parse's LiveQuery protocol on the mount path (what `Moralis.Query#subscribe` and
 // `Parse.LiveQueryClient` speak):
 //   client: connect { applicationId, sessionToken?, installationId }, subscribe { requestId,
-//           query: { className, where, fields?/keys? }, sessionToken? }, unsubscribe { requestId }
+//           query: { className, where, fields?/keys?, watch? }, sessionToken? },
+//           unsubscribe { requestId }
 //   server: connected { clientId }, subscribed { clientId, requestId }, unsubscribed,
 //           error { code, error, reconnect }, create|update|enter|leave|delete { clientId,
 //           requestId, object, original? }
 // Each event is filtered by the subscriber's read access (live/hub.ts); a subscription's own
 // session token wins over the one sent at connect, as in Parse Server. Sessions and
-// subscriptions are kept as for `/api/live` (live/subscriber.ts).
+// subscriptions are kept as for `/api/live` (live/subscriber.ts). With `watch`, creates and
+// updates are sent only when one of the watched fields changed (is set, for a create).
+
+/** What a subscription's query may hold (`fields` is the older clients' `keys`). */
+const QUERY_KEYS = new Set(['className', 'where', 'keys', 'fields', 'watch'])
+
+const stringList = (value: unknown): string[] | undefined =>
+  Array.isArray(value) ? value.filter((f): f is string => typeof f === 'string') : undefined
 
 let nextClientId = 1
 
@@ -38,7 +47,7 @@ export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHa
     let connectToken: string | undefined
     let installationId: string | undefined
 
-    const fail = (code: number, error: string, reconnect: boolean, requestId?: number) =>
+    const fail = (code: number, error: string, reconnect: boolean, requestId?: number) => {
       sendJson(socket, {
         op: 'error',
         clientId,
@@ -47,6 +56,10 @@ export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHa
         reconnect,
         ...(requestId === undefined ? {} : { requestId }),
       })
+      // A client told to reconnect opens a new socket and subscribes again there without closing
+      // this one: left open, it would hold an address's socket slot and send every event twice.
+      if (reconnect) socket.close(1000)
+    }
 
     const subscriber = new Subscriber(socket, {
       hub: services.liveHub,
@@ -121,24 +134,36 @@ export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHa
             where?: unknown
             fields?: unknown
             keys?: unknown
+            watch?: unknown
           }
+          // Parse Server's answer, word for word: the clients know it, stop sending what it
+          // refuses, reconnect and subscribe again.
+          if (Object.keys(query).some((key) => !QUERY_KEYS.has(key)))
+            return fail(1, 'Additional properties not allowed', true)
           if (typeof query.className !== 'string')
             return fail(4, 'A subscription names its "className".', false, requestId)
           const className = compatClassName(query.className)
-          const fieldsValue = query.fields ?? query.keys
-          const fields = Array.isArray(fieldsValue)
-            ? fieldsValue.filter((f): f is string => typeof f === 'string')
-            : undefined
+          const fields = stringList(query.fields ?? query.keys)
+          const watch = stringList(query.watch)
           const view = syncedView(services, className)
           const given = query.where === undefined ? {} : (query.where as Record<string, unknown>)
           const condition = services.objects.liveCondition(
             className,
             parseWhere((view ? view.where(given) : given) ?? {}),
           )
-          const present = (object: WireObject) =>
+          const shown = (object: WireObject, keys: string[] | undefined) =>
             view
-              ? view.toParse(toParseObject(object, view.keys(fields)))
-              : toParseObject(object, fields)
+              ? view.toParse(toParseObject(object, view.keys(keys)))
+              : toParseObject(object, keys)
+          const present = (object: WireObject) => shown(object, fields)
+          /** Whether a create or update changed a watched field (always, without `watch`). */
+          const watched = (object: WireObject, original: WireObject | null) => {
+            if (!watch?.length) return true
+            // The whole objects: a watched field need not be among those sent.
+            const now = shown(object, undefined) as Record<string, unknown>
+            const before = (original ? shown(original, undefined) : {}) as Record<string, unknown>
+            return watch.some((field) => !isDeepStrictEqual(now[field], before[field]))
+          }
           const viewerId = await viewerOf(message.sessionToken ?? connectToken)
 
           subscriber.subscribe(requestId, {
@@ -146,6 +171,7 @@ export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHa
             viewerId,
             condition,
             send: (op, object, original) =>
+              ((op !== 'create' && op !== 'update') || watched(object, original)) &&
               send({
                 op,
                 clientId,

@@ -7,8 +7,8 @@ import type { Changer } from './access.ts'
 export interface ClassRules {
   /**
    * Throws the refusal when `writer` may not create, change or delete objects of `className`.
-   * `writer` is a user id, `ANY_OWNER` (the console), or undefined for rows written as given
-   * (an import).
+   * `writer` is a user id, `ANY_OWNER` (the console), or undefined for a client that is not
+   * signed in or rows written as given (an import).
    */
   assertWritable(className: string, writer: Changer | undefined): void
   /**

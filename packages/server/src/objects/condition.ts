@@ -199,20 +199,24 @@ function parseLevel(where: unknown, depth: number, counter: { conditions: number
   return { terms }
 }
 
-/** `{ "$relatedTo": { "object": <Pointer>, "key": "<relation field>" } }`. */
+/**
+ * `{ "$relatedTo": { "object": <Pointer>, "key": "<relation field>" } }`. A pointer without an
+ * `objectId` (an object not saved yet, such as a clone, as the clients send it) holds no one.
+ */
 function relatedTo(value: unknown): Term {
   const { object, key } = (value ?? {}) as { object?: unknown; key?: unknown }
   const pointer = (object ?? {}) as { __type?: unknown; className?: unknown; objectId?: unknown }
+  const objectId = pointer.objectId ?? ''
   if (
     typeof key !== 'string' ||
     pointer.__type !== 'Pointer' ||
     typeof pointer.className !== 'string' ||
-    typeof pointer.objectId !== 'string' ||
-    pointer.objectId.length > 64
+    typeof objectId !== 'string' ||
+    objectId.length > 64
   )
     throw invalid('$relatedTo takes { "object": <a Pointer>, "key": "<relation field>" }.')
   assertFieldName(key)
-  return { kind: 'related', className: pointer.className, objectId: pointer.objectId, key }
+  return { kind: 'related', className: pointer.className, objectId, key }
 }
 
 /** Whether a constraint is an operator object (`{ $gt: 1 }`) rather than a value to equal. */

@@ -1,6 +1,7 @@
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import { replay } from '../idempotency/store.ts'
 import { unreadable } from './access.ts'
+import { VISITOR_OWNER } from './store.ts'
 import { ownerAcl, parseAcl, withPublicRead } from './acl.ts'
 import { parseWhereText } from './condition.ts'
 import { assertClassName } from './names.ts'
@@ -11,7 +12,9 @@ import { routePlugin } from '../http/route-plugin.ts'
 
 // Objects: JSON documents in named classes, each with an ACL (acl.ts). Created without one, an
 // object is its creator's, private unless `publicRead`. Someone who cannot read an object gets
-// 404, so its existence is not revealed; someone who reads it but may not write it, 403.
+// 404, so its existence is not revealed; someone who reads it but may not write it, 403. Who
+// may write without signing in is the store's to decide (store.ts): the routes pass the caller
+// as they find them.
 
 export const objectRoutes = routePlugin(
   'portico-objects',
@@ -25,12 +28,14 @@ export const objectRoutes = routePlugin(
       { schema: s.create, config: { idempotent: 'within' } },
       async (request, reply) => {
         const className = assertClassName(request.params.className)
-        const { user } = await request.requireUser()
+        const user = (await request.currentUser())?.user
         const { acl, publicRead } = request.body
-        const given = acl === undefined ? ownerAcl(user.id, false) : parseAcl(acl)
+        // Without a sign-in and an ACL, the object is no one's to write (private unless `publicRead`).
+        const given = acl !== undefined ? parseAcl(acl) : user ? ownerAcl(user.id, false) : {}
         const outcome = await objects.create({
           className,
-          ownerId: user.id,
+          ownerId: user?.id ?? VISITOR_OWNER.id,
+          signedOut: !user,
           data: normaliseDocument(request.body.data),
           acl: publicRead === undefined ? given : withPublicRead(given, publicRead),
           idempotency: request.idempotency,
@@ -66,12 +71,12 @@ export const objectRoutes = routePlugin(
       { schema: s.update, config: { idempotent: 'claim' } },
       async (request) => {
         const className = assertClassName(request.params.className)
-        const { user } = await request.requireUser()
+        const current = await request.currentUser()
         const { data, acl, publicRead } = request.body
         return objects.update({
           className,
           objectId: request.params.objectId,
-          userId: user.id,
+          userId: current?.user.id,
           ...(data === undefined ? {} : { data: normaliseDocument(data) }),
           ...(acl === undefined ? {} : { acl: parseAcl(acl) }),
           ...(publicRead === undefined ? {} : { publicRead }),
@@ -84,11 +89,11 @@ export const objectRoutes = routePlugin(
       { schema: s.delete, config: { idempotent: 'claim' } },
       async (request, reply) => {
         const className = assertClassName(request.params.className)
-        const { user } = await request.requireUser()
+        const current = await request.currentUser()
         await objects.delete({
           className,
           objectId: request.params.objectId,
-          userId: user.id,
+          userId: current?.user.id,
         })
         return reply.status(204).send(null)
       },

@@ -32,7 +32,8 @@ const digits = { type: 'string', pattern: '^[0-9]{1,9}$' } as const
 export const objectSchemas = {
   create: {
     tags,
-    summary: "Create an object (with an ACL, or its creator's and private unless publicRead)",
+    summary:
+      "Create an object (with an ACL, or its creator's and private unless publicRead); signed in, unless the class's permissions let everyone create",
     params: classParams,
     body: createObjectBodySchema,
     response: { 201: objectSchema, ...errors },
@@ -66,14 +67,15 @@ export const objectSchemas = {
   update: {
     tags,
     summary:
-      'Change an object: merge top-level fields, replace its ACL or set publicRead (those its ACL lets write)',
+      'Change an object: merge top-level fields, replace its ACL or set publicRead (those its ACL and class permissions let the caller write, signed in or not)',
     params: objectParams,
     body: updateObjectBodySchema,
     response: { 200: objectSchema, ...errors },
   },
   delete: {
     tags,
-    summary: 'Delete an object (those its ACL lets write)',
+    summary:
+      'Delete an object (those its ACL and class permissions let the caller write, signed in or not)',
     params: objectParams,
     response: { 204: { type: 'null' }, ...errors },
   },

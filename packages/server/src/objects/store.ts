@@ -2,8 +2,8 @@ import { and, asc, count, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm
 import { rowsOf, batchConcurrency, queryRows, textArray, type Database } from '../db/client.ts'
 import { copyRows } from '../db/bulk-copy.ts'
 import { createCoalescer } from '../db/coalesce.ts'
-import { objects } from '../db/schema.ts'
-import { HttpError, notFound } from '../errors.ts'
+import { objects, users } from '../db/schema.ts'
+import { HttpError, notFound, unauthorized } from '../errors.ts'
 import { answerBudget } from '../http/answer-budget.ts'
 import {
   ANY_OWNER,
@@ -56,6 +56,21 @@ import { recordAudit } from '../admin/audit.ts'
 // The object store: the only module that reads or writes the `objects` table. Every read and
 // write takes the access rule (access.ts) into its own statement. Each committed change is told
 // to live listeners through `publish`.
+//
+// A client that is not signed in (`userId` / actor undefined) is judged as `*`: it changes and
+// deletes what the ACLs and the class's permissions let everyone change, as in Parse. Creating
+// is Portico's one exception: it needs a sign-in unless the class's permissions name `*` for
+// `create` (a class without permissions is open to signed-in users only).
+
+/** Owner of the objects made by clients that are not signed in: a user who never signs in. */
+export const VISITOR_OWNER = {
+  id: 'portico-visitor',
+  address: '0x0000000000000000000000000000000000000003',
+}
+
+/** Who a create is made as: undefined for a client that is not signed in. */
+const creatorOf = (request: CreateRequest): Changer | undefined =>
+  request.signedOut ? undefined : (request.writer ?? request.ownerId)
 
 export interface ObjectStoreOptions {
   db: Database
@@ -519,8 +534,7 @@ export class ObjectStore {
   /** Creates an object through the group-commit writer (writer.ts), with its save triggers. */
   async create(request: CreateRequest): Promise<CreateOutcome> {
     const { className } = request
-    const actor = request.writer ?? request.ownerId
-    this.#rules.assertWritable(className, actor)
+    const actor = creatorOf(request)
     // A role's name is unique: in a group, one name in use would fail the others' statement.
     if (className === '_Role') return { created: await this.createRelated(request, []) }
     await this.#mayCreate(request, actor)
@@ -533,14 +547,27 @@ export class ObjectStore {
     return saved
   }
 
-  /** Throws unless the class's permissions let `actor` create `request` (and add its fields). */
-  async #mayCreate(request: CreateRequest, actor: Changer): Promise<void> {
+  /** Throws unless the class's rules and permissions let `actor` create `request` (and add its fields). */
+  async #mayCreate(request: CreateRequest, actor: Changer | undefined): Promise<void> {
+    this.#rules.assertWritable(request.className, actor)
+    if (actor === undefined) await this.#mayCreateSignedOut(request.className)
     if (!this.#permissions || actor === ANY_OWNER) return
     const viewer = await this.#viewer(actor)
     await this.allowed(request.className, 'create', viewer)
     const refusal = await this.#addFieldRefusal(request.className, viewer)
     if (refusal)
       await this.#assertFieldsHeld(this.#db, request.className, Object.keys(request.data), refusal)
+  }
+
+  /** Throws 401 unless `className`'s permissions let everyone create (see the top of this file). */
+  async #mayCreateSignedOut(className: string): Promise<void> {
+    const rule = (await this.#permissions?.of(className))?.operations.create
+    if (!rule?.who.has('*'))
+      throw unauthorized(
+        `Sign in to create ${className} objects: only a class whose permissions let everyone (*) create takes them from clients that are not signed in.`,
+      )
+    // Made here, each time (signed-out creates are rare): its row may have been deleted since.
+    await this.#db.insert(users).values(VISITOR_OWNER).onConflictDoNothing()
   }
 
   /**
@@ -623,10 +650,11 @@ export class ObjectStore {
   /**
    * Changes an object in one transaction: the row is locked, `modify` computes the new document
    * and/or ACL (or owner) from the current object, and the result is written and told to live
-   * listeners. Refused (404 or 403, see `refusal`) unless its ACL lets `userId` write it.
+   * listeners. Refused (404 or 403, see `refusal`) unless its ACL lets `userId` write it
+   * (undefined: a client that is not signed in, judged as `*`).
    */
   async modify(
-    input: { className: string; objectId: string; userId: Changer },
+    input: { className: string; objectId: string; userId: Changer | undefined },
     modify: (current: WireObject) => Change,
   ): Promise<{ before: WireObject; after: WireObject }> {
     const { className, objectId, userId } = input
@@ -693,7 +721,7 @@ export class ObjectStore {
 
   /** The change `modify` makes to the object as it is now, as its `beforeSave` leaves it. */
   async #plannedChange(
-    input: { className: string; objectId: string; userId: Changer },
+    input: { className: string; objectId: string; userId: Changer | undefined },
     writable: SQL,
     modify: (current: WireObject) => Change,
     context: HookContext,
@@ -723,7 +751,7 @@ export class ObjectStore {
   update(input: {
     className: string
     objectId: string
-    userId: Changer
+    userId: Changer | undefined
     data?: Document
     acl?: Acl
     publicRead?: boolean
@@ -745,7 +773,7 @@ export class ObjectStore {
    */
   async createRelated(request: CreateRequest, relations: RelationChange[]): Promise<WireObject> {
     const { className } = request
-    const actor = request.writer ?? request.ownerId
+    const actor = creatorOf(request)
     await this.#mayCreate(request, actor)
     const context = this.#hooks.context()
     request = await this.#beforeSave(request, actor, context)
@@ -779,8 +807,11 @@ export class ObjectStore {
     )
   }
 
-  /** Deletes an object (and the relation members it held); returns it as it was. */
-  async delete(input: { className: string; objectId: string; userId: Changer }) {
+  /**
+   * Deletes an object (and the relation members it held) if `userId` may (undefined: a client
+   * that is not signed in); returns it as it was.
+   */
+  async delete(input: { className: string; objectId: string; userId: Changer | undefined }) {
     this.#rules.assertWritable(input.className, input.userId)
     const viewer = await this.#viewer(input.userId)
     const constraint = await this.allowed(input.className, 'delete', viewer)
@@ -903,7 +934,7 @@ export class ObjectStore {
    * Why a change was refused: 404 when the caller cannot even read the object, 403 when they can
    * read it but its ACL does not let them write it.
    */
-  async #refusal(className: string, objectId: string, userId: Changer) {
+  async #refusal(className: string, objectId: string, userId: Changer | undefined) {
     if (userId === ANY_OWNER) return notFound('No such object.')
     const readable = await this.#get(className, objectId, userId)
     return readable ? unwritable() : unreadable()

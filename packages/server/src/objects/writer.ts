@@ -30,6 +30,11 @@ export interface CreateRequest {
   acl: Acl
   /** Who writes it, when not its owner: the master key (`ANY_OWNER`) may write where others may not. */
   writer?: Changer | undefined
+  /**
+   * Made by a client that is not signed in (its owner is then `VISITOR_OWNER`, store.ts): allowed
+   * only where the class's permissions name `*` for `create`.
+   */
+  signedOut?: boolean | undefined
   idempotency?: IdempotencyClaim | undefined
   /**
    * Who the console's audit log names for this create (`object.create`, the object as written),
