@@ -255,8 +255,9 @@ describe.each(databaseKinds())('class-level permissions through the parse SDK on
       },
       body: JSON.stringify({ classLevelPermissions: null }),
     })
-    expect(((await answer.json()) as { classLevelPermissions: unknown }).classLevelPermissions)
-      .toMatchObject({ find: { '*': true }, create: { '*': true } })
+    expect(
+      ((await answer.json()) as { classLevelPermissions: unknown }).classLevelPermissions,
+    ).toMatchObject({ find: { '*': true }, create: { '*': true } })
     expect(((await new Parse.Query('Memo').find()) as Found[]).length).toBe(1)
   })
 

@@ -225,16 +225,23 @@ describe.each(databaseKinds())('query options through the parse SDK on %s', (kin
     // From the default: the save's answer and a read give it closed.
     const byDefault = await new Field().save(null, master)
     expect(byDefault.get('area').coordinates).toEqual(closed)
-    expect((await new Parse.Query('Field').get(byDefault.id, master)).get('area').coordinates).toEqual(
-      closed,
-    )
+    expect(
+      (await new Parse.Query('Field').get(byDefault.id, master)).get('area').coordinates,
+    ).toEqual(closed)
     // Sent by the client, on a create and on an update: stored closed (the client keeps what it
     // sent until it reads the object again, as with Parse Server).
     const sent = await new Field({ area: new Parse.Polygon(open) }).save(null, master)
     expect((await new Parse.Query('Field').get(sent.id, master)).get('area').coordinates).toEqual(
       closed,
     )
-    sent.set('area', new Parse.Polygon([[2, 2], [2, 3], [3, 3]]))
+    sent.set(
+      'area',
+      new Parse.Polygon([
+        [2, 2],
+        [2, 3],
+        [3, 3],
+      ]),
+    )
     await sent.save(null, master)
     expect((await new Parse.Query('Field').get(sent.id, master)).get('area').coordinates).toEqual([
       [2, 2],

@@ -205,8 +205,7 @@ function fieldChanges(value: unknown): Record<string, Document | undefined> {
       if (spec.defaultValue !== undefined && spec.defaultValue !== null)
         defaultValue(spec.defaultValue, field)
       changes[field] = { ...spec } as Document
-    }
-    else
+    } else
       throw new ParseError(
         ParseCode.INCORRECT_TYPE,
         `"${field}" needs a type: one of ${[...FIELD_TYPES].join(', ')}.`,
