@@ -51,7 +51,8 @@ export function ClassDefaultsPanel({
         Class-level permissions (who may find, get, count, create, update, delete or add fields, and
         the fields hidden from some) come before the ACLs: they are this class’s object in{' '}
         <code>_SCHEMA</code>, set with <code>Parse.Schema#setCLP</code> or edited there. A class
-        without one is open.
+        without one is open; once it has one, an operation it leaves out is closed to all but the
+        master key and the console, so write every operation you mean to allow.
       </p>
     </details>
   )

@@ -201,6 +201,66 @@ describe.each(databaseKinds())('class-level permissions through the parse SDK on
     await allowed.unsubscribe()
   })
 
+  it('closes the operations a partial set leaves out to all but the master key, as Parse does', async () => {
+    const Memo = Parse.Object.extend('Memo')
+    const kept = await new Memo({ text: 'kept' }).setACL(publicAcl()).save(null, master)
+    const schema = new Parse.Schema('Memo')
+    schema.setCLP({ find: { '*': true }, get: { requiresAuthentication: true } })
+    await schema.update()
+    // The schema answers every operation, those left out as {} (Parse's answer).
+    const read = await new Parse.Schema('Memo').get()
+    expect(read.classLevelPermissions).toEqual({
+      find: { '*': true },
+      get: { requiresAuthentication: true },
+      count: {},
+      create: {},
+      update: {},
+      delete: {},
+      addField: {},
+      protectedFields: {},
+    })
+
+    await as(alice)
+    expect(((await new Parse.Query('Memo').find()) as Found[]).length).toBe(1)
+    const mine = (await new Parse.Query('Memo').get(kept.id)) as Found
+    await expect(new Parse.Query('Memo').count()).rejects.toMatchObject({ code: 119 })
+    await expect(new Memo({ text: 'new' }).setACL(publicAcl()).save()).rejects.toMatchObject({
+      code: 119,
+    })
+    mine.set('text', 'changed')
+    await expect(mine.save()).rejects.toMatchObject({ code: 119 })
+    await expect(mine.destroy()).rejects.toMatchObject({ code: 119 })
+
+    // The master key passes every one of them.
+    expect(await new Parse.Query('Memo').count(master)).toBe(1)
+    const made = await new Memo({ text: 'by master' }).setACL(publicAcl()).save(null, master)
+    mine.set('text', 'changed')
+    await mine.save(null, master)
+    await made.destroy(master)
+    expect(
+      ((await new Parse.Query('Memo').find(master)) as Found[]).map((o) => o.get('text')),
+    ).toEqual(['changed'])
+
+    // An empty set closes them all; a class with none stored is open again.
+    schema.setCLP({})
+    const emptied = await schema.update()
+    expect(emptied.classLevelPermissions.find).toEqual({})
+    await expect(new Parse.Query('Memo').find()).rejects.toMatchObject({ code: 119 })
+    const answer = await fetch(`${server.serverUrl}/schemas/Memo`, {
+      method: 'PUT',
+      headers: {
+        'content-type': 'application/json',
+        'x-parse-application-id': 'portico',
+        'x-parse-master-key': MASTER,
+      },
+      body: JSON.stringify({ classLevelPermissions: null }),
+    })
+    expect(
+      ((await answer.json()) as { classLevelPermissions: unknown }).classLevelPermissions,
+    ).toMatchObject({ find: { '*': true }, create: { '*': true } })
+    expect(((await new Parse.Query('Memo').find()) as Found[]).length).toBe(1)
+  })
+
   it('refuses permissions that are not Parse permissions, and schema changes without the master key', async () => {
     const answer = await fetch(`${server.serverUrl}/schemas/Ledger`, {
       method: 'PUT',

@@ -1,12 +1,14 @@
 import { SCHEMA_CLASS } from '../objects/class-permissions.ts'
 import type { ObjectStore } from '../objects/store.ts'
-import type { Document } from '../objects/wire.ts'
+import { HttpError } from '../errors.ts'
+import { normaliseValue, type Document } from '../objects/wire.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 
 // The `required` and `defaultValue` a class's schema declares for a field (`Parse.Schema`'s
 // `addString('name', { required: true, defaultValue: 'x' })`), applied to writes as Parse Server
 // does: a new object gets the default of each field it does not set, and a required field left
-// without a value (missing, null or empty text) is refused with 142.
+// without a value (missing, null or empty text) is refused with 142. A default is kept as
+// declared and stored as a sent value is (a Polygon closed), as Parse Server does.
 
 interface FieldRule {
   required?: unknown
@@ -42,10 +44,22 @@ export function withDefaults(data: Document, rules: Record<string, FieldRule>): 
   const out = { ...data }
   for (const [field, rule] of Object.entries(rules)) {
     if (!empty(out[field])) continue
-    if (out[field] === undefined && !isNone(rule.defaultValue)) out[field] = rule.defaultValue
+    if (out[field] === undefined && !isNone(rule.defaultValue))
+      out[field] = defaultValue(rule.defaultValue, field)
     else if (rule.required === true) throw required(field)
   }
   return out
+}
+
+/** A declared default as stored; one that is not a valid value is refused (111). */
+export function defaultValue(value: unknown, field: string): unknown {
+  try {
+    return normaliseValue(value, field)
+  } catch (error) {
+    if (error instanceof HttpError)
+      throw new ParseError(ParseCode.INCORRECT_TYPE, `The default of ${error.message}`)
+    throw error
+  }
 }
 
 /** Refuses an update that empties a required field (sets it to null or '', or deletes it). */

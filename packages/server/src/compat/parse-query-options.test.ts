@@ -207,4 +207,47 @@ describe.each(databaseKinds())('query options through the parse SDK on %s', (kin
       message: 'Invalid field name: length.',
     })
   })
+
+  it('stores a Polygon closed, its first point repeated at the end, as Parse Server does', async () => {
+    const open = [
+      [0, 0],
+      [0, 1],
+      [1, 1],
+      [1, 0],
+    ]
+    const closed = [...open, [0, 0]]
+    const schema = new Parse.Schema('Field')
+    schema.addPolygon('area', { defaultValue: new Parse.Polygon(open) })
+    const saved = await schema.save()
+    // The schema keeps the default as it was declared.
+    expect(saved.fields.area.defaultValue).toEqual({ __type: 'Polygon', coordinates: open })
+    const Field = Parse.Object.extend('Field')
+    // From the default: the save's answer and a read give it closed.
+    const byDefault = await new Field().save(null, master)
+    expect(byDefault.get('area').coordinates).toEqual(closed)
+    expect(
+      (await new Parse.Query('Field').get(byDefault.id, master)).get('area').coordinates,
+    ).toEqual(closed)
+    // Sent by the client, on a create and on an update: stored closed (the client keeps what it
+    // sent until it reads the object again, as with Parse Server).
+    const sent = await new Field({ area: new Parse.Polygon(open) }).save(null, master)
+    expect((await new Parse.Query('Field').get(sent.id, master)).get('area').coordinates).toEqual(
+      closed,
+    )
+    sent.set(
+      'area',
+      new Parse.Polygon([
+        [2, 2],
+        [2, 3],
+        [3, 3],
+      ]),
+    )
+    await sent.save(null, master)
+    expect((await new Parse.Query('Field').get(sent.id, master)).get('area').coordinates).toEqual([
+      [2, 2],
+      [2, 3],
+      [3, 3],
+      [2, 2],
+    ])
+  })
 })

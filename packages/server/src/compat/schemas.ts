@@ -6,6 +6,7 @@ import { parseClassPermissions, SCHEMA_CLASS } from '../objects/class-permission
 import { isValidName, SYSTEM_CLASSES } from '../objects/names.ts'
 import type { Document } from '../objects/wire.ts'
 import type { CompatAnswer, CompatCall } from './call.ts'
+import { defaultValue } from './field-defaults.ts'
 import { ensureMasterOwner, MASTER_OWNER } from './master-key.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 
@@ -32,6 +33,22 @@ const OPEN = {
   delete: { '*': true },
   addField: { '*': true },
   protectedFields: { '*': [] },
+}
+
+/**
+ * What a class with permissions of its own answers for the operations they leave out: `{}`,
+ * the master key's alone, as the store enforces it (objects/class-permissions.ts) and as Parse
+ * Server answers.
+ */
+const CLOSED = {
+  find: {},
+  count: {},
+  get: {},
+  create: {},
+  update: {},
+  delete: {},
+  addField: {},
+  protectedFields: {},
 }
 
 /** Objects a class's fields are guessed from (their first value of each type wins). */
@@ -114,6 +131,23 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** Stored permissions as Parse answers them: every operation, those left out as `{}`. */
+function permissionsAnswer(stored: unknown) {
+  if (stored === undefined || stored === null) return OPEN
+  // Stored permissions that are not an object (an edit in the console) let no one through.
+  return isObject(stored) ? { ...CLOSED, ...stored } : CLOSED
+}
+
+/**
+ * The permissions a schema body sets: checked before anything is written. A number stands for
+ * no operations at all, as Parse Server takes it (its SDK's own tests send one).
+ */
+function sentPermissions(value: unknown): unknown {
+  if (typeof value === 'number') return {}
+  if (value !== undefined && value !== null) parseClassPermissions(value)
+  return value
+}
+
 async function schemaOf(call: CompatCall, className: string) {
   const [row, held] = await Promise.all([stored(call, className), heldFields(call, className)])
   if (!row && Object.keys(held).length === 0) return undefined
@@ -121,9 +155,7 @@ async function schemaOf(call: CompatCall, className: string) {
   return {
     className,
     fields: { ...DEFAULT_FIELDS, ...held, ...declared },
-    classLevelPermissions: isObject(row?.data.classLevelPermissions)
-      ? row.data.classLevelPermissions
-      : OPEN,
+    classLevelPermissions: permissionsAnswer(row?.data.classLevelPermissions),
     indexes: { _id_: { _id: 1 } },
   }
 }
@@ -168,9 +200,12 @@ function fieldChanges(value: unknown): Record<string, Document | undefined> {
         `Invalid field name: ${String(field).slice(0, 80)}.`,
       )
     if (isObject(spec) && spec.__op === 'Delete') changes[field] = undefined
-    else if (isObject(spec) && typeof spec.type === 'string' && FIELD_TYPES.has(spec.type))
+    else if (isObject(spec) && typeof spec.type === 'string' && FIELD_TYPES.has(spec.type)) {
+      // Kept as declared; checked now so that no later create is refused for it.
+      if (spec.defaultValue !== undefined && spec.defaultValue !== null)
+        defaultValue(spec.defaultValue, field)
       changes[field] = { ...spec } as Document
-    else
+    } else
       throw new ParseError(
         ParseCode.INCORRECT_TYPE,
         `"${field}" needs a type: one of ${[...FIELD_TYPES].join(', ')}.`,
@@ -197,9 +232,7 @@ export async function saveSchema(
       `Class name mismatch between ${String(sentName).slice(0, 80)} and ${name}.`,
     )
   const fields = fieldChanges(call.params.fields)
-  const permissions = call.params.classLevelPermissions
-  // Checked before anything is written; stored as sent.
-  if (permissions !== undefined && permissions !== null) parseClassPermissions(permissions)
+  const permissions = sentPermissions(call.params.classLevelPermissions)
   const existing = await schemaOf(call, className)
   if (creating && existing)
     throw new ParseError(ParseCode.INVALID_CLASS_NAME, `Class ${className} already exists.`)

@@ -11,7 +11,9 @@ import type { Document } from './wire.ts'
 // `requiresAuthentication`, `pointerFields`), the fields some callers never see
 // (`protectedFields`), and the pointer fields naming users who alone may read or write an object
 // (`readUserFields` / `writeUserFields`). They come before the objects' ACLs: a caller must pass
-// both. The master key and the console pass them; a class without them is open to all.
+// both. The master key and the console pass them. A class without them is open to all; once a
+// class has them, an operation they leave out is the master key's alone, as in Parse Server
+// (which reads a missing operation as `{}`): a partial set never opens more than it names.
 //
 // They are kept as Parse keeps them, one object of the class `_SCHEMA` per class (its id the
 // class name), which only the server reads: set through the schema routes, the console or an
@@ -125,18 +127,16 @@ export function storedPermissions(value: unknown): ClassPermissions | undefined 
   try {
     return parseClassPermissions(value)
   } catch {
-    // Closed rather than open: an operation that names no one is the master key's alone.
-    const closed: OperationPermission = {
-      who: new Set(),
-      requiresAuthentication: false,
-      pointerFields: [],
-    }
-    return {
-      operations: Object.fromEntries(OPERATIONS.map((op) => [op, closed])),
-      readUserFields: [],
-      writeUserFields: [],
-    }
+    // Closed rather than open: no operation names anyone, so all are the master key's alone.
+    return { operations: {}, readUserFields: [], writeUserFields: [] }
   }
+}
+
+/** An operation stored permissions leave out: it names no one (Parse's `{}`). */
+const CLOSED: OperationPermission = {
+  who: new Set(),
+  requiresAuthentication: false,
+  pointerFields: [],
 }
 
 /** What a caller who passed an operation's permission may still touch: objects naming them. */
@@ -155,6 +155,7 @@ const userOf = (viewer: Viewer): string | undefined =>
  * undefined (all objects the ACLs allow) or the pointer constraint their objects must meet. As
  * Parse decides it: a listed entry lets through; else `requiresAuthentication` lets any
  * signed-in user through; else pointer fields let through to the objects naming the caller.
+ * An operation the stored permissions leave out names no one.
  */
 export function checkOperation(
   permissions: ClassPermissions | undefined,
@@ -162,8 +163,8 @@ export function checkOperation(
   operation: Operation,
   viewer: Viewer,
 ): PointerConstraint | undefined {
-  const rule = permissions?.operations[operation]
-  if (!permissions || !rule || viewer === ANY_OWNER) return undefined
+  if (!permissions || viewer === ANY_OWNER) return undefined
+  const rule = permissions.operations[operation] ?? CLOSED
   const list = viewer ?? ['*']
   if (list.some((who) => rule.who.has(who))) return undefined
   const userId = userOf(viewer)
