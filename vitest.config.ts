@@ -43,12 +43,6 @@ export default defineConfig({
           include: ['packages/server/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**'],
           globalSetup: ['packages/server/test/postgres-cluster.ts'],
-          // A worker runs its files one after another in one module graph: the server's imports
-          // are paid once per worker instead of once per file. Every file opens its own
-          // databases and apps and closes them; file-environment.ts puts back what a file set
-          // in process.env.
-          isolate: false,
-          setupFiles: ['packages/server/test/file-environment.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
