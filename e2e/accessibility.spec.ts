@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
 import { appStarted, seedStorage } from './helpers.ts'
+import { seriousAxe } from './support/axe.ts'
 
 // every page passes axe-core with no serious or critical violation, in light and
 // dark. Reduced motion makes every reveal target visible, so colour contrast is checked on all.
@@ -27,7 +27,7 @@ for (const width of [320, 1280]) {
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
         await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
 
-        const results = await new AxeBuilder({ page }).analyze()
+        const results = await seriousAxe(page).analyze()
         const blocking = results.violations
           .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
           .map((violation) => ({

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import AxeBuilder from '@axe-core/playwright'
+import { seriousAxe } from './support/axe.ts'
 
 // /api/docs: Scalar's API reference from the server's own copy of its npm package, with search,
 // collapsible operations and try-it, in both themes, at 1280 and 320 px.
@@ -14,7 +14,7 @@ const scrollsSideways = (page: Page) =>
  * operation of the API, which axe takes minutes to walk on a small machine.
  */
 async function noSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
+  const results = await seriousAxe(page)
     .include('#reference nav')
     .include('#reference main section:first-of-type')
     .analyze()
@@ -41,7 +41,7 @@ async function tryIt(page: Page, label: string) {
     await scrollsSideways(page),
     `${label}: the client fits the screen without sideways scrolling`,
   ).toBe(false)
-  const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze()
+  const results = await seriousAxe(page).include('[role="dialog"]').analyze()
   expect(
     results.violations
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')

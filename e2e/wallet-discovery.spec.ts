@@ -1,9 +1,9 @@
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
 import { seedStorage } from './helpers.ts'
 import { anvilUrl } from './ports.ts'
 import { installTestWallet, TEST_WALLET } from './wallet/test-wallet.ts'
 import { authStatus, openConnectDialog } from './wallet/journey.ts'
+import { seriousAxe } from './support/axe.ts'
 
 // Finding browser wallets: EIP-6963 announcements, a legacy window.ethereum that shows
 // up late, and none at all; and the dialog's keyboard behaviour.
@@ -65,7 +65,7 @@ for (const theme of ['light', 'dark'] as const) {
     await page.goto('/')
     const dialog = await openConnectDialog(page)
     await expect(dialog.getByRole('button', { name: TEST_WALLET.name })).toBeVisible()
-    const results = await new AxeBuilder({ page }).include('dialog').analyze()
+    const results = await seriousAxe(page).include('dialog').analyze()
     const blocking = results.violations
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
       .map((violation) => ({ id: violation.id, targets: violation.nodes.map((n) => n.target) }))

@@ -7,6 +7,11 @@ import {
   memoryWindowCounter,
 } from './window-counter.ts'
 
+// Counts start again in each window, so a test that ran across the end of a window would count in
+// two of them: with a minute's window that happened to a few runs in a hundred on a loaded
+// machine (a busy test takes seconds). A day's window only ends at midnight UTC.
+const windowMs = 24 * 3_600_000
+
 describe.each(databaseKinds())('window counters on %s', (kind) => {
   it('concurrent additions, grouped in one statement, each learn their own exact count', async () => {
     const database = await testDatabase(kind)
@@ -14,7 +19,7 @@ describe.each(databaseKinds())('window counters on %s', (kind) => {
       const counter = databaseWindowCounter(database.db)
       const counts = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
-          counter.add(i % 2 ? 'a' : 'b', i % 4 === 1 ? 3 : 1, 60_000).then((r) => r.count),
+          counter.add(i % 2 ? 'a' : 'b', i % 4 === 1 ? 3 : 1, windowMs).then((r) => r.count),
         ),
       )
       // Key a gets 1s and 3s (20 additions, 40 in total), key b twenty 1s.
@@ -25,7 +30,7 @@ describe.each(databaseKinds())('window counters on %s', (kind) => {
       expect(new Set(a).size).toBe(20)
       // Another process's counter on the same database continues from there.
       const other = databaseWindowCounter(database.db)
-      expect((await other.add('a', 1, 60_000)).count).toBe(41)
+      expect((await other.add('a', 1, windowMs)).count).toBe(41)
     } finally {
       await database.close()
     }
@@ -48,7 +53,7 @@ describe.each(databaseKinds())('window counters that reserve ahead on %s', (kind
       const max = 1_000
       const counts = await Promise.all(
         Array.from({ length: 1_500 }, (_, i) =>
-          processes[i % 2]!.add('busy', 1, 60_000, max).then((r) => r.count),
+          processes[i % 2]!.add('busy', 1, windowMs, max).then((r) => r.count),
         ),
       )
       const accepted = counts.filter((count) => count <= max)
@@ -69,7 +74,8 @@ describe.each(databaseKinds())('window counters that reserve ahead on %s', (kind
       const a = databaseWindowCounter(database.db)
       const b = databaseWindowCounter(database.db)
       const counts = []
-      for (let i = 0; i < 6; i++) counts.push((await (i % 2 ? a : b).add('k', 1, 60_000, 5)).count)
+      for (let i = 0; i < 6; i++)
+        counts.push((await (i % 2 ? a : b).add('k', 1, windowMs, 5)).count)
       expect(counts).toEqual([1, 2, 3, 4, 5, 6])
     } finally {
       await database.close()
@@ -80,8 +86,8 @@ describe.each(databaseKinds())('window counters that reserve ahead on %s', (kind
 describe('memory window counter', () => {
   it('counts per key and starts again in the next window', async () => {
     const counter = memoryWindowCounter()
-    expect((await counter.add('k', 2, 60_000)).count).toBe(2)
-    expect((await counter.add('k', 3, 60_000)).count).toBe(5)
-    expect((await counter.add('j', 1, 60_000)).count).toBe(1)
+    expect((await counter.add('k', 2, windowMs)).count).toBe(2)
+    expect((await counter.add('k', 3, windowMs)).count).toBe(5)
+    expect((await counter.add('j', 1, windowMs)).count).toBe(1)
   })
 })
