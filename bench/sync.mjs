@@ -238,11 +238,20 @@ const memoryMb = () => {
   return { now: kb('VmRSS'), peak: kb('VmHWM') }
 }
 const readyMb = memoryMb()
+/** CPU seconds the server process has used so far (user and system, Linux). */
+const cpuSeconds = () => {
+  const fields =
+    fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+const readyCpu = cpuSeconds()
 while (((await health()).syncs?.[0]?.rows ?? 0) < events)
   await new Promise((resolve) => setTimeout(resolve, 50))
 const syncSeconds = (performance.now() - syncStarted) / 1000
 const spawnToRowsSeconds = (performance.now() - spawned) / 1000
 const backfillPeakMb = memoryMb().peak
+// Beside the wall time (which the machine's load moves), the server's own CPU per event.
+const backfillCpuUs = ((cpuSeconds() - readyCpu) / events) * 1e6
 
 // Delay from a mined block to the live event of its row.
 const socket = new WebSocket(`${url.replace('http', 'ws')}/api/live`)
@@ -289,6 +298,9 @@ console.log(
 )
 const p50 = percentile(50)
 const p99 = percentile(99)
+console.log(
+  `  server CPU through the backfill ${backfillCpuUs.toFixed(0)} µs per event (user and system)`,
+)
 console.log(
   `  from the spawn to the last row ${spawnToRowsSeconds.toFixed(1)} s (the server's start included)`,
 )

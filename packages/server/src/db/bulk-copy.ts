@@ -39,9 +39,20 @@ export async function copyRows(
 ): Promise<boolean> {
   const client = transactionClient(tx)
   if (!client) return false
-  const lines: string[] = []
-  for (const row of rows) lines.push(row.map(copyField).join('\t'))
-  const text = lines.join('\n') + '\n'
+  // Lists are most often one list shared by every row (their permissions): encoded once each.
+  const lists = new Map<readonly string[], string>()
+  const field = (value: CopyValue): string => {
+    if (value === null || typeof value === 'string') return copyField(value)
+    let text = lists.get(value)
+    if (text === undefined) lists.set(value, (text = copyField(value)))
+    return text
+  }
+  let text = ''
+  for (const row of rows) {
+    let line = field(row[0]!)
+    for (let i = 1; i < row.length; i++) line += `\t${field(row[i]!)}`
+    text += `${line}\n`
+  }
   const copy = `copy ${table} (${columns.join(', ')}) from`
   await client.query('savepoint bulk_copy')
   try {

@@ -137,8 +137,8 @@ export class Syncer {
 
   /**
    * Reads and commits ranges from the next block; true when more blocks are waiting. Ranges of
-   * old blocks (below those whose hashes are kept, so no reorg can touch them) are read one
-   * ahead: the next range arrives while this one is written.
+   * old blocks (below those whose hashes are kept, so no reorg can touch them) are read ahead
+   * (`READ_AHEAD`): the next ranges arrive while this one is written.
    */
   async step(signal?: AbortSignal): Promise<boolean> {
     const head = await this.client.blockNumber()
@@ -160,20 +160,48 @@ export class Syncer {
     }
     const first = await this.read(from, head)
     if (!first) return true
-    let range: RangeRead = first
-    for (;;) {
-      const nextFrom = range.nextBlock
-      const old = nextFrom + BigInt(this.range.size) - 1n < this.keepFrom(head)
-      const ahead: Promise<RangeRead | undefined> | undefined =
-        nextFrom <= head && old && !signal?.aborted ? this.read(nextFrom, head) : undefined
+    const keepFrom = this.keepFrom(head)
+    // Ranges read ahead, in order, read one after another (each starts where the last ended):
+    // the node prepares the next answer while this process decodes one and writes another.
+    const waiting: Promise<RangeRead | undefined>[] = []
+    let readFrom = first.nextBlock
+    let reading = false
+    let stopped = false
+    const readAhead = () => {
+      if (reading || stopped || waiting.length >= READ_AHEAD || signal?.aborted) return
+      if (readFrom > head || readFrom + BigInt(this.range.size) - 1n >= keepFrom) return
+      reading = true
+      const read = this.read(readFrom, head).then(
+        (got) => {
+          reading = false
+          if (!got) stopped = true
+          else {
+            readFrom = got.nextBlock
+            readAhead()
+          }
+          return got
+        },
+        (error: unknown) => {
+          reading = false
+          stopped = true
+          throw error
+        },
+      )
       // Its failure is met where it is awaited (below), or dropped with it.
-      ahead?.catch(() => {})
+      read.catch(() => {})
+      waiting.push(read)
+    }
+    let range: RangeRead = first
+    readAhead()
+    for (;;) {
       await this.commit(range, head, dropAfter)
       dropAfter = undefined
+      const ahead = waiting.shift()
       if (!ahead) return range.nextBlock <= head
       const got = await ahead
       if (!got) return true
       range = got
+      readAhead()
     }
   }
 
@@ -366,6 +394,12 @@ interface RangeRead {
   /** The block after the range (the range may have ended before the block asked for). */
   nextBlock: bigint
 }
+
+/**
+ * Ranges read ahead of the one being written: two keep the node busy while this process decodes
+ * one range and writes another; each waiting range holds its rows in memory.
+ */
+const READ_AHEAD = 2
 
 const minimum = (a: bigint, b: bigint) => (a < b ? a : b)
 const maximum = (a: bigint, b: bigint) => (a > b ? a : b)
