@@ -88,3 +88,13 @@ export async function parseLogIn(
   }
   return Parse.User.logInWith('moralisEth', { authData })
 }
+
+/**
+ * Leaves the SDK as a new client would find it: its LiveQuery socket closed and forgotten (the
+ * SDK keeps one default client per process, with the first user's token) and no current user.
+ */
+export async function parseSignOff(Parse: ParseSdk): Promise<void> {
+  await Parse.LiveQuery.close().catch(() => {})
+  Parse.CoreManager.getLiveQueryController()._clearCachedDefaultClient?.()
+  await Parse.User.logOut().catch(() => {})
+}

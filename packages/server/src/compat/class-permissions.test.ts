@@ -2,7 +2,13 @@ import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { databaseKinds } from '../../test/helpers.ts'
-import { parseLogIn, type ListeningApp, type ParseSdk, parseTarget } from '../../test/compat.ts'
+import {
+  parseLogIn,
+  type ListeningApp,
+  type ParseSdk,
+  parseTarget,
+  parseSignOff,
+} from '../../test/compat.ts'
 import { importFile } from '../import/parse-import.ts'
 
 // Class-level permissions through the real `parse` client: set with `Parse.Schema` (the master
@@ -50,9 +56,7 @@ describe.each(databaseKinds())('class-level permissions through the parse SDK on
     for (const account of [carol, bob, alice]) await as(account)
   })
   afterAll(async () => {
-    await Parse.LiveQuery.close().catch(() => {})
-    Parse.CoreManager.getLiveQueryController()._clearCachedDefaultClient?.()
-    await Parse.User.logOut().catch(() => {})
+    await parseSignOff(Parse)
     await server.close()
   })
 

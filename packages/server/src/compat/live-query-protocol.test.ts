@@ -2,7 +2,13 @@ import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { databaseKinds } from '../../test/helpers.ts'
-import { parseLogIn, type ListeningApp, type ParseSdk, parseTarget } from '../../test/compat.ts'
+import {
+  parseLogIn,
+  type ListeningApp,
+  type ParseSdk,
+  parseTarget,
+  parseSignOff,
+} from '../../test/compat.ts'
 
 // Parse's LiveQuery protocol as the `parse` client speaks it beyond plain subscriptions: `watch`,
 // a `Parse.LiveQueryClient` pointed at the bare host with null connect fields, and the refusal of
@@ -25,9 +31,7 @@ describe.each(databaseKinds())('the LiveQuery protocol on %s', (kind) => {
     await parseLogIn(Parse, alice)
   })
   afterAll(async () => {
-    await Parse.LiveQuery.close().catch(() => {})
-    Parse.CoreManager.getLiveQueryController()._clearCachedDefaultClient?.()
-    await Parse.User.logOut().catch(() => {})
+    await parseSignOff(Parse)
     await server.close()
   })
 

@@ -5,7 +5,13 @@ import { databaseKinds } from '../../test/helpers.ts'
 import { listAudit } from '../admin/audit.ts'
 import { sql } from 'drizzle-orm'
 import { rowsOf } from '../db/client.ts'
-import { listeningApp, parseLogIn, type ListeningApp, type ParseSdk } from '../../test/compat.ts'
+import {
+  listeningApp,
+  parseLogIn,
+  type ListeningApp,
+  type ParseSdk,
+  parseSignOff,
+} from '../../test/compat.ts'
 
 // Parse's whole access model through the real `parse` client: ACLs naming several users and
 // roles, role inheritance, the master key, relations, and the ways around an ACL a client might
@@ -49,9 +55,7 @@ describe.each(databaseKinds())('the Parse access model through the parse SDK on 
     for (const account of [erin, dave, carol, bob, alice]) await as(account)
   })
   afterAll(async () => {
-    await Parse.LiveQuery.close().catch(() => {})
-    Parse.CoreManager.getLiveQueryController()._clearCachedDefaultClient?.()
-    await Parse.User.logOut().catch(() => {})
+    await parseSignOff(Parse)
     await server.close()
   })
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { freePort } from '@portico/test-kit/ports'
 import { databaseKinds } from '../../test/helpers.ts'
-import { parseLogIn, type ListeningApp, parseTarget } from '../../test/compat.ts'
+import { parseLogIn, type ListeningApp, parseTarget, parseSignOff } from '../../test/compat.ts'
 
 // Saves through the real `parse` package (Parse JS SDK, Node build) as the SDK's own integration
 // suite makes them: operations whose results the client learns from the answer, dot-notation
@@ -27,9 +27,7 @@ describe.each(databaseKinds())('saves through the parse SDK on %s', (kind) => {
     await parseLogIn(Parse, alice)
   })
   afterAll(async () => {
-    await Parse.LiveQuery.close().catch(() => {})
-    Parse.CoreManager.getLiveQueryController()._clearCachedDefaultClient?.()
-    await Parse.User.logOut().catch(() => {})
+    await parseSignOff(Parse)
     await server.close()
   })
 

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { databaseKinds } from '../../test/helpers.ts'
-import { listeningApp, parseLogIn, type ListeningApp } from '../../test/compat.ts'
+import { listeningApp, parseLogIn, type ListeningApp, parseSignOff } from '../../test/compat.ts'
 
 // The real `parse` package (Parse JS SDK, Node build) signing in with `logInWith('moralisEth')`
 // and using objects, ACLs, batches, files and LiveQuery on Portico's mount.
@@ -24,9 +24,7 @@ describe.each(databaseKinds())('the parse SDK against the mount on %s', (kind) =
     Parse.User.enableUnsafeCurrentUser()
   })
   afterAll(async () => {
-    await Parse.LiveQuery.close().catch(() => {})
-    Parse.CoreManager.getLiveQueryController()._clearCachedDefaultClient?.()
-    await Parse.User.logOut().catch(() => {})
+    await parseSignOff(Parse)
   })
 
   async function logInAs(account: PrivateKeyAccount) {

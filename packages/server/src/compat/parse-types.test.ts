@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { databaseKinds } from '../../test/helpers.ts'
-import { listeningApp, parseLogIn, type ListeningApp } from '../../test/compat.ts'
+import { listeningApp, parseLogIn, type ListeningApp, parseSignOff } from '../../test/compat.ts'
 
 // Every Parse type through the real `parse` package (Parse JS SDK, Node build) on Portico's
 // mount: GeoPoint, Polygon, Bytes and embedded objects round-tripping exactly, and the SDK's geo
@@ -65,9 +65,7 @@ describe.each(databaseKinds())('Parse types through the parse SDK on %s', (kind)
     ])
   })
   afterAll(async () => {
-    await Parse.LiveQuery.close().catch(() => {})
-    Parse.CoreManager.getLiveQueryController()._clearCachedDefaultClient?.()
-    await Parse.User.logOut().catch(() => {})
+    await parseSignOff(Parse)
     await server.close()
   })
 
