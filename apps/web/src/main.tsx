@@ -9,10 +9,7 @@ import { porticoConfigFromEnv } from './wallet/config.ts'
 import './styles.css'
 import './site/site.css'
 
-/**
- * Browser entry: builds the services once, then (in a task of its own) hydrates the pre-rendered
- * page or renders.
- */
+/** Browser entry: builds the services once, then hydrates the pre-rendered page or renders. */
 function start() {
   const html = document.documentElement
   // Tells the inline script's fallback that the app started, so it leaves reveal hiding on.
@@ -41,13 +38,7 @@ function start() {
   }
   // Restores the session (only when this browser signed in before) and the last wallet.
   void services.portico.start()
-  // Building the services and creating React's root (which adds its event listeners) each take a
-  // few milliseconds on a slow phone: two tasks, so neither blocks input long after the first paint.
-  setTimeout(() => render(services), 0)
-}
 
-function render(services: AppServices) {
-  const html = document.documentElement
   const container = document.getElementById('root')
   if (!container) throw new Error('index.html has no #root element')
   const app = (
@@ -76,5 +67,5 @@ function render(services: AppServices) {
 }
 
 // Evaluating the bundle is one task of its own; building the services and starting the hydration
-// are the next ones, so the browser can paint and answer input between them, and none is long.
+// is the next one, so the browser can paint and answer input between the two, and neither is long.
 setTimeout(start, 0)
