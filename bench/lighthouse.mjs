@@ -108,6 +108,22 @@ try {
           `${metric('SI', 'speed-index')}; load ${os.loadavg()[0]?.toFixed(1)}` +
           (failed.length ? `\n  below 1: ${failed.join(', ')}` : ''),
       )
+      // The main-thread tasks over 50 ms in Lighthouse's simulation (the recorded task × the CPU
+      // slowdown, halved for layout), which make up TBT; `/` is the page itself: its parse, style,
+      // layout and paint, which the simulation can place after its first paint.
+      /** @type {{ url: string, startTime: number, duration: number }[]} */
+      const longTasks = audits['long-tasks']?.details?.items ?? []
+      if (longTasks.length)
+        console.log(
+          `  long tasks (simulated ms, start+duration): ${longTasks
+            .toSorted((a, b) => a.startTime - b.startTime)
+            .map(
+              (task) =>
+                `${task.url.startsWith(url) ? task.url.slice(url.length) : task.url} ` +
+                `${Math.round(task.startTime)}+${Math.round(task.duration)}`,
+            )
+            .join(', ')}`,
+        )
     }
 } finally {
   server.kill('SIGTERM')
