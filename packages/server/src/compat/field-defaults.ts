@@ -1,4 +1,3 @@
-import { SCHEMA_CLASS } from '../objects/class-permissions.ts'
 import type { ObjectStore } from '../objects/store.ts'
 import { HttpError } from '../errors.ts'
 import { normaliseValue, type Document } from '../objects/wire.ts'
@@ -23,9 +22,7 @@ export async function fieldRules(
   store: ObjectStore,
   className: string,
 ): Promise<Record<string, FieldRule>> {
-  const row = await store.readAsServer({ className: SCHEMA_CLASS, objectId: className })
-  const fields = row?.data.fields
-  if (!isObject(fields)) return {}
+  const fields = await store.declaredFields(className)
   const rules: Record<string, FieldRule> = {}
   for (const [name, spec] of Object.entries(fields))
     if (isObject(spec) && (spec.required === true || !isNone(spec.defaultValue))) rules[name] = spec

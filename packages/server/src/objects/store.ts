@@ -312,6 +312,19 @@ export class ObjectStore {
     return found
   }
 
+  /**
+   * The fields `className`'s schema declares, remembered with its permissions (forgotten in every
+   * process when a schema is written).
+   */
+  async declaredFields(className: string): Promise<Record<string, unknown>> {
+    if (this.#permissions) return this.#permissions.declaredFields(className)
+    const row = await this.readAsServer({ className: SCHEMA_CLASS, objectId: className })
+    const fields = row?.data.fields
+    return fields !== null && typeof fields === 'object' && !Array.isArray(fields)
+      ? (fields as Record<string, unknown>)
+      : {}
+  }
+
   /** An object whatever its access rule, for the server's own use (never answered as such). */
   async readAsServer(keys: { className: string; objectId: string }): Promise<WireObject | null> {
     const [row] = await this.#db
