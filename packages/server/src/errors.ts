@@ -18,6 +18,16 @@ export class HttpError extends Error {
   }
 }
 
+/** 429: the caller is over a limit; `retryAfter` (seconds) is the answer's `retry-after` header. */
+export class RateLimited extends HttpError {
+  constructor(
+    message: string,
+    readonly retryAfter: number,
+  ) {
+    super(429, 'rate_limited', message)
+  }
+}
+
 /**
  * A refusal or failure of the site's cloud code, with Parse's code (`Parse.Error`'s, 141 for
  * anything else): the compatibility mount answers that code, `/api` answers `cloud_code_error`.

@@ -60,7 +60,10 @@ async function fuzz(kind: DatabaseKind, count: number) {
   const database: DatabaseHandle = await testDatabase(kind)
   const base = testConfig()
   const app = await buildServer({
-    config: { ...base, app: { ...base.app, authRateLimit: 1e6, eventsRateLimit: 1e6 } },
+    config: {
+      ...base,
+      app: { ...base.app, authRateLimit: 1e6, eventsRateLimit: 1e6, signedOutWriteRateLimit: 1e6 },
+    },
     database,
     logger: false,
     onRoute: (route: RouteOptions) => {

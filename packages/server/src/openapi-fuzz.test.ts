@@ -208,7 +208,10 @@ async function run(kind: DatabaseKind, count: number, seed: number) {
   const database: DatabaseHandle = await testDatabase(kind)
   const base = testConfig()
   const app: FastifyInstance = await buildServer({
-    config: { ...base, app: { ...base.app, authRateLimit: 1e6, eventsRateLimit: 1e6 } },
+    config: {
+      ...base,
+      app: { ...base.app, authRateLimit: 1e6, eventsRateLimit: 1e6, signedOutWriteRateLimit: 1e6 },
+    },
     database,
     logger: false,
   })

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { createChainClients } from './auth/signature.ts'
 import { Sessions } from './auth/sessions.ts'
+import { signedOutWriteLimit } from './objects/signed-out-writes.ts'
 import { SignIns } from './auth/sign-in.ts'
 import { ConfigError, type ServerConfig } from './config/server.ts'
 import { createMailer, type Mailer } from './mail/mailer.ts'
@@ -158,6 +159,10 @@ export async function openServices(
       hooks,
       // Synced classes are written by their sync alone; their wide integers compare as numbers.
       classRules: syncs.classRules,
+      signedOutWrites: signedOutWriteLimit(
+        cluster.windowCounter,
+        config.app.signedOutWriteRateLimit,
+      ),
     })
     // Every committed object change, from this process or any other.
     const feed = openChangeFeed(database.db, cluster, (keys) => objects.readAsServer(keys))

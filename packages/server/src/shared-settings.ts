@@ -20,6 +20,7 @@ export function sharedSettings(config: ServerConfig): Record<string, string> {
     SIGN_IN_MAX_LIFETIME: app.signInMaxLifetimeMs,
     AUTH_RATE_LIMIT: app.authRateLimit,
     EVENTS_RATE_LIMIT: app.eventsRateLimit,
+    SIGNED_OUT_WRITE_RATE_LIMIT: app.signedOutWriteRateLimit,
     EVENTS_VISITOR_SECRET: app.visitorSecret ?? null,
     RPC_RATE_LIMIT_PER_KEY: config.rpc.rateLimitPerKey,
     RPC_RATE_LIMIT_PER_IP: config.rpc.rateLimitPerIp,

@@ -44,6 +44,7 @@ export function effectiveSettings(config: ServerConfig): Setting[] {
     ['CLOCK_SKEW', seconds(app.clockSkewMs)],
     ['AUTH_RATE_LIMIT', `${app.authRateLimit} per minute`],
     ['EVENTS_RATE_LIMIT', `${app.eventsRateLimit} per minute`],
+    ['SIGNED_OUT_WRITE_RATE_LIMIT', `${app.signedOutWriteRateLimit} per minute`],
     [
       'EVENTS_VISITOR_SECRET',
       app.visitorSecret ? MASK : 'kept in the database, made once',

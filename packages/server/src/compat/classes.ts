@@ -202,6 +202,7 @@ export async function createInClass(call: CompatCall, className: string): Promis
     className,
     writer,
     signedOut: writer === undefined,
+    client: call.request.ip,
     ownerId: creator ?? (writer === undefined ? VISITOR_OWNER.id : MASTER_OWNER.id),
     data,
     acl: createAcl(call.params.ACL, creator),
@@ -263,7 +264,7 @@ export async function updateInClass(
   checkRequired(call.params, await fieldRules(call.services.objects, className))
   let written: Record<string, unknown> = {}
   const { before, after: updated } = await call.services.objects.modify(
-    { className, objectId, userId: writer },
+    { className, objectId, userId: writer, client: call.request.ip },
     (current) => {
       const data = checkFields(applyParseWrite(current.data, call.params))
       written = data
@@ -346,7 +347,12 @@ export async function deleteFromClass(
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, `${className} rows cannot be deleted here.`)
   const writer = await writerOf(call)
   serverKept(className, writer)
-  const before = await call.services.objects.delete({ className, objectId, userId: writer })
+  const before = await call.services.objects.delete({
+    className,
+    objectId,
+    userId: writer,
+    client: call.request.ip,
+  })
   if (writer === ANY_OWNER) await auditMasterKey(call, 'object.delete', before, null)
   return { body: {} }
 }

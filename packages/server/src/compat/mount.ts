@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { parseJsonText } from '../http/json-body.ts'
+import { RateLimited } from '../errors.ts'
 import { sessionResolver, type CompatCall } from './call.ts'
 import { checkEnvelope, readEnvelope } from './envelope.ts'
 import { serveFile } from './files.ts'
@@ -73,6 +74,7 @@ export async function compatMount(
         error: 'Something went wrong on the server.',
       })
     }
+    if (error instanceof RateLimited) reply.header('retry-after', String(error.retryAfter))
     return reply.status(parseStatus(parsed.code)).send({ code: parsed.code, error: parsed.message })
   })
   app.options(

@@ -38,6 +38,7 @@ describe('app configuration', () => {
         ADMIN_ADDRESSES: '0x123',
         SESSION_TTL: 'forever',
         EVENTS_RATE_LIMIT: '-1',
+        SIGNED_OUT_WRITE_RATE_LIMIT: '0',
         SDK_MINIMUM_VERSION: 'one',
       })
     } catch (caught) {
@@ -53,6 +54,7 @@ describe('app configuration', () => {
       '0x123',
       'SESSION_TTL',
       'EVENTS_RATE_LIMIT',
+      'SIGNED_OUT_WRITE_RATE_LIMIT',
       'SDK_MINIMUM_VERSION',
     ]) {
       expect(problems).toContain(name)

@@ -32,6 +32,8 @@ export interface AppConfig {
   authRateLimit: number
   /** Events per minute per client. */
   eventsRateLimit: number
+  /** Object writes (create, update, delete) per minute per client that is not signed in. */
+  signedOutWriteRateLimit: number
   /** Secret mixed into the daily visitor hash; random per process when not configured. */
   visitorSecret: string | undefined
   /** Newest SDK release and the oldest one this server still works with (`GET /api/version`). */
@@ -136,6 +138,7 @@ export function loadAppConfig(env: Env, port: number, problems: string[]): AppCo
     clockSkewMs: duration('CLOCK_SKEW', '60s', 0),
     authRateLimit: positive('AUTH_RATE_LIMIT', 120),
     eventsRateLimit: positive('EVENTS_RATE_LIMIT', 600),
+    signedOutWriteRateLimit: positive('SIGNED_OUT_WRITE_RATE_LIMIT', 60),
     visitorSecret: env.EVENTS_VISITOR_SECRET || undefined,
     sdkLatest,
     sdkMinimum,

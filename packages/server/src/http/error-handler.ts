@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import type { ErrorCode } from '@portico/sdk/wire'
-import { HttpError } from '../errors.ts'
+import { HttpError, RateLimited } from '../errors.ts'
 
 /**
  * Maps every error to the `{ error: { code, message } }` shape. Client mistakes keep their 4xx
@@ -10,6 +10,7 @@ import { HttpError } from '../errors.ts'
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
+      if (error instanceof RateLimited) reply.header('retry-after', String(error.retryAfter))
       return reply.status(error.statusCode).send({
         error: {
           code: error.code,

@@ -50,7 +50,8 @@ export const idempotencyPlugin = fp<{ db: Database }>(
       const claimed = request.idempotency
       if (!claimed?.recordOnSend) return payload
       request.idempotency = undefined
-      if (reply.statusCode >= 500) {
+      // A refusal by a rate limit changed nothing: the same key may be sent again later.
+      if (reply.statusCode >= 500 || reply.statusCode === 429) {
         await release(db, claimed)
         return payload
       }

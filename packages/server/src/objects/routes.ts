@@ -36,6 +36,7 @@ export const objectRoutes = routePlugin(
           className,
           ownerId: user?.id ?? VISITOR_OWNER.id,
           signedOut: !user,
+          client: request.ip,
           data: normaliseDocument(request.body.data),
           acl: publicRead === undefined ? given : withPublicRead(given, publicRead),
           idempotency: request.idempotency,
@@ -77,6 +78,7 @@ export const objectRoutes = routePlugin(
           className,
           objectId: request.params.objectId,
           userId: current?.user.id,
+          client: request.ip,
           ...(data === undefined ? {} : { data: normaliseDocument(data) }),
           ...(acl === undefined ? {} : { acl: parseAcl(acl) }),
           ...(publicRead === undefined ? {} : { publicRead }),
@@ -94,6 +96,7 @@ export const objectRoutes = routePlugin(
           className,
           objectId: request.params.objectId,
           userId: current?.user.id,
+          client: request.ip,
         })
         return reply.status(204).send(null)
       },

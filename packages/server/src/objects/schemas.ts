@@ -27,6 +27,8 @@ const errors = {
   403: errorBodySchema,
   404: errorBodySchema,
 } as const
+// A client that is not signed in writing too fast (SIGNED_OUT_WRITE_RATE_LIMIT).
+const writeErrors = { ...errors, 429: errorBodySchema } as const
 const digits = { type: 'string', pattern: '^[0-9]{1,9}$' } as const
 
 export const objectSchemas = {
@@ -36,7 +38,7 @@ export const objectSchemas = {
       "Create an object (with an ACL, or its creator's and private unless publicRead); signed in, unless the class's permissions let everyone create",
     params: classParams,
     body: createObjectBodySchema,
-    response: { 201: objectSchema, ...errors },
+    response: { 201: objectSchema, ...writeErrors },
   },
   query: {
     tags,
@@ -70,13 +72,13 @@ export const objectSchemas = {
       'Change an object: merge top-level fields, replace its ACL or set publicRead (those its ACL and class permissions let the caller write, signed in or not)',
     params: objectParams,
     body: updateObjectBodySchema,
-    response: { 200: objectSchema, ...errors },
+    response: { 200: objectSchema, ...writeErrors },
   },
   delete: {
     tags,
     summary:
       'Delete an object (those its ACL and class permissions let the caller write, signed in or not)',
     params: objectParams,
-    response: { 204: { type: 'null' }, ...errors },
+    response: { 204: { type: 'null' }, ...writeErrors },
   },
 } as const

@@ -52,6 +52,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { noHooks, type HookActor, type HookContext, type ObjectHooks } from './hooks.ts'
 import { parseWhere } from './condition.ts'
 import { recordAudit } from '../admin/audit.ts'
+import type { SignedOutWrites } from './signed-out-writes.ts'
 
 // The object store: the only module that reads or writes the `objects` table. Every read and
 // write takes the access rule (access.ts) into its own statement. Each committed change is told
@@ -60,7 +61,9 @@ import { recordAudit } from '../admin/audit.ts'
 // A client that is not signed in (`userId` / actor undefined) is judged as `*`: it changes and
 // deletes what the ACLs and the class's permissions let everyone change, as in Parse. Creating
 // is Portico's one exception: it needs a sign-in unless the class's permissions name `*` for
-// `create` (a class without permissions is open to signed-in users only).
+// `create` (a class without permissions is open to signed-in users only). Each signed-out
+// write is counted against its client's limit (signed-out-writes.ts) once its checks passed and
+// before anything is written.
 
 /** Owner of the objects made by clients that are not signed in: a user who never signs in. */
 export const VISITOR_OWNER = {
@@ -88,6 +91,16 @@ export interface ObjectStoreOptions {
   hooks?: ObjectHooks | undefined
   /** Class-level permissions (class-permissions.ts); without them every class is open. */
   permissions?: ClassPermissionsCache | undefined
+  /** The limit on writes by clients that are not signed in; without it they are not counted. */
+  signedOutWrites?: SignedOutWrites | undefined
+}
+
+/** A change or delete of one object; `client` is the caller's address, counted when signed out. */
+export interface ObjectTarget {
+  className: string
+  objectId: string
+  userId: Changer | undefined
+  client?: string | undefined
 }
 
 /** A query as the routes read it from their wire format. */
@@ -162,6 +175,7 @@ export class ObjectStore {
   readonly #rules: ClassRules
   readonly #hooks: ObjectHooks
   readonly #permissions: ClassPermissionsCache | undefined
+  readonly #signedOutWrites: SignedOutWrites | undefined
 
   constructor(options: ObjectStoreOptions) {
     const { db, publish } = options
@@ -173,6 +187,7 @@ export class ObjectStore {
     this.#rules = options.classRules ?? noClassRules
     this.#hooks = options.hooks ?? noHooks
     this.#permissions = options.permissions
+    this.#signedOutWrites = options.signedOutWrites
     // Fetches that arrive together share one statement (as session lookups do): on the embedded
     // database a statement's fixed cost was most of a fetch.
     this.#fetch = createCoalescer(
@@ -564,12 +579,22 @@ export class ObjectStore {
   async #mayCreate(request: CreateRequest, actor: Changer | undefined): Promise<void> {
     this.#rules.assertWritable(request.className, actor)
     if (actor === undefined) await this.#mayCreateSignedOut(request.className)
-    if (!this.#permissions || actor === ANY_OWNER) return
-    const viewer = await this.#viewer(actor)
-    await this.allowed(request.className, 'create', viewer)
-    const refusal = await this.#addFieldRefusal(request.className, viewer)
-    if (refusal)
-      await this.#assertFieldsHeld(this.#db, request.className, Object.keys(request.data), refusal)
+    if (this.#permissions && actor !== ANY_OWNER) {
+      const viewer = await this.#viewer(actor)
+      await this.allowed(request.className, 'create', viewer)
+      const refusal = await this.#addFieldRefusal(request.className, viewer)
+      if (refusal)
+        await this.#assertFieldsHeld(
+          this.#db,
+          request.className,
+          Object.keys(request.data),
+          refusal,
+        )
+    }
+    if (actor !== undefined) return
+    await this.#signedOutWrites?.charge(request.client)
+    // Made here, each time (signed-out creates are rare): its row may have been deleted since.
+    await this.#db.insert(users).values(VISITOR_OWNER).onConflictDoNothing()
   }
 
   /** Throws 401 unless `className`'s permissions let everyone create (see the top of this file). */
@@ -579,8 +604,6 @@ export class ObjectStore {
       throw unauthorized(
         `Sign in to create ${className} objects: only a class whose permissions let everyone (*) create takes them from clients that are not signed in.`,
       )
-    // Made here, each time (signed-out creates are rare): its row may have been deleted since.
-    await this.#db.insert(users).values(VISITOR_OWNER).onConflictDoNothing()
   }
 
   /**
@@ -667,7 +690,7 @@ export class ObjectStore {
    * (undefined: a client that is not signed in, judged as `*`).
    */
   async modify(
-    input: { className: string; objectId: string; userId: Changer | undefined },
+    input: ObjectTarget,
     modify: (current: WireObject) => Change,
   ): Promise<{ before: WireObject; after: WireObject }> {
     const { className, objectId, userId } = input
@@ -675,6 +698,7 @@ export class ObjectStore {
     const viewer = await this.#viewer(userId)
     const constraint = await this.allowed(className, 'update', viewer)
     const addFieldRefusal = await this.#addFieldRefusal(className, viewer)
+    if (userId === undefined) await this.#signedOutWrites?.charge(input.client)
     const writable = () =>
       constraint
         ? and(changeableBy(className, objectId, viewer), pointerCondition(constraint))!
@@ -761,14 +785,9 @@ export class ObjectStore {
    * Merges `data` into an object (top-level fields) and/or replaces its ACL, or turns its public
    * read on or off (the rest of its ACL kept).
    */
-  update(input: {
-    className: string
-    objectId: string
-    userId: Changer | undefined
-    data?: Document
-    acl?: Acl
-    publicRead?: boolean
-  }): Promise<WireObject> {
+  update(
+    input: ObjectTarget & { data?: Document; acl?: Acl; publicRead?: boolean },
+  ): Promise<WireObject> {
     return this.modify(input, (current) => {
       const acl = input.acl ?? current.acl
       return {
@@ -824,10 +843,11 @@ export class ObjectStore {
    * Deletes an object (and the relation members it held) if `userId` may (undefined: a client
    * that is not signed in); returns it as it was.
    */
-  async delete(input: { className: string; objectId: string; userId: Changer | undefined }) {
+  async delete(input: ObjectTarget) {
     this.#rules.assertWritable(input.className, input.userId)
     const viewer = await this.#viewer(input.userId)
     const constraint = await this.allowed(input.className, 'delete', viewer)
+    if (input.userId === undefined) await this.#signedOutWrites?.charge(input.client)
     const deletable = and(
       changeableBy(input.className, input.objectId, viewer),
       constraint && pointerCondition(constraint),
