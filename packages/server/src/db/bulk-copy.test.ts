@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { databaseKinds, testDatabase } from '../../test/helpers.ts'
 import { ObjectWrites } from '../objects/store.ts'
 import type { ObjectChange } from '../objects/changes.ts'
-import { copyRows } from './bulk-copy.ts'
+import { COPY_CHUNK_ROWS, copyRows } from './bulk-copy.ts'
 import { rowsOf } from './client.ts'
 import { users } from './schema.ts'
 
@@ -83,6 +83,33 @@ describe.each(databaseKinds())('bulk writes of new objects on %s', (kind) => {
       expect(ids).toEqual(['u1', 'u2'])
       // Outside a transaction nothing is copied (the caller inserts instead).
       expect(await copyRows(db, 'users', columns, [['u4', '0xe']])).toBe(false)
+    } finally {
+      await database.close()
+    }
+  })
+
+  it('copies more rows than one piece of COPY text holds, all or none of them', async () => {
+    const database = await testDatabase(kind)
+    try {
+      const db = database.db
+      const columns = ['id', 'address']
+      const count = 2 * COPY_CHUNK_ROWS + 7
+      const rows = Array.from({ length: count }, (_, n) => [`m${n}`, `0x${n.toString(16)}`])
+      expect(await db.transaction((tx) => copyRows(tx, 'users', columns, rows))).toBe(true)
+      const stored = rowsOf<{ id: string; address: string }>(
+        await db.execute(sql`select id, address from users where id like 'm%'`),
+      )
+      expect(stored).toHaveLength(count)
+      const byId = new Map(stored.map((row) => [row.id, row.address]))
+      for (const [id, address] of rows) expect(byId.get(id!)).toBe(address)
+      // A taken id in the last piece: the pieces before it are not written either.
+      const again = Array.from({ length: count }, (_, n) => [`k${n}`, '0x0'])
+      again[count - 1] = ['m0', '0x0']
+      expect(await db.transaction((tx) => copyRows(tx, 'users', columns, again))).toBe(false)
+      const taken = rowsOf<{ n: number }>(
+        await db.execute(sql`select count(*)::int as n from users where id like 'k%'`),
+      )
+      expect(taken[0]!.n).toBe(0)
     } finally {
       await database.close()
     }

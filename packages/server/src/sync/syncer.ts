@@ -167,8 +167,11 @@ export class Syncer {
     let readFrom = first.nextBlock
     let reading = false
     let stopped = false
+    /** Rows of the ranges read ahead and not taken for a commit yet. */
+    let heldRows = 0
     const readAhead = () => {
       if (reading || stopped || waiting.length >= READ_AHEAD || signal?.aborted) return
+      if (heldRows >= this.maxLogs) return
       if (readFrom > head || readFrom + BigInt(this.range.size) - 1n >= keepFrom) return
       reading = true
       const read = this.read(readFrom, head).then(
@@ -176,6 +179,7 @@ export class Syncer {
           reading = false
           if (!got) stopped = true
           else {
+            heldRows += got.rows.length
             readFrom = got.nextBlock
             readAhead()
           }
@@ -191,15 +195,19 @@ export class Syncer {
       read.catch(() => {})
       waiting.push(read)
     }
-    let range: RangeRead = first
+    let range: RangeRead | undefined = first
     readAhead()
     for (;;) {
       await this.commit(range, head, dropAfter)
       dropAfter = undefined
+      const committedThrough: bigint = range.nextBlock
+      // Written: its rows can go while the next range is awaited.
+      range = undefined
       const ahead = waiting.shift()
-      if (!ahead) return range.nextBlock <= head
+      if (!ahead) return committedThrough <= head
       const got = await ahead
       if (!got) return true
+      heldRows -= got.rows.length
       range = got
       readAhead()
     }
@@ -397,7 +405,9 @@ interface RangeRead {
 
 /**
  * Ranges read ahead of the one being written: two keep the node busy while this process decodes
- * one range and writes another; each waiting range holds its rows in memory.
+ * one range and writes another. Each waiting range holds its rows in memory, so no further range
+ * is read while those waiting hold a commit's worth of rows already (`maxLogs`): a range of one
+ * dense block can hold many times what a range is sized for.
  */
 const READ_AHEAD = 2
 
