@@ -1,16 +1,17 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { databaseKinds, testDatabase } from '../../test/helpers.ts'
+import { databaseKinds, testDatabase, wellInsideAMinute } from '../../test/helpers.ts'
 import { startServer, type ServerProcess } from '../../test/server-process.ts'
 
 // Two real server processes on one PostgreSQL: a change made through one reaches live-query
 // subscribers connected to the other (LISTEN/NOTIFY), filtered by their read access; a class's
-// permissions changed through one are enforced by the other at once, not after its cache ages.
+// permissions changed through one are enforced by the other at once, not after its cache ages;
+// a client's writes without a sign-in count against one budget, whichever process takes them.
 
 const postgres = databaseKinds().includes('postgres')
 
-describe.runIf(postgres)('live queries across two processes on PostgreSQL', () => {
+describe.runIf(postgres)('two server processes on one PostgreSQL', () => {
   const servers: ServerProcess[] = []
   afterAll(async () => {
     for (const server of servers) server.child.kill()
@@ -24,6 +25,22 @@ describe.runIf(postgres)('live queries across two processes on PostgreSQL', () =
       body: JSON.stringify({ _ApplicationId: 'portico', ...body }),
     })
     return (await answer.json()) as Record<string, unknown>
+  }
+
+  const MASTER_KEY = 'master-key-for-two-processes'
+  /** A REST call on the mount, with the master key when `master`; its status and body. */
+  async function rest(base: string, method: string, path: string, body?: unknown, master = false) {
+    const answer = await fetch(`${base}/server/${path}`, {
+      method,
+      headers: {
+        'content-type': 'application/json',
+        'x-parse-application-id': 'portico',
+        ...(master ? { 'x-parse-master-key': MASTER_KEY } : {}),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+    const json = (await answer.json()) as { results?: unknown[]; count?: number; code?: number }
+    return { status: answer.status, ...json }
   }
 
   it('delivers a create made on one process to a subscriber on the other', async () => {
@@ -73,30 +90,12 @@ describe.runIf(postgres)('live queries across two processes on PostgreSQL', () =
 
   it('enforces class-level permissions set through one process on the other within its cache time', async () => {
     const database = await testDatabase('postgres')
-    const env = { DATABASE_URL: database.url!, MASTER_KEY: 'master-key-for-two-processes' }
+    const env = { DATABASE_URL: database.url!, MASTER_KEY }
     servers.push(startServer(env), startServer(env))
     const [one, two] = await Promise.all(servers.slice(-2).map((server) => server.url))
-    const call = async (
-      base: string,
-      method: string,
-      path: string,
-      body?: unknown,
-      master = false,
-    ) => {
-      const answer = await fetch(`${base}/server/${path}`, {
-        method,
-        headers: {
-          'content-type': 'application/json',
-          'x-parse-application-id': 'portico',
-          ...(master ? { 'x-parse-master-key': env.MASTER_KEY } : {}),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      })
-      return (await answer.json()) as { results?: unknown[]; code?: number }
-    }
-    await call(one!, 'POST', 'classes/Vault', { note: 'kept', ACL: { '*': { read: true } } }, true)
+    await rest(one!, 'POST', 'classes/Vault', { note: 'kept', ACL: { '*': { read: true } } }, true)
     // The other process reads the class while it is open, so it holds its permissions.
-    expect((await call(two!, 'GET', 'classes/Vault')).results).toHaveLength(1)
+    expect((await rest(two!, 'GET', 'classes/Vault')).results).toHaveLength(1)
 
     const closed = {
       find: {},
@@ -107,12 +106,39 @@ describe.runIf(postgres)('live queries across two processes on PostgreSQL', () =
       delete: {},
       addField: {},
     }
-    await call(one!, 'PUT', 'schemas/Vault', { classLevelPermissions: closed }, true)
+    await rest(one!, 'PUT', 'schemas/Vault', { classLevelPermissions: closed }, true)
     // Under the 5 s a process may keep a class's permissions: the change notice reached it.
     await expect
-      .poll(async () => (await call(two!, 'GET', 'classes/Vault')).code, { timeout: 3_000 })
+      .poll(async () => (await rest(two!, 'GET', 'classes/Vault')).code, { timeout: 3_000 })
       .toBe(119)
-    expect((await call(two!, 'GET', 'classes/Vault', undefined, true)).results).toHaveLength(1)
+    expect((await rest(two!, 'GET', 'classes/Vault', undefined, true)).results).toHaveLength(1)
+    await database.close()
+  })
+
+  it('counts the writes of a client that is not signed in against one budget on both processes', async () => {
+    const database = await testDatabase('postgres')
+    const env = { DATABASE_URL: database.url!, MASTER_KEY, SIGNED_OUT_WRITE_RATE_LIMIT: '3' }
+    servers.push(startServer(env), startServer(env))
+    const [one, two] = await Promise.all(servers.slice(-2).map((server) => server.url))
+    const open = { '*': true }
+    const permissions = { find: open, get: open, count: open, create: open, update: open }
+    const schema = {
+      className: 'Guestbook',
+      fields: { line: { type: 'String' } },
+      classLevelPermissions: permissions,
+    }
+    expect((await rest(one!, 'POST', 'schemas/Guestbook', schema, true)).status).toBe(200)
+
+    await wellInsideAMinute()
+    const answers = []
+    for (const base of [one!, two!, one!, two!, one!])
+      answers.push(await rest(base, 'POST', 'classes/Guestbook', { line: 'hello' }))
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 429, 429])
+    expect(answers[3]!.code).toBe(100)
+    const stored = await rest(two!, 'GET', 'classes/Guestbook?count=1&limit=0', undefined, true)
+    expect(stored.count).toBe(3)
+    // The master key is never counted.
+    expect((await rest(two!, 'POST', 'classes/Guestbook', { line: 'kept' }, true)).status).toBe(201)
     await database.close()
   })
 })

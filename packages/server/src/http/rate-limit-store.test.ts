@@ -2,21 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { buildServer } from '../app.ts'
 import { openDatabase } from '../db/client.ts'
 import { startMisbehavingNode } from '@portico/test-kit/misbehaving-node'
-import { databaseKinds, testConfig, testDatabase } from '../../test/helpers.ts'
+import { databaseKinds, testConfig, testDatabase, wellInsideAMinute } from '../../test/helpers.ts'
 import { rpcTestConfig } from '../../test/rpc.ts'
 import { createApiKey } from '../rpc/api-keys.ts'
 
 // with PostgreSQL, several server processes share the rate-limit state.
 
-/**
- * Limits count in windows of a wall-clock minute: a test whose requests straddled a minute's end
- * would count them in two windows and see a request through that the limit refuses (a loaded
- * machine makes these tests take seconds). Each starts with at least 15 s of its minute left.
- */
-async function wellInsideAMinute() {
-  const left = 60_000 - (Date.now() % 60_000)
-  if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 50))
-}
 describe.skipIf(!databaseKinds().includes('postgres'))(
   'rate limits shared through PostgreSQL',
   () => {

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../config/server.ts'
-import { databaseKinds, signedIn } from '../../test/helpers.ts'
+import { databaseKinds, signedIn, wellInsideAMinute } from '../../test/helpers.ts'
 import { listeningApp, type ListeningApp, type ParseSdk } from '../../test/compat.ts'
 
 // How fast a client that is not signed in may write objects (SIGNED_OUT_WRITE_RATE_LIMIT): each
@@ -14,15 +14,6 @@ const Parse = require('parse/node') as ParseSdk
 
 const MASTER = 'master-key-for-the-write-limit-tests'
 const LIMIT = 3
-
-/**
- * Waits for the next minute when this one is nearly over: the counts are per minute of the
- * clock, and a test that crossed into the next would see its client's budget fresh again.
- */
-async function roomInThisMinute() {
-  const left = 60_000 - (Date.now() % 60_000)
-  if (left < 10_000) await new Promise((resolve) => setTimeout(resolve, left + 50))
-}
 
 describe.each(databaseKinds())('the signed-out write limit on %s', (kind) => {
   let server: ListeningApp
@@ -64,7 +55,7 @@ describe.each(databaseKinds())('the signed-out write limit on %s', (kind) => {
   afterAll(async () => {
     await server.close()
   })
-  beforeEach(roomInThisMinute, 15_000)
+  beforeEach(() => wellInsideAMinute(10_000), 15_000)
 
   it('refuses /api creates beyond the limit (429, retry-after) and stores none of them; each address has its own', async () => {
     const statuses = []
