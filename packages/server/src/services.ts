@@ -153,6 +153,7 @@ export async function openServices(
       db: database.db,
       fieldIndexes,
       publish: (changes) => feed.publish(changes),
+      listens: (className) => feed.listens(className),
       answerMaxBytes: config.answerMaxBytes,
       roles,
       permissions,

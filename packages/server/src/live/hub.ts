@@ -37,9 +37,14 @@ export class LiveHub {
     private readonly onError: (error: unknown) => void = () => {},
   ) {
     // Changes are matched one after another so that subscribers see them in commit order.
-    this.stopListening = feed.listen((change) => {
-      this.queue = this.queue.then(() => this.dispatch(change)).catch(this.onError)
-    })
+    this.stopListening = feed.listen(
+      (change) => {
+        // A class no one subscribes to: nothing to match (most of a contract sync's rows).
+        if (!this.byClass.has(change.className)) return
+        this.queue = this.queue.then(() => this.dispatch(change)).catch(this.onError)
+      },
+      (className) => this.byClass.has(className),
+    )
   }
 
   add(subscription: Subscription): () => void {

@@ -26,7 +26,16 @@ export interface ChangeFeed {
   readonly ready: Promise<void>
   /** Tells listeners (on every process) about committed changes. Never throws. */
   publish(changes: ObjectChange[]): Promise<void>
-  listen(listener: Listener): () => void
+  /**
+   * Hears every change; `wants` says which classes the listener cares about now (all when left
+   * out), for `listens`.
+   */
+  listen(listener: Listener, wants?: (className: string) => boolean): () => void
+  /**
+   * Whether a change of `className` may be heard by anyone now: false only when every listener
+   * is in this process and none wants the class (on PostgreSQL other processes may listen).
+   */
+  listens(className: string): boolean
   close(): Promise<void>
 }
 
@@ -91,11 +100,12 @@ function changeCodec(readObject: ReadObject): Codec<ObjectChange> {
  */
 export function openChangeFeed(
   db: Database,
-  cluster: Pick<Cluster, 'broadcast'>,
+  cluster: Pick<Cluster, 'broadcast' | 'kind'>,
   readObject: ReadObject,
 ): ChangeFeed {
   const news = cluster.broadcast(CHANNEL, changeCodec(readObject))
   const stops = new Set<() => void>()
+  const wanting = new Set<(className: string) => boolean>()
   const feed: ChangeFeed = {
     ready: news.ready,
     async publish(changes) {
@@ -106,17 +116,25 @@ export function openChangeFeed(
         // The write itself committed; live listeners miss this one news item.
       }
     },
-    listen(listener) {
+    listen(listener, wants = () => true) {
       const stop = news.listen(listener)
       stops.add(stop)
+      wanting.add(wants)
       return () => {
         stops.delete(stop)
+        wanting.delete(wants)
         stop()
       }
+    },
+    listens(className) {
+      if (cluster.kind !== 'memory') return true
+      for (const wants of wanting) if (wants(className)) return true
+      return false
     },
     async close() {
       for (const stop of stops) stop()
       stops.clear()
+      wanting.clear()
     },
   }
   return feed

@@ -81,6 +81,11 @@ export interface ObjectStoreOptions {
   fieldIndexes: FieldIndexes
   /** Tells live listeners (on every process) about committed changes. Never throws. */
   publish(changes: ObjectChange[]): Promise<void>
+  /**
+   * Whether anyone may listen to changes of `className` now (the change feed's `listens`): the
+   * objects of a bulk write (`ObjectWrites.insertMany`) are built only then. Without it, always.
+   */
+  listens?: ((className: string) => boolean) | undefined
   /** Most bytes of documents one answer may carry (the batch route shares it among its parts). */
   answerMaxBytes: number
   /** The roles of each viewer, for the access rule; told when a role is written. */
@@ -167,6 +172,7 @@ export class ObjectStore {
   readonly #db: Database
   readonly #fieldIndexes: FieldIndexes
   readonly #publish: (changes: ObjectChange[]) => Promise<void>
+  readonly #listens: (className: string) => boolean
   readonly #answerMaxBytes: number
   readonly #fetch: (key: FetchKey) => Promise<WireObject | null>
   readonly #create: (request: CreateRequest) => Promise<CreateOutcome>
@@ -182,6 +188,7 @@ export class ObjectStore {
     this.#db = db
     this.#fieldIndexes = options.fieldIndexes
     this.#publish = publish
+    this.#listens = options.listens ?? (() => true)
     this.#answerMaxBytes = options.answerMaxBytes
     this.#roles = options.roles
     this.#rules = options.classRules ?? noClassRules
@@ -678,7 +685,7 @@ export class ObjectStore {
       if (change.kind === 'delete') {
         if (change.before && this.#hooks.handles('afterDelete', change.className))
           await this.#hooks.afterDelete(change.before, ANY_OWNER, this.#hooks.context())
-      } else if (change.after)
+      } else if (change.after && this.#hooks.handles('afterSave', change.className))
         await this.#afterSave(change.after, change.before, ANY_OWNER, this.#hooks.context())
     }
   }
@@ -956,9 +963,20 @@ export class ObjectStore {
   }
 
   async #committed<T>(work: (tx: Database, writes: ObjectWrites) => Promise<T>) {
+    const written: WrittenChange[] = []
+    const result = await this.#db.transaction((tx) => work(tx, new ObjectWrites(tx, written)))
+    await this.#rolesWritten(written.map((change) => change.className))
+    // Built once committed, as they are told: a listener that came during the transaction
+    // still hears them, and no object is built for a class no one listens to.
     const changes: ObjectChange[] = []
-    const result = await this.#db.transaction((tx) => work(tx, new ObjectWrites(tx, changes)))
-    await this.#rolesWritten(changes.map((change) => change.className))
+    for (const change of written) {
+      if (!('build' in change)) changes.push(change)
+      else if (
+        this.#listens(change.className) ||
+        this.#hooks.handles('afterSave', change.className)
+      )
+        for (const built of change.build()) changes.push(built)
+    }
     await this.#publish(changes)
     return { result, changes }
   }
@@ -974,12 +992,15 @@ export class ObjectStore {
   }
 }
 
+/** A change made in a transaction, or the changes of a bulk write, built only when wanted. */
+type WrittenChange = ObjectChange | { className: string; build: () => ObjectChange[] }
+
 /** Writes of the server's own in a caller's transaction (`ObjectStore.transaction`). */
 export class ObjectWrites {
   constructor(
     private readonly tx: Database,
     /** What was changed, told to live listeners after the commit. */
-    private readonly changes: ObjectChange[],
+    private readonly changes: WrittenChange[],
   ) {}
 
   /**
@@ -993,6 +1014,43 @@ export class ObjectWrites {
     rows: readonly { id: string; data: Document }[],
     at: Date,
   ): Promise<WireObject[]> {
+    const written = this.#created(
+      className,
+      access,
+      await this.#insert(className, access, rows, at),
+      at,
+    )
+    for (const object of written) this.changes.push(created(object))
+    return written
+  }
+
+  /**
+   * `insertNew` for many rows whose objects the caller does not need (a contract sync's range):
+   * returns how many were written. Their objects are built for live listeners and `afterSave`
+   * triggers once committed, and only when the class has any.
+   */
+  async insertMany(
+    className: string,
+    access: { ownerId: string; acl: Acl },
+    rows: readonly { id: string; data: Document }[],
+    at: Date,
+  ): Promise<number> {
+    const written = await this.#insert(className, access, rows, at)
+    if (written.length)
+      this.changes.push({
+        className,
+        build: () => this.#created(className, access, written, at).map(created),
+      })
+    return written.length
+  }
+
+  /** Writes the rows whose id is free; returns those written. */
+  async #insert(
+    className: string,
+    access: { ownerId: string; acl: Acl },
+    rows: readonly { id: string; data: Document }[],
+    at: Date,
+  ): Promise<readonly { id: string; data: Document }[]> {
     if (rows.length === 0) return []
     const perms = permsOf(access.acl)
     if (rows.length >= BULK_COPY_ROWS) {
@@ -1022,7 +1080,7 @@ export class ObjectWrites {
         ]),
         { referenced: { table: 'users', id: access.ownerId } },
       )
-      if (copied) return this.#created(className, access, rows, at)
+      if (copied) return rows
     }
     const input = JSON.stringify(rows.map((row) => ({ id: row.id, data: row.data })))
     const made = await this.tx.execute(sql`
@@ -1035,12 +1093,7 @@ export class ObjectWrites {
       on conflict do nothing
       returning id`)
     const byKey = new Map(rows.map((row) => [row.id, row]))
-    return this.#created(
-      className,
-      access,
-      rowsOf<{ id: string }>(made).map(({ id }) => byKey.get(id)!),
-      at,
-    )
+    return rowsOf<{ id: string }>(made).map(({ id }) => byKey.get(id)!)
   }
 
   /** The objects just written, as told to live listeners after the commit. */
@@ -1052,7 +1105,7 @@ export class ObjectWrites {
   ): WireObject[] {
     const time = at.toISOString()
     const publicRead = access.acl['*']?.read === true
-    const written = rows.map((row) => ({
+    return rows.map((row) => ({
       objectId: row.id,
       className,
       owner: access.ownerId,
@@ -1062,8 +1115,6 @@ export class ObjectWrites {
       updatedAt: time,
       data: row.data,
     }))
-    for (const object of written) this.changes.push(created(object))
-    return written
   }
 
   /** Deletes the objects of `className` among `ids`; returns them as they were. */

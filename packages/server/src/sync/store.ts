@@ -95,13 +95,12 @@ export function commitRange(
     }
     let count = 0
     if (commit.rows.length) {
-      const made = await writes.insertNew(
+      count = await writes.insertMany(
         sync.className,
         { ownerId: SYNC_OWNER.id, acl: sync.publicRead ? { '*': { read: true } } : {} },
         commit.rows,
         new Date(),
       )
-      count = made.length
       const listed = commit.rows.filter(
         (row) => !row.confirmed || row.blockNumber >= commit.keepFrom,
       )
