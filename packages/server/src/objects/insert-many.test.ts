@@ -3,6 +3,7 @@ import { clusteredDatabase, databaseKinds } from '../../test/helpers.ts'
 import { users } from '../db/schema.ts'
 import { openChangeFeed, type ObjectChange } from './changes.ts'
 import { FieldIndexes } from './field-indexes.ts'
+import type { WireObject } from './rows.ts'
 import { ObjectStore } from './store.ts'
 import { ViewerRoles } from './viewer-roles.ts'
 
@@ -111,6 +112,57 @@ describe.each(databaseKinds())('bulk writes and their listeners on %s', (kind) =
     const all = feed.listen(() => {})
     expect(feed.listens('Other')).toBe(true)
     all()
+    await feed.close()
+  })
+
+  it('sends many creates of a class as ids, read back only where a listener wants the class', async () => {
+    const reads: string[] = []
+    const asRead = (className: string, objectId: string) =>
+      ({ objectId, className, data: { read: true } }) as unknown as WireObject
+    const feed = openChangeFeed(database.db, database.cluster, async (keys) => {
+      reads.push(keys.objectId)
+      return asRead(keys.className, keys.objectId)
+    })
+    await feed.ready
+    let wanted = false
+    const heard: ObjectChange[] = []
+    const stop = feed.listen(
+      (change) => heard.push(change),
+      (className) => wanted && className === 'Many',
+    )
+    const creates = (round: number): ObjectChange[] =>
+      Array.from({ length: 120 }, (_, i) => ({
+        kind: 'create',
+        className: 'Many',
+        objectId: `m${round}-${i}`,
+        before: null,
+        after: asRead('Many', `m${round}-${i}`),
+      }))
+    const marker = (objectId: string): ObjectChange => ({
+      kind: 'update',
+      className: 'Marker',
+      objectId,
+      before: null,
+      after: asRead('Marker', objectId),
+    })
+    const heardMarker = (objectId: string) =>
+      expect.poll(() => heard.some((c) => c.objectId === objectId)).toBe(true)
+
+    await feed.publish([...creates(1), marker('one')])
+    await heardMarker('one')
+    const many = () => heard.filter((c) => c.className === 'Many').map((c) => c.objectId)
+    // In one process the objects are told as they are; between processes, as ids.
+    expect(many()).toEqual(kind === 'pglite' ? creates(1).map((c) => c.objectId) : [])
+    expect(reads).toEqual([])
+
+    wanted = true
+    heard.length = 0
+    await feed.publish([...creates(2), marker('two')])
+    await heardMarker('two')
+    expect(many()).toEqual(creates(2).map((c) => c.objectId))
+    expect(heard.filter((c) => c.className === 'Many').every((c) => c.after !== null)).toBe(true)
+    expect(reads).toEqual(kind === 'pglite' ? [] : creates(2).map((c) => c.objectId))
+    stop()
     await feed.close()
   })
 })
