@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
-import { afterAll } from 'vitest'
+import { afterAll, onTestFinished } from 'vitest'
 import { getAddress } from 'viem'
 import { buildServer } from '../src/app.ts'
 import { issueNonce } from '../src/auth/nonces.ts'
@@ -147,7 +147,8 @@ export interface TestApp {
 }
 
 /**
- * An in-process server on a fresh database of `kind`, closed automatically after the file's tests.
+ * An in-process server on a fresh database of `kind`, closed automatically after the test that
+ * made it (or, made in a hook, after the file's tests).
  * @example
  * describe.each(databaseKinds())('health on %s', (kind) => {
  *   it('answers', async () => {
@@ -170,7 +171,13 @@ export async function testApp(
     await app.close()
     await database.close()
   })
-  afterAll(close)
+  // Made inside a test: closed when that test ends, so a file of many tests holds one app and
+  // database at a time, not all of them until its end. Made in a hook: after the file.
+  try {
+    onTestFinished(close)
+  } catch {
+    afterAll(close)
+  }
   return { app, database, close }
 }
 
