@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
-import { afterAll, onTestFinished } from 'vitest'
+import { afterAll } from 'vitest'
 import { getAddress } from 'viem'
 import { buildServer } from '../src/app.ts'
 import { issueNonce } from '../src/auth/nonces.ts'
@@ -22,51 +22,17 @@ export function databaseKinds(): DatabaseKind[] {
   return process.env.PORTICO_TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']
 }
 
-// What the helpers opened and the test has not closed yet. A worker runs many files one after
-// another (isolation off), so whatever a file leaves open (a PGlite with its hundreds of MB of
-// WebAssembly memory, a pool of connections, a server) would stay for the worker's life: the
-// setup file (worker-memory.ts) closes what is left when each file ends.
-const open = new Set<() => Promise<void>>()
-
-/** Keeps `close` in the open set until it has been called once; returns it, idempotent. */
-function tracked(close: () => Promise<void>): () => Promise<void> {
-  let closing: Promise<void> | undefined
-  const once = () => {
-    open.delete(once)
-    closing ??= close()
-    return closing
-  }
-  open.add(once)
-  return once
-}
-
-/** Closes everything the helpers opened that is still open (newest first); errors are thrown. */
-export async function closeLeftovers(): Promise<number> {
-  const left = [...open].reverse()
-  const failures: unknown[] = []
-  for (const close of left) await close().catch((error: unknown) => failures.push(error))
-  if (failures.length)
-    throw new AggregateError(
-      failures,
-      `${failures.length} left-open test resources failed to close`,
-    )
-  return left.length
-}
-
 /**
  * A fresh, migrated database of the given kind: PGlite in memory, or a new database on the test
  * PostgreSQL server (dropped when the file's tests end). Both are copies of the run's migrated
- * templates (database-templates.ts) when the global setup made them. Closed when the file ends
- * if the test did not close it.
+ * templates (database-templates.ts) when the global setup made them.
  */
 export async function testDatabase(kind: DatabaseKind): Promise<DatabaseHandle & { url?: string }> {
-  if (kind === 'pglite') {
-    const handle = await openDatabase({
+  if (kind === 'pglite')
+    return openDatabase({
       kind: 'pglite',
       client: (await pgliteFromTemplate()) ?? ((await (await pgliteTemplate()).clone()) as PGlite),
     })
-    return { ...handle, close: tracked(() => handle.close()) }
-  }
   const adminUrl = process.env.PORTICO_TEST_DATABASE_URL
   if (!adminUrl)
     throw new Error('No test PostgreSQL: run the tests through the `server` Vitest project')
@@ -78,10 +44,10 @@ export async function testDatabase(kind: DatabaseKind): Promise<DatabaseHandle &
   return {
     ...handle,
     url,
-    close: tracked(async () => {
+    close: async () => {
       await handle.close()
       await adminQuery(adminUrl, `drop database if exists ${name} with (force)`)
-    }),
+    },
   }
 }
 
@@ -128,10 +94,10 @@ export async function clusteredDatabase(
   return {
     ...database,
     cluster,
-    close: tracked(async () => {
+    close: async () => {
       await cluster.close()
       await database.close()
-    }),
+    },
   }
 }
 
@@ -147,8 +113,7 @@ export interface TestApp {
 }
 
 /**
- * An in-process server on a fresh database of `kind`, closed automatically after the test that
- * made it (or, made in a hook, after the file's tests).
+ * An in-process server on a fresh database of `kind`, closed automatically after the file's tests.
  * @example
  * describe.each(databaseKinds())('health on %s', (kind) => {
  *   it('answers', async () => {
@@ -167,17 +132,14 @@ export async function testApp(
   const app = await buildServer({ config: testConfig(overrides), database, logger: false })
   extend?.(app)
   await app.ready()
-  const close = tracked(async () => {
+  let closed = false
+  const close = async () => {
+    if (closed) return
+    closed = true
     await app.close()
     await database.close()
-  })
-  // Made inside a test: closed when that test ends, so a file of many tests holds one app and
-  // database at a time, not all of them until its end. Made in a hook: after the file.
-  try {
-    onTestFinished(close)
-  } catch {
-    afterAll(close)
   }
+  afterAll(close)
   return { app, database, close }
 }
 
