@@ -63,12 +63,15 @@ async function openDocs(page: Page, scheme: 'light' | 'dark') {
   await expect(page.locator('html')).toHaveAttribute('data-theme', scheme)
 }
 
-test('the API reference searches, folds operations and tries a request, offline from its own copy', async ({
-  page,
-}) => {
-  test.setTimeout(480_000)
-  // Nothing is asked of another host (fonts, proxies, registries) and the page's policy refuses
-  // nothing: the reference runs from this server alone.
+// The four views are independent pages: they run side by side on separate workers.
+test.describe.configure({ mode: 'parallel' })
+
+/**
+ * Follows the page's requests, policy refusals and errors; `check` asserts that the reference
+ * asked nothing of another host (fonts, proxies, registries), that its policy refused nothing
+ * and that nothing failed: it runs from this server alone.
+ */
+function watch(page: Page) {
   const requests: string[] = []
   page.on('request', (request) => requests.push(request.url()))
   const refusals: string[] = []
@@ -77,6 +80,23 @@ test('the API reference searches, folds operations and tries a request, offline 
   })
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
+  return {
+    check() {
+      const origin = new URL(page.url()).origin
+      expect(
+        requests.filter((url) => !url.startsWith(origin) && !/^(data|blob):/.test(url)),
+      ).toEqual([])
+      expect(refusals).toEqual([])
+      expect(errors).toEqual([])
+    },
+  }
+}
+
+test('the API reference searches, folds operations and tries a request, offline from its own copy', async ({
+  page,
+}) => {
+  test.setTimeout(240_000)
+  const watched = watch(page)
   await page.setViewportSize({ width: 1280, height: 900 })
   await openDocs(page, 'light')
   await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', '/favicon.svg')
@@ -101,21 +121,31 @@ test('the API reference searches, folds operations and tries a request, offline 
 
   await tryIt(page, 'light 1280')
   await page.screenshot({ path: '/tmp/portico-docs-1280.png' })
-
-  for (const width of [1280, 320]) {
-    await page.setViewportSize({ width, height: 800 })
-    for (const scheme of ['light', 'dark'] as const) {
-      await openDocs(page, scheme)
-      expect(await scrollsSideways(page), `${width} ${scheme}`).toBe(false)
-      await noSeriousViolations(page)
-      if (width !== 1280 || scheme !== 'light') await tryIt(page, `${scheme} ${width}`)
-    }
-  }
-  await page.screenshot({ path: '/tmp/portico-docs-320-dark.png' })
-  const origin = new URL(page.url()).origin
-  expect(requests.filter((url) => !url.startsWith(origin) && !/^(data|blob):/.test(url))).toEqual(
-    [],
-  )
-  expect(refusals).toEqual([])
-  expect(errors).toEqual([])
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await openDocs(page, 'light')
+  expect(await scrollsSideways(page), '1280 light').toBe(false)
+  await noSeriousViolations(page)
+  watched.check()
 })
+
+for (const [width, scheme] of [
+  [1280, 'dark'],
+  [320, 'light'],
+  [320, 'dark'],
+] as const) {
+  test(`the API reference at ${width} px in the ${scheme} theme: no sideways page, no serious axe violation, try-it works`, async ({
+    page,
+  }) => {
+    test.setTimeout(240_000)
+    const watched = watch(page)
+    await page.setViewportSize({ width, height: 800 })
+    await openDocs(page, scheme)
+    expect(await scrollsSideways(page), `${width} ${scheme}`).toBe(false)
+    await noSeriousViolations(page)
+    await tryIt(page, `${scheme} ${width}`)
+    if (width === 320 && scheme === 'dark') {
+      await page.screenshot({ path: '/tmp/portico-docs-320-dark.png' })
+    }
+    watched.check()
+  })
+}
