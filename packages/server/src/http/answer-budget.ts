@@ -21,11 +21,28 @@ export function withSharedAnswerBudget<T>(
   work: (take: (bytes: number, always?: boolean) => boolean) => Promise<T>,
 ): Promise<T> {
   const store = { remaining: maxBytes }
-  return shared.run(store, () =>
-    work((bytes, always = false) => {
-      if (bytes > store.remaining && !always) return false
-      store.remaining -= bytes
-      return true
-    }),
-  )
+  running++
+  const done = () => {
+    // With no batch left, the storage is switched off: on Node 20 an AsyncLocalStorage in use
+    // keeps promise hooks installed that tax every promise of every later request (the RPC
+    // gateway's included). The next batch switches it on again.
+    if (--running === 0) shared.disable()
+  }
+  try {
+    return shared
+      .run(store, () =>
+        work((bytes, always = false) => {
+          if (bytes > store.remaining && !always) return false
+          store.remaining -= bytes
+          return true
+        }),
+      )
+      .finally(done)
+  } catch (error) {
+    done()
+    throw error
+  }
 }
+
+/** Batches whose work has not finished. */
+let running = 0

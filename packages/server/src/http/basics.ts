@@ -27,7 +27,8 @@ export const httpBasics = fp<{ services: Services }>(
     const { config } = services
     installErrorHandler(app)
     installJsonBodyParser(app)
-    installRequestScope(app)
+    // Only cloud code reads the request scope; without it the server keeps none (request-scope.ts).
+    if (config.cloudCode !== undefined) installRequestScope(app)
     app.addHook('onSend', async (request, reply, payload) => {
       reply.header('x-request-id', request.id)
       return payload
