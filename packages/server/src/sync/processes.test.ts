@@ -3,15 +3,24 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
 import { getAddress } from 'viem'
+import {
+  createBackendClient,
+  subscribe,
+  type ObjectData,
+  type WebSocketClass,
+} from '@portico/sdk/backend'
 import { startAnvil, type Anvil } from '@portico/test-kit/anvil'
 import { startLimitedNode, type LimitedNode } from '@portico/test-kit/limited-node'
 import { databaseKinds, testDatabase } from '../../test/helpers.ts'
 import { startServer, type ServerProcess } from '../../test/server-process.ts'
 import { deployEmitter } from '../../test/sync.ts'
+import { CREATES_AS_IDS } from '../objects/changes.ts'
 
 // The sync in real server processes killed without warning (kill -9): a restart resumes with
-// nothing missing or doubled, and on PostgreSQL another process takes over.
+// nothing missing or doubled, and on PostgreSQL another process takes over; a live subscriber
+// connected to another process on the same PostgreSQL receives every row of the sync's ranges.
 
 const fixture = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -42,7 +51,7 @@ describe.each(databaseKinds())('contract sync in server processes on %s', (kind)
     await anvil.stop()
   })
 
-  async function environment() {
+  async function environment(node = limited.url) {
     const emitter = await deployEmitter(anvil.url)
     const start = await emitter.wallet.getBlockNumber()
     const database = kind === 'postgres' ? await testDatabase('postgres') : undefined
@@ -51,7 +60,7 @@ describe.each(databaseKinds())('contract sync in server processes on %s', (kind)
       FUNCTIONS_MODULE: fixture,
       SYNC_ADDRESS: emitter.address,
       SYNC_START_BLOCK: String(start),
-      RPC_URL_31337: limited.url,
+      RPC_URL_31337: node,
       ALLOWED_CHAIN_IDS: '31337',
       ...(database ? { DATABASE_URL: database.url! } : { DATA_DIR: dataDir }),
     }
@@ -117,6 +126,66 @@ describe.each(databaseKinds())('contract sync in server processes on %s', (kind)
         .toBe(true)
       await expect.poll(() => stored(otherUrl), { timeout: 20_000 }).toBe(2)
       other.child.kill('SIGKILL')
+    },
+  )
+
+  it.runIf(kind === 'postgres')(
+    'delivers every row of a range to a live subscriber on another process',
+    async () => {
+      // Ranges of many creates travel between processes as lists of ids, each process reading
+      // the rows its subscribers want; the node answers whole ranges (no answer-size limit).
+      const perTransaction = 150
+      expect(perTransaction).toBeGreaterThanOrEqual(CREATES_AS_IDS)
+      const { emitter, env } = await environment(anvil.url)
+      const { FUNCTIONS_MODULE: _module, ...withoutSync } = env
+      // The second process runs no sync: every row it tells its subscriber came from the first.
+      // Started together; the events are mined only once the subscription is confirmed.
+      const reader = launch(withoutSync)
+      const writer = launch(env)
+      const client = createBackendClient({
+        serverUrl: await reader.url,
+        appId: 'portico',
+        WebSocket: WebSocket as unknown as WebSocketClass,
+      })
+      const heard: { event: string; data: ObjectData }[] = []
+      const live = subscribe(
+        client,
+        { className: 'Activity' },
+        { onEvent: (event, object) => heard.push({ event, data: object.data }) },
+      )
+      await live.ready
+      const writerUrl = await writer.url
+
+      const expected: string[] = []
+      for (let batch = 0; batch < 2; batch++) {
+        const receipt = await emitter.send('mintMany', [
+          recipient,
+          BigInt(perTransaction),
+          BigInt(batch) * 1000n,
+        ])
+        for (const log of receipt.logs) expected.push(`${log.transactionHash}:${log.logIndex}`)
+        await emitter.testClient.mine({ blocks: 2 })
+      }
+      expect(expected).toHaveLength(2 * perTransaction)
+      await expect
+        .poll(() => stored(writerUrl), { timeout: 30_000, interval: 200 })
+        .toBe(expected.length)
+      await expect
+        .poll(() => heard.length, { timeout: 20_000, interval: 100 })
+        .toBeGreaterThanOrEqual(expected.length)
+      expect(heard.map((h) => h.event)).toEqual(expected.map(() => 'create'))
+      expect(
+        heard.map((h) => `${String(h.data.transactionHash)}:${String(h.data.logIndex)}`).sort(),
+      ).toEqual([...expected].sort())
+      expect(heard.map((h) => Number(h.data.value)).sort((a, b) => a - b)).toEqual(
+        [0, 1].flatMap((batch) =>
+          Array.from({ length: perTransaction }, (_, i) => batch * 1000 + i),
+        ),
+      )
+      live.unsubscribe()
+      client.close()
+      writer.child.kill('SIGKILL')
+      reader.child.kill('SIGKILL')
     },
   )
 })
