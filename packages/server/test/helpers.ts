@@ -22,65 +22,17 @@ export function databaseKinds(): DatabaseKind[] {
   return process.env.PORTICO_TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']
 }
 
-// What the helpers opened and the test has not closed yet. A worker runs many files one after
-// another (isolation off), so whatever a file leaves open (a PGlite with its hundreds of MB of
-// WebAssembly memory, a pool of connections, a server) would stay for the worker's life: the
-// setup file (after-file.ts) closes what is left when the FILE ends. Not when a test ends: files
-// make one app in their first test and keep using it in the next ones.
-const open = new Set<() => Promise<void>>()
-
-/** Keeps `close` in the open set until it has been called once; returns it, idempotent. */
-function tracked(close: () => Promise<void>): () => Promise<void> {
-  let closing: Promise<void> | undefined
-  const once = () => {
-    open.delete(once)
-    closing ??= close()
-    return closing
-  }
-  open.add(once)
-  return once
-}
-
-/**
- * Closes everything the helpers opened that is still open, newest first (an app before the
- * database under it), each bounded by `timeoutMs` so one that hangs cannot hold the worker.
- * Returns how many there were and the failures (a close that threw or did not end in time).
- */
-export async function closeLeftovers(
-  timeoutMs = 5_000,
-): Promise<{ closed: number; failures: unknown[] }> {
-  const left = [...open].reverse()
-  const failures: unknown[] = []
-  for (const close of left) {
-    let timer: NodeJS.Timeout | undefined
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`a test resource did not close within ${timeoutMs} ms`)),
-        timeoutMs,
-      )
-    })
-    await Promise.race([close(), late])
-      .catch((error: unknown) => failures.push(error))
-      .finally(() => clearTimeout(timer))
-  }
-  open.clear()
-  return { closed: left.length, failures }
-}
-
 /**
  * A fresh, migrated database of the given kind: PGlite in memory, or a new database on the test
  * PostgreSQL server (dropped when the file's tests end). Both are copies of the run's migrated
- * templates (database-templates.ts) when the global setup made them. Closed when the file ends
- * if the test did not close it.
+ * templates (database-templates.ts) when the global setup made them.
  */
 export async function testDatabase(kind: DatabaseKind): Promise<DatabaseHandle & { url?: string }> {
-  if (kind === 'pglite') {
-    const handle = await openDatabase({
+  if (kind === 'pglite')
+    return openDatabase({
       kind: 'pglite',
       client: (await pgliteFromTemplate()) ?? ((await (await pgliteTemplate()).clone()) as PGlite),
     })
-    return { ...handle, close: tracked(() => handle.close()) }
-  }
   const adminUrl = process.env.PORTICO_TEST_DATABASE_URL
   if (!adminUrl)
     throw new Error('No test PostgreSQL: run the tests through the `server` Vitest project')
@@ -92,10 +44,10 @@ export async function testDatabase(kind: DatabaseKind): Promise<DatabaseHandle &
   return {
     ...handle,
     url,
-    close: tracked(async () => {
+    close: async () => {
       await handle.close()
       await adminQuery(adminUrl, `drop database if exists ${name} with (force)`)
-    }),
+    },
   }
 }
 
@@ -142,10 +94,10 @@ export async function clusteredDatabase(
   return {
     ...database,
     cluster,
-    close: tracked(async () => {
+    close: async () => {
       await cluster.close()
       await database.close()
-    }),
+    },
   }
 }
 
@@ -180,10 +132,13 @@ export async function testApp(
   const app = await buildServer({ config: testConfig(overrides), database, logger: false })
   extend?.(app)
   await app.ready()
-  const close = tracked(async () => {
+  let closed = false
+  const close = async () => {
+    if (closed) return
+    closed = true
     await app.close()
     await database.close()
-  })
+  }
   afterAll(close)
   return { app, database, close }
 }

@@ -20,10 +20,6 @@ import {
 } from './database-templates.ts'
 
 export default async function setup(): Promise<() => void> {
-  // Both server projects (`server`, `server-isolated`) name this setup: in one run the second
-  // finds the first's cluster and templates in the environment and uses them.
-  const made = process.env[PGLITE_TEMPLATE_ENV]
-  if (made && fs.existsSync(made) && process.env.PORTICO_TEST_DATABASE_URL) return () => {}
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-pg-'))
   let stop: () => void = () => {}
   try {
