@@ -8,7 +8,8 @@ import { signInWithTestWallet } from './support/sign-in.ts'
 // and a selection deleted, at 1280 and 320 px in both themes.
 
 test.use({ reducedMotion: 'reduce' })
-// Each test seeds classes of its own: they run side by side on separate workers.
+// Each test seeds classes of its own: they run side by side on separate workers, so this long
+// file does not hold one worker while the other has finished.
 test.describe.configure({ mode: 'parallel' })
 
 /** A request from inside the page (same origin, the page's session cookie). */
