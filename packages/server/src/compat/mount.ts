@@ -119,18 +119,15 @@ export async function compatMount(
       found?.route.kind === 'call' && !found.route.once
         ? routes.answer(call, found)
         : once(call, envelope.requestId, () => routes.answer(call, found))
-    // Cloud code's request objects read the caller's token, installation and context from here;
-    // without cloud code nothing does, and no scope is kept (http/request-scope.ts).
-    const answer = await (services.config.cloudCode === undefined
-      ? answerCall()
-      : withScope(
-          {
-            sessionToken: envelope.sessionToken,
-            installationId: envelope.installationId,
-            context: envelope.context,
-          },
-          answerCall,
-        ))
+    // Cloud code's request objects read the caller's token, installation and context from here.
+    const answer = await withScope(
+      {
+        sessionToken: envelope.sessionToken,
+        installationId: envelope.installationId,
+        context: envelope.context,
+      },
+      answerCall,
+    )
     if (answer.headers) reply.headers(answer.headers)
     return reply.status(answer.status ?? 200).send(answer.body)
   }

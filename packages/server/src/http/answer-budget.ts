@@ -5,6 +5,9 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 
 const shared = new AsyncLocalStorage<{ remaining: number }>()
 
+/** Batches whose work has not finished. */
+let running = 0
+
 /** What the current answer may still carry, at most `maxBytes`. */
 export function answerBudget(maxBytes: number): number {
   const store = shared.getStore()
@@ -43,6 +46,3 @@ export function withSharedAnswerBudget<T>(
     throw error
   }
 }
-
-/** Batches whose work has not finished. */
-let running = 0

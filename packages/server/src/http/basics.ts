@@ -27,8 +27,7 @@ export const httpBasics = fp<{ services: Services }>(
     const { config } = services
     installErrorHandler(app)
     installJsonBodyParser(app)
-    // Only cloud code reads the request scope; without it the server keeps none (request-scope.ts).
-    if (config.cloudCode !== undefined) installRequestScope(app)
+    installRequestScope(app, config)
     app.addHook('onSend', async (request, reply, payload) => {
       reply.header('x-request-id', request.id)
       return payload
