@@ -10,6 +10,7 @@ import { SignIns, type CompleteSignInResult } from '../src/auth/sign-in.ts'
 import { loadConfig, type ServerConfig } from '../src/config/server.ts'
 import {
   openDatabase,
+  pgliteSettings,
   type Database,
   type DatabaseHandle,
   type DatabaseKind,
@@ -31,7 +32,12 @@ export async function testDatabase(kind: DatabaseKind): Promise<DatabaseHandle &
   if (kind === 'pglite')
     return openDatabase({
       kind: 'pglite',
-      client: (await pgliteFromTemplate()) ?? ((await (await pgliteTemplate()).clone()) as PGlite),
+      client:
+        (await pgliteFromTemplate()) ??
+        (await PGlite.create({
+          loadDataDir: await (await pgliteTemplate()).dumpDataDir('none'),
+          ...pgliteSettings,
+        })),
     })
   const adminUrl = process.env.PORTICO_TEST_DATABASE_URL
   if (!adminUrl)
@@ -56,7 +62,7 @@ export async function testDatabase(kind: DatabaseKind): Promise<DatabaseHandle &
 let template: Promise<PGlite> | undefined
 function pgliteTemplate(): Promise<PGlite> {
   template ??= (async () => {
-    const client = new PGlite()
+    const client = new PGlite(pgliteSettings)
     await openDatabase({ kind: 'pglite', client })
     return client
   })()

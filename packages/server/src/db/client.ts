@@ -89,8 +89,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const key = dataDir ? templateKey(migrationsFolder) : undefined
   const fresh = dataDir !== undefined && !fs.existsSync(path.join(dataDir, 'PG_VERSION'))
   const created = fresh && !(await unpackTemplate(dataDir, key!))
-  const settings = { ...byteaAsHex, startParams: pgliteStartParams }
-  const client = options.client ?? (dataDir ? new PGlite(dataDir, settings) : new PGlite(settings))
+  const client =
+    options.client ?? (dataDir ? new PGlite(dataDir, pgliteSettings) : new PGlite(pgliteSettings))
   await client.waitReady
   keepTimesAsText(client)
   const db = drizzlePglite(client, { schema })
@@ -139,6 +139,9 @@ const byteaAsHex = {
   },
   parsers: { [BYTEA]: (value: string) => Buffer.from(value.slice(2), 'hex') },
 }
+
+/** How the server opens the embedded database; an already opened one (`client`) should match. */
+export const pgliteSettings = { ...byteaAsHex, startParams: pgliteStartParams }
 
 /** Dates, times and intervals stay text, as drizzle's column types expect them. */
 const timesAsText = new Set([1082, 1114, 1184, 1186, 1182, 1115, 1185, 1187, 1231])
