@@ -72,7 +72,13 @@ export async function pgliteFromTemplate(): Promise<PGlite | undefined> {
   const file = process.env[PGLITE_TEMPLATE_ENV]
   if (!file || !fs.existsSync(file)) return undefined
   pgliteDump ??= new Blob([fs.readFileSync(file)])
-  // What `PGlite.clone()` does with a dump of its own, with the server's settings: its 16 MB
-  // buffer pool is also a tenth of the default's start-up work.
-  return PGlite.create({ loadDataDir: pgliteDump, ...pgliteSettings })
+  return pgliteFromDump(pgliteDump)
+}
+
+/**
+ * A PGlite loaded from a dump of a migrated one (what `PGlite.clone()` does), with the server's
+ * settings: its 16 MB buffer pool is also a tenth of the default's start-up work.
+ */
+export function pgliteFromDump(dump: Blob): Promise<PGlite> {
+  return PGlite.create({ loadDataDir: dump, ...pgliteSettings })
 }
