@@ -19,7 +19,8 @@ import { openChangeFeed } from './objects/changes.ts'
 import { FieldIndexes } from './objects/field-indexes.ts'
 import { ClassPermissionsCache } from './objects/class-permissions.ts'
 import { ViewerRoles } from './objects/viewer-roles.ts'
-import { ObjectStore } from './objects/store.ts'
+import type { ObjectStore } from './objects/object-store.ts'
+import { openObjectStore } from './objects/store.ts'
 import { ApiKeyVerifier } from './rpc/api-keys.ts'
 import { sharedSettings } from './shared-settings.ts'
 import { loadSiteModule } from './site-module.ts'
@@ -149,7 +150,7 @@ export async function openServices(
     const hooks = new SwitchableHooks()
     const roles = new ViewerRoles(database.db, cluster)
     const permissions = new ClassPermissionsCache(database.db, cluster)
-    const objects = new ObjectStore({
+    const objects = openObjectStore({
       db: database.db,
       fieldIndexes,
       publish: (changes) => feed.publish(changes),

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import { toParseObject } from '../compat/parse-object.ts'
-import type { ObjectScan } from '../objects/store.ts'
+import type { ObjectScan } from '../objects/object-store.ts'
 
 // Exports of a class (or the objects a filter selects), streamed a page at a time in the order
 // of their ids, so memory stays flat however large the class is. JSON is the shape Parse

@@ -7,7 +7,7 @@ import { errorBodySchema } from '../errors.ts'
 import { STORED_FILE_NAME } from '../files/store.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import { parseWhere } from '../objects/condition.ts'
-import type { ObjectStore } from '../objects/store.ts'
+import type { ObjectStore } from '../objects/object-store.ts'
 
 // What the public page of a wallet (`/u/<address>`) shows of its user. The profile is the user's
 // own `Profile` object, written by the web app and readable by them alone; `public: true` in it

@@ -2,7 +2,7 @@ import { ownerAcl } from '../objects/acl.ts'
 import { and, eq, isNull } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { users } from '../db/schema.ts'
-import type { ObjectStore, ObjectWrites } from '../objects/store.ts'
+import type { ObjectStore, ObjectWrites } from '../objects/object-store.ts'
 import type { Document } from '../objects/wire.ts'
 import {
   addressesOf,

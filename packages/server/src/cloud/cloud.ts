@@ -14,7 +14,7 @@ import type {
 } from '../objects/hooks.ts'
 import { isRelation } from '../objects/relations.ts'
 import type { WireObject } from '../objects/rows.ts'
-import type { ObjectStore } from '../objects/store.ts'
+import type { ObjectStore } from '../objects/object-store.ts'
 import type { ViewerRoles } from '../objects/viewer-roles.ts'
 import type { CloudLogs } from './logs.ts'
 import { clientToken } from './in-process.ts'

@@ -6,7 +6,7 @@ import { ImportFileError } from '../import/export-file.ts'
 import { importFile, importOrder, type ImportReport } from '../import/parse-import.ts'
 import { FieldIndexes } from '../objects/field-indexes.ts'
 import { ViewerRoles } from '../objects/viewer-roles.ts'
-import { ObjectStore } from '../objects/store.ts'
+import { openObjectStore } from '../objects/store.ts'
 import { openConfiguredDatabase, UsageError } from './database.ts'
 import { openServices } from '../services.ts'
 import { pino } from 'pino'
@@ -71,7 +71,7 @@ export async function importCommand(
     : undefined
   const objects =
     services?.objects ??
-    new ObjectStore({
+    openObjectStore({
       db: database.db,
       fieldIndexes: new FieldIndexes(database.db, cluster, () => {}),
       publish: async () => {},

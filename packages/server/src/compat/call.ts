@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
 import type { CurrentUser, Sessions } from '../auth/sessions.ts'
 import type { SignIns } from '../auth/sign-in.ts'
-import type { ObjectStore } from '../objects/store.ts'
+import type { ObjectStore } from '../objects/object-store.ts'
 import { ANY_OWNER, type Changer } from '../objects/access.ts'
 import type { ServerConfig } from '../config/server.ts'
 import type { Database } from '../db/client.ts'

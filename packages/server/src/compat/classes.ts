@@ -12,7 +12,7 @@ import { resolveSubQueries } from './sub-queries.ts'
 import { relationConstraints, relationTargetClass } from './relation-queries.ts'
 import { MASTER_OWNER } from './master-key.ts'
 import type { CreateRequest } from '../objects/writer.ts'
-import { VISITOR_OWNER } from '../objects/store.ts'
+import { VISITOR_OWNER } from '../objects/object-store.ts'
 import { recordAudit } from '../admin/audit.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import {

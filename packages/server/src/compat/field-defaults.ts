@@ -1,4 +1,4 @@
-import type { ObjectStore } from '../objects/store.ts'
+import type { ObjectStore } from '../objects/object-store.ts'
 import { HttpError } from '../errors.ts'
 import { normaliseValue, type Document } from '../objects/wire.ts'
 import { ParseCode, ParseError } from './parse-error.ts'

@@ -1,5 +1,5 @@
 import type { Changer } from '../objects/access.ts'
-import type { ObjectStore } from '../objects/store.ts'
+import type { ObjectStore } from '../objects/object-store.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import { toParseObject, type ParseObject } from './parse-object.ts'
 

@@ -1,7 +1,7 @@
 import type { Changer } from '../objects/access.ts'
 import { MAX_IN, parseWhere } from '../objects/condition.ts'
 import type { WireObject } from '../objects/rows.ts'
-import type { ObjectStore } from '../objects/store.ts'
+import type { ObjectStore } from '../objects/object-store.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 
 // Parse's sub-query operators, run as Parse Server runs them: the inner query first, as the

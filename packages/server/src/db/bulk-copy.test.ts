@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { databaseKinds, testDatabase } from '../../test/helpers.ts'
-import { ObjectWrites } from '../objects/store.ts'
+import { TransactionWrites } from '../objects/transaction-writes.ts'
 import type { ObjectChange } from '../objects/changes.ts'
 import { COPY_CHUNK_ROWS, copyRows } from './bulk-copy.ts'
 import { rowsOf } from './client.ts'
@@ -26,7 +26,7 @@ describe.each(databaseKinds())('bulk writes of new objects on %s', (kind) => {
       const first = Array.from({ length: 60 }, (_, n) => ({ id: `o${n}`, data: tricky(n) }))
       const changes: ObjectChange[] = []
       const made = await db.transaction((tx) =>
-        new ObjectWrites(tx, changes).insertNew('Note', access, first, new Date()),
+        new TransactionWrites(tx, changes).insertNew('Note', access, first, new Date()),
       )
       expect(made.map((o) => o.objectId)).toEqual(first.map((row) => row.id))
       expect(changes).toHaveLength(60)
@@ -36,7 +36,7 @@ describe.each(databaseKinds())('bulk writes of new objects on %s', (kind) => {
         data: { replaced: true },
       }))
       const more = await db.transaction((tx) =>
-        new ObjectWrites(tx, []).insertNew('Note', access, second, new Date()),
+        new TransactionWrites(tx, []).insertNew('Note', access, second, new Date()),
       )
       expect(more.map((o) => o.objectId).sort()).toEqual(
         second

@@ -1,6 +1,6 @@
 import type { Database } from '../db/client.ts'
 import { isPointerClass, isValidName } from '../objects/names.ts'
-import type { ObjectStore } from '../objects/store.ts'
+import type { ObjectStore } from '../objects/object-store.ts'
 import type { ExportFormat, ExportRow } from './export-file.ts'
 import { emptyReport, type ImportReport } from './report.ts'
 import { UserIds } from './user-ids.ts'

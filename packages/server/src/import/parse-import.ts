@@ -3,7 +3,7 @@ import { users } from '../db/schema.ts'
 import { HttpError } from '../errors.ts'
 import type { Acl } from '../objects/acl.ts'
 import { isValidName } from '../objects/names.ts'
-import type { NewObject, ObjectStore } from '../objects/store.ts'
+import type { NewObject, ObjectStore } from '../objects/object-store.ts'
 import {
   ImportFileError,
   readExportFile,

@@ -2,7 +2,7 @@ import { inArray } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { users } from '../db/schema.ts'
 import type { Acl } from '../objects/acl.ts'
-import type { ObjectStore } from '../objects/store.ts'
+import type { ObjectStore } from '../objects/object-store.ts'
 
 /** The Portico user ids that the Parse user ids in ACL keys stand for. */
 export class UserIds {

@@ -4,7 +4,7 @@ import { BCRYPT_HASH, clashOf, createPasswordUser, type LoginClash } from '../au
 import { passwordLogins } from '../db/schema.ts'
 import type { Database } from '../db/client.ts'
 import { HttpError } from '../errors.ts'
-import type { NewObject } from '../objects/store.ts'
+import type { NewObject } from '../objects/object-store.ts'
 import { RowRefused, type PreparedRow } from './rows.ts'
 
 // A `_User` row becomes a Portico user, who signs in with any of the row's wallets: its

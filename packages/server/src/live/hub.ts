@@ -2,7 +2,7 @@ import type { LiveEventMessage } from '@portico/sdk/wire'
 import type { SQL } from 'drizzle-orm'
 import type { ObjectChange, ChangeFeed } from '../objects/changes.ts'
 import type { WireObject } from '../objects/rows.ts'
-import type { ObjectStore } from '../objects/store.ts'
+import type { ObjectStore } from '../objects/object-store.ts'
 
 // Live queries: subscriptions to the objects of a class that match a `where`, as a viewer may
 // read them. Every committed change (from any process, through the change feed) is matched

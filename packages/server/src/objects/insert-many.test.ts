@@ -4,7 +4,7 @@ import { users } from '../db/schema.ts'
 import { openChangeFeed, type ObjectChange } from './changes.ts'
 import { FieldIndexes } from './field-indexes.ts'
 import type { WireObject } from './rows.ts'
-import { ObjectStore } from './store.ts'
+import { openObjectStore } from './store.ts'
 import { ViewerRoles } from './viewer-roles.ts'
 
 // A bulk write (a contract sync's range) builds the objects it tells live listeners about only
@@ -27,7 +27,7 @@ describe.each(databaseKinds())('bulk writes and their listeners on %s', (kind) =
 
   function storeWith(listens: (className: string) => boolean) {
     const published: ObjectChange[] = []
-    const objects = new ObjectStore({
+    const objects = openObjectStore({
       db: database.db,
       fieldIndexes: new FieldIndexes(database.db, database.cluster, () => {}),
       publish: async (changes) => void published.push(...changes),

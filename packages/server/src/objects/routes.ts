@@ -1,7 +1,7 @@
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import { replay } from '../idempotency/store.ts'
 import { unreadable } from './access.ts'
-import { VISITOR_OWNER } from './store.ts'
+import { VISITOR_OWNER } from './object-store.ts'
 import { ownerAcl, parseAcl, withPublicRead } from './acl.ts'
 import { parseWhereText } from './condition.ts'
 import { assertClassName } from './names.ts'

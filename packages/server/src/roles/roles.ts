@@ -9,7 +9,7 @@ import { ownerAcl, type Acl } from '../objects/acl.ts'
 import { parseWhere } from '../objects/condition.ts'
 import type { RelationChange } from '../objects/relations.ts'
 import type { WireObject } from '../objects/rows.ts'
-import type { ObjectStore } from '../objects/store.ts'
+import type { ObjectStore } from '../objects/object-store.ts'
 import { isDuplicateName, ROLE_CLASS, ROLE_RELATIONS, roleWriteProblem } from './rules.ts'
 
 // Roles as `/api/roles` and the console manage them. A role is a `_Role` object: every read and

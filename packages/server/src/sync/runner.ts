@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Database } from '../db/client.ts'
 import type { Cluster, Leadership } from '../db/cluster/cluster.ts'
-import type { ObjectStore } from '../objects/store.ts'
+import type { ObjectStore } from '../objects/object-store.ts'
 import type { Sync } from './definition.ts'
 import { polledHeads, subscribedHeads, type ChainHeads } from './heads.ts'
 import { NodeClient } from './node-client.ts'

@@ -1,7 +1,7 @@
 import { and, eq, lt, lte, gt, desc, sql } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { eventSyncs, syncBlocks, syncedEvents, users } from '../db/schema.ts'
-import type { ObjectStore } from '../objects/store.ts'
+import type { ObjectStore } from '../objects/object-store.ts'
 import type { Document } from '../objects/wire.ts'
 import type { Sync } from './definition.ts'
 

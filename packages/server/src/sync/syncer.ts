@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { decodeEventLog, getAddress, toEventSelector, type Hex } from 'viem'
 import { isEmbedded, type Database } from '../db/client.ts'
-import type { ObjectStore } from '../objects/store.ts'
+import type { ObjectStore } from '../objects/object-store.ts'
 import { dateOf, LogDecoder, type DecodedLog } from './decode.ts'
 import type { Sync } from './definition.ts'
 import { polledHeads, sleep, type HeadWaiter } from './heads.ts'
