@@ -1,4 +1,4 @@
-import { WatchRefusal, type WatchParams } from '../sync/watches.ts'
+import { WatchRefusal, type WatchParams } from '../sync/watch-params.ts'
 import type { CompatCall } from './call.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 

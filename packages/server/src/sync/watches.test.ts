@@ -14,7 +14,7 @@ import { keepOnLoopback } from '../../test/compat.ts'
 import { rpcTestConfig } from '../../test/rpc.ts'
 import { deployEmitter } from '../../test/sync.ts'
 import { compileFilter } from './watch-filter.ts'
-import { resolveChain } from './watches.ts'
+import { resolveChain } from './watch-params.ts'
 
 // A Moralis v1 script registering its contract events with the real moralis-v1 client
 // (`Cloud.run('watchContractEvent', …, { useMasterKey: true })`): the rows appear in the v1
