@@ -9,7 +9,7 @@ import type { CloudLogLine } from '../cloud/logs.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import type { WireObject } from '../objects/rows.ts'
 import { consoleAccess, type ConsoleNeed } from './access.ts'
-import { recordAudit } from './audit.ts'
+import { recordAudit } from '../audit/log.ts'
 import { consoleErrors, digits, tags } from './schemas.ts'
 
 // The console's cloud code: what CLOUD_CODE defined (functions, triggers, jobs), starting a

@@ -13,7 +13,6 @@ import { guardConsoleRoutes } from './guard.ts'
 import { consoleFieldRoutes } from './field-routes.ts'
 import { consoleIndexRoutes } from './index-routes.ts'
 import { aclByUserId, aclUserIds, addressesOf } from './acl-users.ts'
-import { recordAudit } from './audit.ts'
 import { consoleErrors, digits, paging, pagingQuery, tags } from './schemas.ts'
 import { STORED_FILE_NAME } from '../files/store.ts'
 import { exportCsv, exportJson } from './export.ts'
@@ -215,8 +214,14 @@ export const consoleDataRoutes = routePlugin(
           }
           ownerId = found.id
         }
-        const { before, after } = await objects.modify(
-          { className, objectId: request.params.objectId, userId: ANY_OWNER },
+        // Audited by the store, in the change's own transaction.
+        const { after } = await objects.modify(
+          {
+            className,
+            objectId: request.params.objectId,
+            userId: ANY_OWNER,
+            auditActor: user.address,
+          },
           (current) => {
             // A role keeps its name: ACLs name it by it.
             const problem =
@@ -232,13 +237,6 @@ export const consoleDataRoutes = routePlugin(
             return { data, acl: next, ...(ownerId === undefined ? {} : { ownerId }) }
           },
         )
-        await recordAudit(db, {
-          actor: user.address,
-          action: 'object.update',
-          target: `${className}/${after.objectId}`,
-          before,
-          after,
-        })
         return after
       },
     )
@@ -256,16 +254,11 @@ export const consoleDataRoutes = routePlugin(
       async (request, reply) => {
         const { user } = await requireConsole(request, 'destructive')
         const className = assertStoredClassName(request.params.className)
-        const before = await objects.delete({
+        await objects.delete({
           className,
           objectId: request.params.objectId,
           userId: ANY_OWNER,
-        })
-        await recordAudit(db, {
-          actor: user.address,
-          action: 'object.delete',
-          target: `${className}/${before.objectId}`,
-          before,
+          auditActor: user.address,
         })
         return reply.status(204).send()
       },
@@ -360,14 +353,9 @@ export const consoleDataRoutes = routePlugin(
           .select({ ownerId: files.ownerId, contentType: files.contentType, size: files.size })
           .from(files)
           .where(eq(files.name, request.params.name))
-        if (!file || (await services.files.remove(request.params.name, file.ownerId)) === 'missing')
-          throw notFound('No such file.')
-        await recordAudit(db, {
-          actor: user.address,
-          action: 'file.delete',
-          target: `file/${request.params.name}`,
-          before: file,
-        })
+        const removed =
+          file && (await services.files.remove(request.params.name, file.ownerId, user.address))
+        if (!removed || removed === 'missing') throw notFound('No such file.')
         return reply.status(204).send()
       },
     )

@@ -8,7 +8,7 @@ import { assertFieldName, assertStoredClassName, isPointerClass } from '../objec
 import type { Services } from '../services.ts'
 import { parseWhere } from '../objects/condition.ts'
 import { consoleAccess } from './access.ts'
-import { recordAudit } from './audit.ts'
+import { recordAudit } from '../audit/log.ts'
 import { consoleErrors, tags } from './schemas.ts'
 import { classDefaults, classDefaultsSchema } from './class-defaults.ts'
 
@@ -254,13 +254,7 @@ export async function consoleFieldRoutes(app: FastifyInstance, services: Service
       const missing: string[] = []
       for (const objectId of request.body.ids) {
         try {
-          const before = await objects.delete({ className, objectId, userId: ANY_OWNER })
-          await recordAudit(db, {
-            actor: user.address,
-            action: 'object.delete',
-            target: `${className}/${objectId}`,
-            before,
-          })
+          await objects.delete({ className, objectId, userId: ANY_OWNER, auditActor: user.address })
           deleted.push(objectId)
         } catch (error) {
           // Gone already (another admin, another tab): said in the answer, the rest still go.

@@ -5,7 +5,7 @@ import { ImportFileError } from '../import/export-file.ts'
 import { importOpened, openFile } from '../import/parse-import.ts'
 import { consoleAccess } from './access.ts'
 import { guardConsoleRoutes } from './guard.ts'
-import { recordAudit } from './audit.ts'
+import { recordAudit } from '../audit/log.ts'
 import { consoleErrors, tags } from './schemas.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 

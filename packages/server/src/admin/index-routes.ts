@@ -3,7 +3,7 @@ import { errorBodySchema, notFound } from '../errors.ts'
 import { assertStoredClassName } from '../objects/names.ts'
 import type { Services } from '../services.ts'
 import { consoleAccess } from './access.ts'
-import { recordAudit } from './audit.ts'
+import { recordAudit } from '../audit/log.ts'
 import { consoleErrors, tags } from './schemas.ts'
 
 // The indexes the server built for a class's queries (objects/field-indexes.ts), with how often

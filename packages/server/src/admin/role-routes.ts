@@ -24,7 +24,7 @@ import { roleParams, rolePage } from '../roles/schemas.ts'
 import { consoleAccess } from './access.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { aclByUserId, addressesOf } from './acl-users.ts'
-import { recordAudit } from './audit.ts'
+import { recordAudit } from '../audit/log.ts'
 import { consoleErrors, tags } from './schemas.ts'
 
 // The console's roles: the same operations as `/api/roles` (roles/roles.ts), as the console,

@@ -4,7 +4,7 @@ import { errorBodySchema, notFound } from '../errors.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import { WatchRefusal } from '../sync/watch-params.ts'
 import { consoleAccess } from './access.ts'
-import { recordAudit } from './audit.ts'
+import { recordAudit } from '../audit/log.ts'
 import { consoleErrors, tags } from './schemas.ts'
 
 // The console's view of the contract-event syncs: the site's (`defineSync`) and the watches

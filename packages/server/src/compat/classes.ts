@@ -13,7 +13,6 @@ import { relationConstraints, relationTargetClass } from './relation-queries.ts'
 import { MASTER_OWNER } from './master-key.ts'
 import type { CreateRequest } from '../objects/writer.ts'
 import { VISITOR_OWNER } from '../objects/object-store.ts'
-import { recordAudit } from '../admin/audit.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import {
   applyParseWrite,
@@ -207,7 +206,7 @@ export async function createInClass(call: CompatCall, className: string): Promis
     data,
     acl: createAcl(call.params.ACL, creator),
     // A change made with the master key is in the console's audit log as the console's own are.
-    auditActor: writer === ANY_OWNER ? masterKeyActor(call) : undefined,
+    auditActor: auditActorOf(call, writer),
   }
   let outcome
   try {
@@ -263,8 +262,14 @@ export async function updateInClass(
   const checkFields = await userFieldsRule(call.services.db, className, objectId)
   checkRequired(call.params, await fieldRules(call.services.objects, className))
   let written: Record<string, unknown> = {}
-  const { before, after: updated } = await call.services.objects.modify(
-    { className, objectId, userId: writer, client: call.request.ip },
+  const { after: updated } = await call.services.objects.modify(
+    {
+      className,
+      objectId,
+      userId: writer,
+      client: call.request.ip,
+      auditActor: auditActorOf(call, writer),
+    },
     (current) => {
       const data = checkFields(applyParseWrite(current.data, call.params))
       written = data
@@ -277,7 +282,6 @@ export async function updateInClass(
       }
     },
   )
-  if (writer === ANY_OWNER) await auditMasterKey(call, 'object.update', before, updated)
   return {
     body: {
       updatedAt: updated.updatedAt,
@@ -287,24 +291,12 @@ export async function updateInClass(
   }
 }
 
-/** A change made with the master key, in the console's audit log as the console's own are. */
-async function auditMasterKey(
-  call: CompatCall,
-  action: string,
-  before: WireObject | null,
-  after: WireObject | null,
-) {
-  const object = (after ?? before)!
-  await recordAudit(call.services.db, {
-    actor: masterKeyActor(call),
-    action,
-    target: `${object.className}/${object.objectId}`,
-    before,
-    after,
-  })
-}
-
-const masterKeyActor = (call: CompatCall) => `master key (${call.request.ip})`
+/**
+ * A change made with the master key is in the console's audit log as the console's own are,
+ * written by the store in the change's transaction.
+ */
+const auditActorOf = (call: CompatCall, writer: unknown) =>
+  writer === ANY_OWNER ? `master key (${call.request.ip})` : undefined
 
 /** Operations whose result Parse answers: the clients take it as the field's new value. */
 const ANSWERED_OPS = new Set(['Increment', 'Add', 'AddUnique', 'Remove'])
@@ -347,12 +339,12 @@ export async function deleteFromClass(
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, `${className} rows cannot be deleted here.`)
   const writer = await writerOf(call)
   serverKept(className, writer)
-  const before = await call.services.objects.delete({
+  await call.services.objects.delete({
     className,
     objectId,
     userId: writer,
     client: call.request.ip,
+    auditActor: auditActorOf(call, writer),
   })
-  if (writer === ANY_OWNER) await auditMasterKey(call, 'object.delete', before, null)
   return { body: {} }
 }

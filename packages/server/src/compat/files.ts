@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm'
-import { recordAudit } from '../admin/audit.ts'
 import { files as fileRows } from '../db/schema.ts'
 import { isAllowedType, type FileStore } from '../files/store.ts'
 import type { FastifyReply } from 'fastify'
@@ -88,14 +87,11 @@ export async function deleteFile(call: CompatCall, name: string): Promise<Compat
     .select({ ownerId: fileRows.ownerId, contentType: fileRows.contentType, size: fileRows.size })
     .from(fileRows)
     .where(eq(fileRows.name, name))
-  if (!file || (await call.services.files.remove(name, file.ownerId)) === 'missing')
+  const removed =
+    file &&
+    (await call.services.files.remove(name, file.ownerId, `master key (${call.request.ip})`))
+  if (!removed || removed === 'missing')
     throw new ParseError(ParseCode.FILE_DELETE_ERROR, 'Could not delete file.')
-  await recordAudit(db, {
-    actor: `master key (${call.request.ip})`,
-    action: 'file.delete',
-    target: `file/${name}`,
-    before: file,
-  })
   return { body: {} }
 }
 

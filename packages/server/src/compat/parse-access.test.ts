@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { databaseKinds } from '../../test/helpers.ts'
-import { listAudit } from '../admin/audit.ts'
+import { listAudit } from '../audit/log.ts'
 import { sql } from 'drizzle-orm'
 import { rowsOf } from '../db/client.ts'
 import {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { Readable, Transform } from 'node:stream'
 import { and, eq } from 'drizzle-orm'
 import type { FastifyBaseLogger, FastifyReply } from 'fastify'
+import { recordAudit } from '../audit/log.ts'
 import type { Database } from '../db/client.ts'
 import { files } from '../db/schema.ts'
 import { badRequest, HttpError } from '../errors.ts'
@@ -58,8 +59,11 @@ export interface FileStore {
   }): Promise<string>
   /** Answers with a stored file, inert; false when there is no such file. */
   send(name: string, reply: FastifyReply): Promise<boolean>
-  /** Deletes a file of `ownerId`: its row, then its bytes. */
-  remove(name: string, ownerId: string): Promise<'deleted' | 'missing'>
+  /**
+   * Deletes a file of `ownerId`: its row, then its bytes. With `auditActor` (the console, the
+   * master key) the delete is in the audit log, written in the row's own transaction.
+   */
+  remove(name: string, ownerId: string, auditActor?: string): Promise<'deleted' | 'missing'>
   /** Throws `FileStoreUnavailable` when files are kept in a store that does not answer. */
   check(): Promise<void>
   close(): void
@@ -160,11 +164,21 @@ export async function openFileStore(
       return true
     },
 
-    async remove(name, ownerId) {
-      const [gone] = await db
-        .delete(files)
-        .where(and(eq(files.name, name), eq(files.ownerId, ownerId)))
-        .returning({ storage: files.storage })
+    async remove(name, ownerId, auditActor) {
+      const gone = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .delete(files)
+          .where(and(eq(files.name, name), eq(files.ownerId, ownerId)))
+          .returning({ storage: files.storage, contentType: files.contentType, size: files.size })
+        if (row && auditActor !== undefined)
+          await recordAudit(tx, {
+            actor: auditActor,
+            action: 'file.delete',
+            target: `file/${name}`,
+            before: { ownerId, contentType: row.contentType, size: row.size },
+          })
+        return row
+      })
       if (!gone) return 'missing'
       if (gone.storage === 's3' && bucket) {
         // The row is gone, so nothing points at these bytes any more; if the store is down they

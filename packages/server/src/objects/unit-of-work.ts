@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
 import type { SQL } from 'drizzle-orm'
-import { recordAudit } from '../admin/audit.ts'
+import { recordAudit } from '../audit/log.ts'
 import { batchConcurrency, type Database } from '../db/client.ts'
 import { createCoalescer } from '../db/coalesce.ts'
 import { objects } from '../db/schema.ts'
@@ -10,7 +10,7 @@ import { byId } from './access.ts'
 import { permsOf } from './acl.ts'
 import type { ObjectChange } from './changes.ts'
 import { SCHEMA_CLASS, type ClassPermissionsCache } from './class-permissions.ts'
-import type { Change, NewObject, ObjectWrites } from './object-store.ts'
+import type { AuditActor, Change, NewObject, ObjectWrites } from './object-store.ts'
 import { dropRelations, markRelations, writeRelations, type RelationChange } from './relations.ts'
 import { toWire, type WireObject } from './rows.ts'
 import { created, TransactionWrites, type WrittenChange } from './transaction-writes.ts'
@@ -72,7 +72,7 @@ export class UnitOfWork {
    * relation members are written. Published once committed.
    */
   async change(
-    target: { className: string; objectId: string },
+    target: { className: string; objectId: string; auditActor?: AuditActor },
     writable: () => SQL,
     planned: PlannedChange | null,
     modify: (current: WireObject) => Change,
@@ -103,7 +103,9 @@ export class UnitOfWork {
         })
         .where(byId(className, objectId))
         .returning()
-      return { before, after: toWire(updated!) }
+      const after = toWire(updated!)
+      await audit(tx, target.auditActor, 'object.update', before, after)
+      return { before, after }
     })
     if (changed && changed !== 'moved') {
       await this.written([className])
@@ -118,22 +120,20 @@ export class UnitOfWork {
    * committed.
    */
   async delete(
-    target: { className: string; objectId: string },
+    target: { className: string; objectId: string; auditActor?: AuditActor },
     deletable: SQL,
   ): Promise<WireObject | null> {
     const { className, objectId } = target
-    const rows = await this.#db.transaction(async (tx) => {
-      const deleted = await tx.delete(objects).where(deletable).returning()
-      await dropRelations(
-        tx,
-        className,
-        deleted.map((row) => row.id),
-      )
-      return deleted
+    const before = await this.#db.transaction(async (tx) => {
+      const [deleted] = await tx.delete(objects).where(deletable).returning()
+      if (!deleted) return null
+      await dropRelations(tx, className, [deleted.id])
+      const gone = toWire(deleted)
+      await audit(tx, target.auditActor, 'object.delete', gone, null)
+      return gone
     })
-    if (!rows.length) return null
+    if (!before) return null
     await this.written([className])
-    const before = toWire(rows[0]!)
     await this.#options.publish([{ kind: 'delete', className, objectId, before, after: null }])
     return before
   }
@@ -148,13 +148,7 @@ export class UnitOfWork {
       const [made] = await writes.insertNew(className, request, [{ id, data }], new Date())
       if (!made) throw nameTaken(data.name)
       await writeRelations(tx, className, id, relations)
-      if (request.auditActor !== undefined)
-        await recordAudit(tx, {
-          actor: request.auditActor,
-          action: 'object.create',
-          target: `${className}/${id}`,
-          after: made,
-        })
+      await audit(tx, request.auditActor, 'object.create', null, made)
       return made
     })
     return result
@@ -192,6 +186,28 @@ export class UnitOfWork {
     await this.#options.publish(changes)
     return { result, changes }
   }
+}
+
+/**
+ * The audit entry of a change by `actor` (none without one), in the change's transaction `tx`:
+ * the change and its entry commit together.
+ */
+async function audit(
+  tx: Database,
+  actor: AuditActor,
+  action: 'object.create' | 'object.update' | 'object.delete',
+  before: WireObject | null,
+  after: WireObject | null,
+): Promise<void> {
+  if (actor === undefined) return
+  const object = (after ?? before)!
+  await recordAudit(tx, {
+    actor,
+    action,
+    target: `${object.className}/${object.objectId}`,
+    before,
+    after,
+  })
 }
 
 /** A row of the objects table for `object`. */

@@ -2,8 +2,11 @@ import { desc, lt } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { adminAudit } from '../db/schema.ts'
 
-// The console's audit log: one row per change, written in the same transaction as the change
-// where there is one. Nothing in the server deletes from it.
+// The audit log the console shows: one row per change made by the console or with the master
+// key, written in the same transaction as the change. The object store writes the entries of
+// object creates, changes and deletes itself (from the actor its caller names), and the files'
+// store those of file deletes, so a change and its entry commit together or not at all.
+// Nothing in the server deletes from it.
 
 export interface AuditEntry {
   actor: string
