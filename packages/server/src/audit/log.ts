@@ -3,10 +3,10 @@ import type { Database } from '../db/client.ts'
 import { adminAudit } from '../db/schema.ts'
 
 // The audit log the console shows: one row per change made by the console or with the master
-// key, written in the same transaction as the change. The object store writes the entries of
-// object creates, changes and deletes itself (from the actor its caller names), and the files'
-// store those of file deletes, so a change and its entry commit together or not at all.
-// Nothing in the server deletes from it.
+// key, written in the same transaction as the change where there is one. The object store
+// writes the entries of object creates, changes and deletes itself (from the actor its caller
+// names), and the files' store those of file deletes, so such a change and its entry commit
+// together or not at all. Nothing in the server deletes from it.
 
 export interface AuditEntry {
   actor: string

@@ -6,13 +6,14 @@ import { forbidden, notFound } from '../errors.ts'
 // The access rule, written once: an object's ACL (acl.ts) says who reads it and who writes it,
 // as two lists of `*`, user ids and `role:<name>`. A viewer has a list of their own: `*`, their
 // user id and each role they are in (viewer-roles.ts); they may read (write) an object when the
-// two lists share an entry. Every statement of the store (fetches, pages, counts, exports, live
-// matching, writes) takes its condition from here, in its WHERE clause, so no read-then-write
-// race can bypass it.
+// two lists share an entry. Every statement the store runs for a caller (fetches, pages, counts,
+// exports, changes and deletes) takes its condition from here, in its WHERE clause, so no
+// read-then-write race can bypass it; live matching evaluates it on a one-row stand-in. The
+// server's own reads and writes (`ANY_OWNER`, the import, syncs) have none.
 
 /**
- * The master key and the admin console, which read and change any object (and record each
- * change in the audit log).
+ * The master key and the admin console, which read and change any object (each change in the
+ * audit log when the caller names its actor, `ObjectTarget.auditActor`).
  */
 export const ANY_OWNER: unique symbol = Symbol('any owner')
 /** Who reads or changes an object, as callers name them: a user id, or `ANY_OWNER`. */
