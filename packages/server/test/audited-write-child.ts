@@ -4,6 +4,7 @@ import { openCluster } from '../src/db/cluster/cluster.ts'
 import { adminAudit } from '../src/db/schema.ts'
 import { ANY_OWNER } from '../src/objects/access.ts'
 import { FieldIndexes } from '../src/objects/field-indexes.ts'
+import type { ObjectTarget } from '../src/objects/object-store.ts'
 import { openObjectStore } from '../src/objects/store.ts'
 import { ViewerRoles } from '../src/objects/viewer-roles.ts'
 
@@ -72,7 +73,7 @@ const objects = openObjectStore({
   answerMaxBytes: 1_000_000,
   roles: new ViewerRoles(db, cluster),
 })
-const target = { className, objectId, userId: ANY_OWNER, auditActor: actor }
+const target: ObjectTarget = { className, objectId, userId: ANY_OWNER, auditActor: actor }
 if (operation === 'update') await objects.update({ ...target, data: { state: 'changed' } })
 else await objects.delete(target)
 await cluster.close()

@@ -49,13 +49,12 @@ describe.each(databaseKinds())('who changed an object, in the audit log, on %s',
     await close()
   })
 
-  const call = (method: string, url: string, headers: Record<string, string>, payload?: unknown) =>
-    app.inject({
-      method: method as 'GET',
-      url,
-      headers,
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    })
+  const call = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    headers: Record<string, string>,
+    payload?: object,
+  ) => app.inject({ method, url, headers, payload })
   const entriesOf = async (target: string) =>
     (await listAudit(app.services.db, { limit: 100 }))
       .filter((entry) => entry.target === target)

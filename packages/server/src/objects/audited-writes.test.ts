@@ -117,14 +117,18 @@ describe.each(kinds)('an audited write killed midway on %s', (kind) => {
   const run = (operation: 'update' | 'delete', moment: string, objectId: string) =>
     write([kind, place.where, operation, moment, 'Note', objectId, ACTOR])
 
-  it('leaves neither an update nor its entry when killed inside the transaction', async () => {
-    await made('u-inside')
-    const { signal, output } = await run('update', 'in-transaction', 'u-inside')
-    expect(signal, output).toBe('SIGKILL')
-    const { row, entries } = await look('u-inside')
-    expect(row?.data).toEqual({ state: 'first' })
-    expect(entries).toEqual([])
-  })
+  it.each(['update', 'delete'] as const)(
+    'leaves neither the %s nor its entry when killed inside the transaction',
+    async (operation) => {
+      const objectId = `${operation}-inside`
+      await made(objectId)
+      const { signal, output } = await run(operation, 'in-transaction', objectId)
+      expect(signal, output).toBe('SIGKILL')
+      const { row, entries } = await look(objectId)
+      expect(row?.data).toEqual({ state: 'first' })
+      expect(entries).toEqual([])
+    },
+  )
 
   it('leaves both an update and its entry when killed once committed', async () => {
     await made('u-after')
@@ -135,15 +139,6 @@ describe.each(kinds)('an audited write killed midway on %s', (kind) => {
     expect(entries.map((entry) => [entry.actor, entry.action])).toEqual([[ACTOR, 'object.update']])
     expect(entries[0]!.before).toMatchObject({ data: { state: 'first' } })
     expect(entries[0]!.after).toMatchObject({ data: { state: 'changed' } })
-  })
-
-  it('leaves neither a delete nor its entry when killed inside the transaction', async () => {
-    await made('d-inside')
-    const { signal, output } = await run('delete', 'in-transaction', 'd-inside')
-    expect(signal, output).toBe('SIGKILL')
-    const { row, entries } = await look('d-inside')
-    expect(row?.data).toEqual({ state: 'first' })
-    expect(entries).toEqual([])
   })
 
   it('leaves both a delete and its entry when killed once committed, and when not killed', async () => {
