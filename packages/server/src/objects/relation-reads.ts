@@ -15,16 +15,15 @@ export async function relationHolders(
   field: string,
   relatedIds: readonly string[],
 ): Promise<string[]> {
+  const holding = and(
+    eq(objectRelations.className, className),
+    eq(objectRelations.field, field),
+    inArray(objectRelations.relatedId, [...relatedIds]),
+  )
   const rows = await db
     .selectDistinct({ owningId: objectRelations.owningId })
     .from(objectRelations)
-    .where(
-      and(
-        eq(objectRelations.className, className),
-        eq(objectRelations.field, field),
-        inArray(objectRelations.relatedId, [...relatedIds]),
-      ),
-    )
+    .where(holding)
   return rows.map((row) => row.owningId)
 }
 
