@@ -1,7 +1,7 @@
 import { HttpError } from '../errors.ts'
 import { parseAcl, type Acl } from '../objects/acl.ts'
 import { assertFieldName } from '../objects/names.ts'
-import { PARSE_ENVELOPE, parseTime } from '../objects/parse-shape.ts'
+import { PARSE_ENVELOPE, parseTime, type TimeField } from '../objects/parse-shape.ts'
 import type { Document } from '../objects/wire.ts'
 import { storedValue, ValueRefused, type FileReference } from './values.ts'
 
@@ -97,7 +97,7 @@ export function prepareRow(value: unknown, className: string): PreparedRow {
   return { id: row.objectId, createdAt, updatedAt, acl, data, files, raw: row }
 }
 
-function dateOf(row: Record<string, unknown>, name: 'createdAt' | 'updatedAt'): Date {
+function dateOf(row: Record<string, unknown>, name: TimeField): Date {
   const parsed = parseTime(row[name])
   if (!parsed) throw new RowRefused(`"${name}" is missing or not an ISO date`, name)
   return parsed
