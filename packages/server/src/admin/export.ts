@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream'
-import { toParseObject } from '../compat/parse-object.ts'
+import { toParseObject } from '../objects/parse-shape.ts'
 import type { ObjectScan } from '../objects/object-store.ts'
 
 // Exports of a class (or the objects a filter selects), streamed a page at a time in the order

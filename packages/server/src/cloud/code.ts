@@ -1,6 +1,6 @@
 import type { CompatCall, CompatServices } from '../compat/call.ts'
 import { ensureMasterOwner } from '../compat/master-key.ts'
-import { toParseObject } from '../compat/parse-object.ts'
+import { toParseObject } from '../objects/parse-shape.ts'
 import { syncedView } from '../compat/synced-classes.ts'
 import type { CompatRoutes } from '../compat/routes.ts'
 import type { WindowCounter } from '../db/cluster/cluster.ts'

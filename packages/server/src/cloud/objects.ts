@@ -3,7 +3,7 @@ import { parseAcl, type Acl } from '../objects/acl.ts'
 import { isRelation } from '../objects/relations.ts'
 import type { WireObject } from '../objects/rows.ts'
 import { normaliseDocument, type Document } from '../objects/wire.ts'
-import { toParseObject } from '../compat/parse-object.ts'
+import { parseFields, toParseObject } from '../objects/parse-shape.ts'
 import type { ParseSdk } from './parse-sdk.ts'
 
 // Portico's objects as cloud code's SDK objects and back: a trigger gets `Parse.Object`s whose
@@ -12,8 +12,6 @@ import type { ParseSdk } from './parse-sdk.ts'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type SdkObject = any
-
-const ENVELOPE = new Set(['objectId', 'createdAt', 'updatedAt', 'ACL', 'className', '__type'])
 
 /** How an object's fields look to Parse clients (a synced class's as Moralis v1 showed them). */
 export type ParseShape = (object: WireObject) => Record<string, unknown>
@@ -50,10 +48,8 @@ export function draftObject(
 /** What an SDK object holds, as a document and ACL to save (checked as a client's write is). */
 export function savedFields(object: SdkObject, fallbackAcl: Acl): { data: Document; acl: Acl } {
   const json = object.toJSON() as Record<string, unknown>
-  const data: Document = {}
-  for (const [key, value] of Object.entries(json)) if (!ENVELOPE.has(key)) data[key] = value
   return {
-    data: normaliseDocument(data),
+    data: normaliseDocument(parseFields(json)),
     acl: json.ACL === undefined ? fallbackAcl : parseAcl(json.ACL),
   }
 }

@@ -2,25 +2,19 @@ import { isDeepStrictEqual } from 'node:util'
 import { JOB_STATUS } from '../objects/names.ts'
 import { assertClassName, SYSTEM_CLASSES } from '../objects/names.ts'
 import { parseAcl } from '../objects/acl.ts'
-import { parseWhere } from '../objects/condition.ts'
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../objects/query.ts'
 import type { WireObject } from '../objects/rows.ts'
 import { viewerOf, writerOf, type CompatAnswer, type CompatCall } from './call.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import { includeTree, resolveIncludes } from './include.ts'
-import { resolveSubQueries } from './sub-queries.ts'
-import { relationConstraints, relationTargetClass } from './relation-queries.ts'
+import { storedWhere } from './where.ts'
+import { relationTargetClass } from '../objects/relation-reads.ts'
 import { MASTER_OWNER } from './master-key.ts'
 import type { CreateRequest } from '../objects/writer.ts'
 import { VISITOR_OWNER } from '../objects/object-store.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
-import {
-  applyParseWrite,
-  createAcl,
-  relationChangesOf,
-  toParseObject,
-  type ParseObject,
-} from './parse-object.ts'
+import { applyParseWrite, createAcl, relationChangesOf } from './parse-object.ts'
+import { isTimeField, timeAlias, toParseObject, type ParseObject } from '../objects/parse-shape.ts'
 import { checkRoleWrite, duplicateRole } from './roles.ts'
 import { checkRequired, fieldRules, withDefaults } from './field-defaults.ts'
 import { syncedView } from './synced-classes.ts'
@@ -40,22 +34,6 @@ export function compatClassName(name: string): string {
       `The class ${name.slice(0, 64)} is not available on Portico.`,
     )
   return assertClassName(name)
-}
-
-/** `where` from an envelope (an object) or a query string (JSON text). */
-function whereOf(value: unknown): Record<string, unknown> | undefined {
-  if (value === undefined || value === null || value === '') return undefined
-  if (typeof value === 'string') {
-    try {
-      return whereOf(JSON.parse(value) as unknown) ?? {}
-    } catch (error) {
-      if (error instanceof ParseError) throw error
-      throw new ParseError(ParseCode.INVALID_JSON, '"where" is not valid JSON.')
-    }
-  }
-  if (typeof value !== 'object' || Array.isArray(value))
-    throw new ParseError(ParseCode.INVALID_QUERY, '"where" must be an object.')
-  return value as Record<string, unknown>
 }
 
 function wholeNumber(value: unknown, name: string, fallback: number): number {
@@ -83,13 +61,9 @@ function keysParam(value: unknown): string[] | undefined {
 
 /** `object` without the fields `exclude` names (`excludeKeys`); its id and times stay. */
 function withoutKeys(object: ParseObject, excluded: string[] | undefined): ParseObject {
-  for (const key of excluded ?? [])
-    if (key !== 'objectId' && key !== 'createdAt' && key !== 'updatedAt') delete object[key]
+  for (const key of excluded ?? []) if (key !== 'objectId' && !isTimeField(key)) delete object[key]
   return object
 }
-
-/** Parse's storage names of the creation and update times, which its `order` also takes. */
-const TIME_ALIASES: Record<string, string> = { _created_at: 'createdAt', _updated_at: 'updatedAt' }
 
 /** `order` with `_created_at` / `_updated_at` read as `createdAt` / `updatedAt`, as Parse does. */
 function orderOf(order: string | undefined): string | undefined {
@@ -98,8 +72,7 @@ function orderOf(order: string | undefined): string | undefined {
     .map((key) => {
       const descending = key.startsWith('-')
       const name = descending ? key.slice(1) : key
-      const alias = Object.hasOwn(TIME_ALIASES, name) ? TIME_ALIASES[name] : undefined
-      return alias ? `${descending ? '-' : ''}${alias}` : key
+      return `${descending ? '-' : ''}${timeAlias(name)}`
     })
     .join(',')
 }
@@ -116,20 +89,11 @@ export async function queryClass(call: CompatCall, requested: string): Promise<C
       : undefined
   const className = target ? compatClassName(target) : requested
   const view = syncedView(call.services, className)
-  const sent = await relationConstraints(call.services.db, className, whereOf(params.where))
-  const given = await resolveSubQueries(
-    {
-      store: call.services.objects,
-      viewer,
-      className: compatClassName,
-      storedWhere: (inner, where) => {
-        const innerView = syncedView(call.services, inner)
-        return innerView ? innerView.where(where) : where
-      },
-    },
-    sent,
+  const { where, condition } = await storedWhere(
+    { sources: call.services, viewer, className: compatClassName },
+    className,
+    params.where,
   )
-  const where = view ? view.where(given) : given
   const limit = wholeNumber(params.limit, 'limit', DEFAULT_LIMIT)
   const keys = view ? view.keys(keysParam(params.keys)) : keysParam(params.keys)
   const include = listParam(params.include, 'include')
@@ -138,7 +102,6 @@ export async function queryClass(call: CompatCall, requested: string): Promise<C
   if (params.order !== undefined && typeof params.order !== 'string')
     throw new ParseError(ParseCode.INVALID_QUERY, '"order" is a comma-separated list of fields.')
   const order = view ? view.order(orderOf(params.order)) : orderOf(params.order)
-  const condition = where ? parseWhere(where) : undefined
   const found = await call.services.objects.query(viewer, className, {
     where: condition,
     whereText: where ? JSON.stringify(where) : undefined,

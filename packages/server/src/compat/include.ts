@@ -1,7 +1,7 @@
 import type { Changer } from '../objects/access.ts'
 import type { ObjectStore } from '../objects/object-store.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
-import { toParseObject, type ParseObject } from './parse-object.ts'
+import { embeddedParseObject, isPointer, type ParseObject } from '../objects/parse-shape.ts'
 
 // Parse's `include`: the pointers a query names (`author`, `author.city`, an array of pointers,
 // `*` for every pointer field of the results) replaced by the objects they point at. Each level
@@ -47,23 +47,6 @@ export function includeTree(paths: readonly string[]): IncludeTree {
     }
   }
   return root
-}
-
-interface Pointer {
-  __type: 'Pointer'
-  className: string
-  objectId: string
-}
-
-function isPointer(value: unknown): value is Pointer {
-  const pointer = value as Partial<Pointer> | null
-  return (
-    pointer !== null &&
-    typeof pointer === 'object' &&
-    pointer.__type === 'Pointer' &&
-    typeof pointer.className === 'string' &&
-    typeof pointer.objectId === 'string'
-  )
 }
 
 const holdsPointers = (value: unknown) =>
@@ -115,11 +98,7 @@ export async function resolveIncludes(
       const target = found.get(key)
       if (!target) return item
       let object = read.get(key)
-      if (!object)
-        read.set(
-          key,
-          (object = { __type: 'Object', className: target.className, ...toParseObject(target) }),
-        )
+      if (!object) read.set(key, (object = embeddedParseObject(target)))
       return object
     }
     const next: typeof level = []

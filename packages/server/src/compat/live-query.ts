@@ -3,13 +3,13 @@ import { isDeepStrictEqual } from 'node:util'
 import type { WebSocket } from 'ws'
 import { readMessages, sendJson, type SocketHandler } from '../live/sockets.ts'
 import { MAX_SUBSCRIPTIONS, Subscriber } from '../live/subscriber.ts'
-import { parseWhere } from '../objects/condition.ts'
 import type { Services } from '../services.ts'
 import { compatClassName } from './classes.ts'
 import { TOKEN_PREFIX } from './call.ts'
 import { ParseCode, toParseError } from './parse-error.ts'
-import { toParseObject } from './parse-object.ts'
+import { toParseObject } from '../objects/parse-shape.ts'
 import { syncedView } from './synced-classes.ts'
+import { storedWhere } from './where.ts'
 import type { WireObject } from '../objects/rows.ts'
 
 // Parse's LiveQuery protocol on the mount path (what `Moralis.Query#subscribe` and
@@ -35,7 +35,7 @@ let nextClientId = 1
 
 export type ParseLiveQueryServices = Pick<
   Services,
-  'config' | 'liveHub' | 'sessions' | 'log' | 'syncs' | 'objects'
+  'config' | 'liveHub' | 'sessions' | 'log' | 'syncs' | 'objects' | 'db'
 >
 
 export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHandler {
@@ -146,11 +146,14 @@ export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHa
           const fields = stringList(query.fields ?? query.keys)
           const watch = stringList(query.watch)
           const view = syncedView(services, className)
-          const given = query.where === undefined ? {} : (query.where as Record<string, unknown>)
-          const condition = services.objects.liveCondition(
+          const viewerId = await viewerOf(message.sessionToken ?? connectToken)
+          // Sub-queries and relation members are read once, as the subscriber, when it subscribes.
+          const { condition: where } = await storedWhere(
+            { sources: services, viewer: viewerId, className: compatClassName },
             className,
-            parseWhere((view ? view.where(given) : given) ?? {}),
+            query.where,
           )
+          const condition = services.objects.liveCondition(className, where)
           const shown = (object: WireObject, keys: string[] | undefined) =>
             view
               ? view.toParse(toParseObject(object, view.keys(keys)))
@@ -164,7 +167,6 @@ export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHa
             const before = (original ? shown(original, undefined) : {}) as Record<string, unknown>
             return watch.some((field) => !isDeepStrictEqual(now[field], before[field]))
           }
-          const viewerId = await viewerOf(message.sessionToken ?? connectToken)
 
           subscriber.subscribe(requestId, {
             className,

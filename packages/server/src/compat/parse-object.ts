@@ -1,35 +1,16 @@
 import { isDeepStrictEqual } from 'node:util'
 import { HttpError } from '../errors.ts'
-import type { WireObject } from '../objects/rows.ts'
 import { normaliseValue, type Document } from '../objects/wire.ts'
 import { ownerAcl, parseAcl, type Acl } from '../objects/acl.ts'
 import { assertFieldName, isPointerClass } from '../objects/names.ts'
+import { PARSE_ENVELOPE } from '../objects/parse-shape.ts'
 import { MAX_RELATION_CHANGE, type RelationChange } from '../objects/relations.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 
-// Portico objects in Parse's shape, and Parse writes (fields, ACL, operations) applied to
-// Portico objects. ACLs are Parse's own (objects/acl.ts), stored and answered as they are. An
-// object created without an ACL gets Portico's default: everyone reads it, only its creator
-// writes it (Parse's default would also let everyone write; Portico narrows it).
-
-export type ParseObject = Record<string, unknown>
-
-/** Fields of the object envelope that a write may carry but that are not document fields. */
-const ENVELOPE = new Set(['objectId', 'createdAt', 'updatedAt', 'className', 'ACL'])
-
-/** A Portico object as Parse clients read it; `keys` keeps only those fields (and the envelope). */
-export function toParseObject(object: WireObject, keys?: readonly string[]): ParseObject {
-  const data = keys
-    ? Object.fromEntries(Object.entries(object.data).filter(([key]) => keys.includes(key)))
-    : object.data
-  return {
-    ...data,
-    objectId: object.objectId,
-    createdAt: object.createdAt,
-    updatedAt: object.updatedAt,
-    ACL: object.acl,
-  }
-}
+// Parse writes (fields, ACL, operations) applied to Portico objects; how objects look to Parse
+// clients is objects/parse-shape.ts. ACLs are Parse's own (objects/acl.ts), stored and answered
+// as they are. An object created without an ACL gets Portico's default: everyone reads it, only
+// its creator writes it (Parse's default would also let everyone write; Portico narrows it).
 
 /** The ACL an object is created with: the one sent, else everyone reads and `creator` writes. */
 export function createAcl(sent: unknown, creator: string | undefined): Acl {
@@ -137,7 +118,7 @@ function pointerIds(op: Record<string, unknown>, key: string, classes: Set<strin
 export function relationChangesOf(body: Record<string, unknown>): RelationChange[] {
   const changes: RelationChange[] = []
   for (const [key, value] of Object.entries(body)) {
-    if (ENVELOPE.has(key) || !isRelationOp(value)) continue
+    if (PARSE_ENVELOPE.has(key) || !isRelationOp(value)) continue
     fieldName(key)
     const op = value as { __op: string; ops?: Record<string, unknown>[] }
     const classes = new Set<string>()
@@ -212,7 +193,7 @@ function changeNested(
 export function applyParseWrite(current: Document, body: Record<string, unknown>): Document {
   const next: Document = { ...current }
   for (const [key, value] of Object.entries(body)) {
-    if (ENVELOPE.has(key) || isRelationOp(value)) continue
+    if (PARSE_ENVELOPE.has(key) || isRelationOp(value)) continue
     const { field, path } = keyPath(key)
     // Parse Server refuses this name on every database (its MongoDB adapter cannot store it), so
     // a Parse app holds no such field; refused the same way here.

@@ -18,7 +18,8 @@ import { ANY_OWNER } from '../objects/access.ts'
 import type { Document } from '../objects/wire.ts'
 import { TOKEN_PREFIX, type CompatAnswer, type CompatCall } from './call.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
-import { applyParseWrite, createAcl, toParseObject } from './parse-object.ts'
+import { toParseObject } from '../objects/parse-shape.ts'
+import { applyParseWrite, createAcl } from './parse-object.ts'
 import { checkUserWrite } from './user-fields.ts'
 
 // Username/password users as the Parse clients use them: `signUp`, `logIn`, `verifyPassword`,

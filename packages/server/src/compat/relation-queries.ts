@@ -1,28 +1,14 @@
-import { and, eq, inArray, sql } from 'drizzle-orm'
-import { queryRows, type Database } from '../db/client.ts'
-import { objectRelations, objects } from '../db/schema.ts'
+import type { Database } from '../db/client.ts'
 import { isValidName } from '../objects/names.ts'
-import { SCHEMA_CLASS } from '../objects/class-permissions.ts'
+import { isPointer } from '../objects/parse-shape.ts'
+import { relationHolders } from '../objects/relation-reads.ts'
 
 // Queries that name a relation field as Parse Server reads them: a constraint on a relation
 // field (`equalTo('child', pointer)`, `containedIn('child', pointers)`) selects the objects whose
-// relation holds those members; and `redirectClassNameForKey`, which the clients send for
-// `relation.query()` of an object they have not fetched, asks for the relation's member class.
+// relation holds those members (objects/relation-reads.ts reads which they are).
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
-
-interface Pointer {
-  __type: 'Pointer'
-  className: string
-  objectId: string
-}
-
-const isPointer = (value: unknown): value is Pointer =>
-  isObject(value) &&
-  value.__type === 'Pointer' &&
-  typeof value.className === 'string' &&
-  typeof value.objectId === 'string'
 
 /** Most members one constraint may name. */
 const MAX_MEMBERS = 1000
@@ -62,53 +48,13 @@ export async function relationConstraints(
     if (key.startsWith('$') || !isValidName(key)) continue
     const members = membersOf(value)
     if (!members) continue
-    const rows = await db
-      .selectDistinct({ owningId: objectRelations.owningId })
-      .from(objectRelations)
-      .where(
-        and(
-          eq(objectRelations.className, className),
-          eq(objectRelations.field, key),
-          inArray(objectRelations.relatedId, members.ids),
-        ),
-      )
-    if (rows.length === 0) continue
+    const ids = await relationHolders(db, className, key, members.ids)
+    if (ids.length === 0) continue
     out ??= { ...where }
     delete out[key]
-    const ids = rows.map((row) => row.owningId)
     added.push({ objectId: members.holding ? { $in: ids } : { $nin: ids } })
   }
   if (!out) return where
   const before = Array.isArray(out.$and) ? (out.$and as unknown[]) : []
   return { ...out, $and: [...before, ...added] }
-}
-
-/**
- * The class of the members of relation `key` of `className`: as its schema declares it, else as
- * its objects' relation markers name it; undefined when `key` is no relation field.
- */
-export async function relationTargetClass(
-  db: Database,
-  className: string,
-  key: string,
-): Promise<string | undefined> {
-  if (!isValidName(key)) return undefined
-  const [declared] = await queryRows<{ target: string | null }>(
-    db,
-    sql`select ${objects.data} -> 'fields' -> ${key}::text ->> 'targetClass' as target
-        from ${objects} where ${objects.className} = ${SCHEMA_CLASS} and ${objects.id} = ${className}
-          and ${objects.data} -> 'fields' -> ${key}::text ->> 'type' = 'Relation'`,
-  )
-  if (declared?.target) return declared.target
-  // The objects whose relation holds members name its class in their marker.
-  const [held] = await queryRows<{ target: string | null }>(
-    db,
-    sql`select o.data -> ${key}::text ->> 'className' as target
-        from ${objectRelations} r join ${objects} o
-          on o.class_name = r.class_name and o.id = r.owning_id
-        where r.class_name = ${className} and r.field = ${key}
-          and o.data -> ${key}::text ->> '__type' = 'Relation'
-        limit 1`,
-  )
-  return held?.target ?? undefined
 }

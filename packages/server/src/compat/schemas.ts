@@ -4,24 +4,20 @@ import { objects } from '../db/schema.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import { parseClassPermissions, SCHEMA_CLASS } from '../objects/class-permissions.ts'
 import { isValidName, SYSTEM_CLASSES } from '../objects/names.ts'
+import { PARSE_DEFAULT_FIELDS } from '../objects/parse-shape.ts'
 import type { Document } from '../objects/wire.ts'
-import type { CompatAnswer, CompatCall } from './call.ts'
+import { viewerOf, type CompatAnswer, type CompatCall } from './call.ts'
 import { defaultValue } from './field-defaults.ts'
 import { ensureMasterOwner, MASTER_OWNER } from './master-key.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
+import { compatClassName } from './classes.ts'
+import { storedWhere } from './where.ts'
 
 // `schemas` and `schemas/:className`, master key only as in Parse Server: a class's fields and
 // its class-level permissions (objects/class-permissions.ts). The store keeps them in one object
 // of `_SCHEMA` per class, which the console also edits. Fields are the ones a class declares
 // here plus those its objects hold (Portico has no fixed columns); declared ones matter to the
 // `addField` permission.
-
-const DEFAULT_FIELDS: Record<string, Document> = {
-  objectId: { type: 'String' },
-  createdAt: { type: 'Date' },
-  updatedAt: { type: 'Date' },
-  ACL: { type: 'ACL' },
-}
 
 /** What Parse answers for a class that has no permissions of its own: open to all. */
 const OPEN = {
@@ -154,7 +150,7 @@ async function schemaOf(call: CompatCall, className: string) {
   const declared = isObject(row?.data.fields) ? (row.data.fields as Record<string, Document>) : {}
   return {
     className,
-    fields: { ...DEFAULT_FIELDS, ...held, ...declared },
+    fields: { ...PARSE_DEFAULT_FIELDS, ...held, ...declared },
     classLevelPermissions: permissionsAnswer(row?.data.classLevelPermissions),
     indexes: { _id_: { _id: 1 } },
   }
@@ -355,8 +351,12 @@ export async function aggregateClass(call: CompatCall, name: string): Promise<Co
   if (params.distinct !== undefined) {
     if (typeof params.distinct !== 'string')
       throw new ParseError(ParseCode.INVALID_QUERY, '"distinct" names a field.')
-    const where = params.where === undefined ? undefined : jsonParam(params.where, 'where')
-    return { body: { results: await store.distinct(className, params.distinct, where) } }
+    const { condition } = await storedWhere(
+      { sources: call.services, viewer: await viewerOf(call), className: compatClassName },
+      className,
+      params.where,
+    )
+    return { body: { results: await store.distinct(className, params.distinct, condition) } }
   }
   const pipeline = jsonParam(params.pipeline, 'pipeline')
   return { body: { results: await store.aggregate(className, pipeline) } }

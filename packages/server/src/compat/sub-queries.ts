@@ -1,5 +1,6 @@
 import type { Changer } from '../objects/access.ts'
 import { MAX_IN, parseWhere } from '../objects/condition.ts'
+import { pointerTo, queryValue } from '../objects/parse-shape.ts'
 import type { WireObject } from '../objects/rows.ts'
 import type { ObjectStore } from '../objects/object-store.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
@@ -35,8 +36,8 @@ export interface SubQueryContext {
   viewer: Changer | undefined
   /** The class name a sub-query names, checked as the mount checks class names. */
   className(name: unknown): string
-  /** A sub-query's `where` as its class stores what it names (synced-classes.ts). */
-  storedWhere(className: string, where: Where | undefined): Where | undefined
+  /** A sub-query's `where`, its own sub-queries resolved, as its class stores what it names. */
+  storedWhere(className: string, where: Where | undefined): Promise<Where | undefined>
 }
 
 const isObject = (value: unknown): value is Where =>
@@ -96,12 +97,6 @@ async function resolveLevel(
   return out
 }
 
-const pointerTo = (object: WireObject) => ({
-  __type: 'Pointer',
-  className: object.className,
-  objectId: object.objectId,
-})
-
 /** The objects a sub-query (`{ className, where }`) selects, as the caller reads them. */
 async function innerQuery(
   context: SubQueryContext,
@@ -115,7 +110,7 @@ async function innerQuery(
   if (query.where !== undefined && !isObject(query.where))
     throw invalid(`The "where" of ${op} must be an object.`)
   const className = context.className(query.className)
-  const where = context.storedWhere(
+  const where = await context.storedWhere(
     className,
     query.where && (await resolveLevel(context, query.where, depth + 1, counter)),
   )
@@ -145,12 +140,7 @@ async function selectedValues(
   const objects = await innerQuery(context, value.query, op, depth, counter)
   const values = new Map<string, unknown>()
   for (const object of objects) {
-    const selected =
-      key === 'objectId'
-        ? object.objectId
-        : key === 'createdAt' || key === 'updatedAt'
-          ? { __type: 'Date', iso: object[key] }
-          : object.data[key]
+    const selected = queryValue(object, key)
     if (selected !== undefined) values.set(JSON.stringify(selected), selected)
   }
   return [...values.values()]

@@ -2,7 +2,7 @@ import { getAddress, isAddress, type AbiEvent } from 'viem'
 import { fieldFor, integerFieldsOf } from '../sync/decode.ts'
 import type { Sync } from '../sync/definition.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
-import type { ParseObject } from './parse-object.ts'
+import type { ParseObject } from '../objects/parse-shape.ts'
 
 // Classes filled by a contract-event sync, as Moralis v1's synced classes looked to v1 apps:
 // snake_case names for where the event happened, lowercase addresses, an ABI input named `id`

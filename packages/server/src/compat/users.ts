@@ -11,7 +11,7 @@ import type { WireObject } from '../objects/rows.ts'
 import { TOKEN_PREFIX, type CompatAnswer, type CompatCall, type CompatServices } from './call.ts'
 import { getFromClass, updateInClass } from './classes.ts'
 import { ParseCode, ParseError, toParseError } from './parse-error.ts'
-import { toParseObject } from './parse-object.ts'
+import { toParseObject } from '../objects/parse-shape.ts'
 import { isSignUp, signUp, updateLoginFields } from './password-users.ts'
 
 // Sign-in as Moralis v1 clients do it, kept safe:

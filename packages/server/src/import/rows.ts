@@ -1,6 +1,7 @@
 import { HttpError } from '../errors.ts'
 import { parseAcl, type Acl } from '../objects/acl.ts'
 import { assertFieldName } from '../objects/names.ts'
+import { PARSE_ENVELOPE, parseTime, type TimeField } from '../objects/parse-shape.ts'
 import type { Document } from '../objects/wire.ts'
 import { storedValue, ValueRefused, type FileReference } from './values.ts'
 
@@ -16,8 +17,6 @@ import { storedValue, ValueRefused, type FileReference } from './values.ts'
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/
 
-/** Parse's envelope, read into the object's own columns. */
-const ENVELOPE = new Set(['objectId', 'className', 'createdAt', 'updatedAt', 'ACL', '__type'])
 /** What Parse keeps on users that is not a field: never imported. */
 const USER_SECRETS = new Set(['authData', 'password', 'bcryptPassword', 'sessionToken'])
 
@@ -75,7 +74,8 @@ export function prepareRow(value: unknown, className: string): PreparedRow {
   const files: FileReference[] = []
   const data: Document = {}
   for (const [key, inner] of Object.entries(row)) {
-    if (ENVELOPE.has(key) || key.startsWith('_')) continue
+    // Parse's envelope is read into the object's own columns (`__type` starts with `_` too).
+    if (PARSE_ENVELOPE.has(key) || key.startsWith('_')) continue
     if (className === '_User' && USER_SECRETS.has(key)) continue
     try {
       assertFieldName(key)
@@ -97,11 +97,8 @@ export function prepareRow(value: unknown, className: string): PreparedRow {
   return { id: row.objectId, createdAt, updatedAt, acl, data, files, raw: row }
 }
 
-function dateOf(row: Record<string, unknown>, name: 'createdAt' | 'updatedAt'): Date {
-  const raw = row[name]
-  const text = typeof raw === 'string' ? raw : (raw as { iso?: unknown } | undefined)?.iso
-  const parsed = typeof text === 'string' ? new Date(text) : undefined
-  if (!parsed || Number.isNaN(parsed.getTime()))
-    throw new RowRefused(`"${name}" is missing or not an ISO date`, name)
+function dateOf(row: Record<string, unknown>, name: TimeField): Date {
+  const parsed = parseTime(row[name])
+  if (!parsed) throw new RowRefused(`"${name}" is missing or not an ISO date`, name)
   return parsed
 }

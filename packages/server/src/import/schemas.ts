@@ -3,6 +3,7 @@ import { users } from '../db/schema.ts'
 import { HttpError } from '../errors.ts'
 import { parseClassPermissions, SCHEMA_CLASS } from '../objects/class-permissions.ts'
 import { isValidName, SYSTEM_CLASSES } from '../objects/names.ts'
+import { PARSE_DEFAULT_FIELDS } from '../objects/parse-shape.ts'
 import type { ObjectStore } from '../objects/object-store.ts'
 import type { Document } from '../objects/wire.ts'
 import type { ExportFormat, ExportRow } from './export-file.ts'
@@ -60,7 +61,7 @@ function readRow(value: unknown): { className: string; data: Document } {
         if (spec) fields[field] = spec
       }
   }
-  for (const field of ['objectId', 'createdAt', 'updatedAt', 'ACL']) delete fields[field]
+  for (const field of Object.keys(PARSE_DEFAULT_FIELDS)) delete fields[field]
   const data: Document = { fields }
   if (permissions !== undefined && permissions !== null) {
     try {

@@ -1,5 +1,6 @@
 import { HttpError } from '../errors.ts'
 import { isPointerClass } from '../objects/names.ts'
+import { pointerTo } from '../objects/parse-shape.ts'
 import { relationMarker } from '../objects/relations.ts'
 import { normaliseValue } from '../objects/wire.ts'
 
@@ -70,7 +71,7 @@ function pointersOf(value: unknown, path: string, depth: number, files: FileRefe
         path,
         `"${path}" is an embedded object without a valid "className" and "objectId"`,
       )
-    return { __type: 'Pointer', className: object.className, objectId: object.objectId }
+    return pointerTo({ className: object.className, objectId: object.objectId })
   }
   if (object.__type === 'Relation')
     throw new ValueRefused(path, `"${path}" is a Relation inside another value`)

@@ -214,9 +214,12 @@ export function aggregateStatement(className: string, pipeline: unknown): SQL {
 }
 
 /** The statement of the distinct values of `field` among the objects `where` selects. */
-export function distinctStatement(className: string, field: string, where: unknown): SQL {
+export function distinctStatement(
+  className: string,
+  field: string,
+  condition: SQL | undefined,
+): SQL {
   if (!isValidName(field)) throw invalid('"distinct" names a field.')
-  const condition = where === undefined ? undefined : translateWhere(parseWhere(where))
   const value = sql`(${objects.data} -> ${field}::text)`
   return sql`select distinct (${value})::text as doc from ${objects}
     where ${and(sql`${objects.className} = ${className}`, condition, sql`${value} is not null`)}

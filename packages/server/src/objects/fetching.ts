@@ -238,11 +238,20 @@ export class Fetching {
     return rows.map((row) => JSON.parse(row.doc) as unknown)
   }
 
-  /** The distinct values of `field` among the objects of `className` `where` selects (master key). */
-  async distinct(className: string, field: string, where: unknown): Promise<unknown[]> {
+  /**
+   * The distinct values of `field` among the objects of `className` `where` selects (master key),
+   * `where` translated as a query's.
+   */
+  async distinct(
+    className: string,
+    field: string,
+    where: Condition | undefined,
+  ): Promise<unknown[]> {
+    const arrays = (await this.#options.permissions?.arrayFields(className)) ?? noFields
+    const integers = integerCondition(where, this.#options.rules.integerFields(className))
     const rows = await queryRows<{ doc: string }>(
       this.#db,
-      distinctStatement(className, field, where),
+      distinctStatement(className, field, translateWhere(arrayCondition(integers, arrays))),
     )
     return rows.map((row) => JSON.parse(row.doc) as unknown)
   }

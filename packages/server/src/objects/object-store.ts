@@ -175,7 +175,7 @@ export interface ObjectStore {
   /** An aggregate pipeline on every object of `className` (the master key's alone). */
   aggregate(className: string, pipeline: unknown): Promise<unknown[]>
   /** The distinct values of `field` among the objects of `className` `where` selects. */
-  distinct(className: string, field: string, where: unknown): Promise<unknown[]>
+  distinct(className: string, field: string, where: Condition | undefined): Promise<unknown[]>
   /** How many objects each class holds, by class name. */
   countByClass(): Promise<{ className: string; count: number }[]>
   /** Whether each filter's viewer may read `object` and its condition holds for it. */

@@ -141,7 +141,7 @@ class Store implements ObjectStore {
     return this.#fetching.aggregate(className, pipeline)
   }
 
-  distinct(className: string, field: string, where: unknown) {
+  distinct(className: string, field: string, where: Condition | undefined) {
     return this.#fetching.distinct(className, field, where)
   }
 
