@@ -9,6 +9,7 @@ import { ViewerRoles } from '../objects/viewer-roles.ts'
 import { ObjectStore } from '../objects/store.ts'
 import { openConfiguredDatabase, UsageError } from './database.ts'
 import { openServices } from '../services.ts'
+import { syncedClassRulesNow } from '../sync/known-syncs.ts'
 import { pino } from 'pino'
 
 const usage = `Usage:
@@ -66,17 +67,19 @@ export async function importCommand(
   const cluster = openMemoryCluster({ shared: {}, liveMaxSocketsPerAddress: 1 })
   // With --triggers the server's services run here (cloud code and its SDK need them), without
   // listening; their triggers see the import as the master key.
-  const services = triggers
-    ? await openServices(loadConfig(env), database, pino({ level: 'warn' }))
-    : undefined
+  const config = loadConfig(env)
+  const log = pino({ level: 'warn' })
+  const services = triggers ? await openServices(config, database, log) : undefined
   const objects =
     services?.objects ??
     new ObjectStore({
       db: database.db,
       fieldIndexes: new FieldIndexes(database.db, cluster, () => {}),
       publish: async () => {},
-      answerMaxBytes: loadConfig(env).answerMaxBytes,
+      answerMaxBytes: config.answerMaxBytes,
       roles: new ViewerRoles(database.db, cluster),
+      // The synced classes the server with this configuration has: written by their syncs alone.
+      classRules: await syncedClassRulesNow(config, database.db, cluster, log),
     })
   const outcomes: FileOutcome[] = []
   try {

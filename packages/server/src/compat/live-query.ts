@@ -147,10 +147,8 @@ export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHa
           const watch = stringList(query.watch)
           const view = syncedView(services, className)
           const given = query.where === undefined ? {} : (query.where as Record<string, unknown>)
-          const condition = services.objects.liveCondition(
-            className,
-            parseWhere((view ? view.where(given) : given) ?? {}),
-          )
+          const where = parseWhere((view ? view.where(given) : given) ?? {})
+          const condition = services.objects.liveCondition(className, where)
           const shown = (object: WireObject, keys: string[] | undefined) =>
             view
               ? view.toParse(toParseObject(object, view.keys(keys)))
@@ -165,6 +163,12 @@ export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHa
             return watch.some((field) => !isDeepStrictEqual(now[field], before[field]))
           }
           const viewerId = await viewerOf(message.sessionToken ?? connectToken)
+          const named = (list?: string[]) => (view ? view.keys(list) : list)
+          await services.objects.assertQueryable(viewerId, className, {
+            where,
+            keys: named(fields),
+            watch: named(watch),
+          })
 
           subscriber.subscribe(requestId, {
             className,

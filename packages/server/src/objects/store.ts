@@ -51,6 +51,8 @@ import { randomBytes } from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
 import { noHooks, type HookActor, type HookContext, type ObjectHooks } from './hooks.ts'
 import { parseWhere } from './condition.ts'
+import { refuseProtectedFields, type AskedFields } from './protected-queries.ts'
+import { assertKeptChange, assertKeptFields } from './kept-fields.ts'
 import { recordAudit } from '../admin/audit.ts'
 import type { SignedOutWrites } from './signed-out-writes.ts'
 
@@ -248,6 +250,18 @@ export class ObjectStore {
     return checkOperation(await this.#permissions.of(className), className, operation, viewer)
   }
 
+  /** Throws unless objects of `className` may be created and deleted at all (class-rules.ts). */
+  assertWritableClass(className: string): void {
+    this.#rules.assertWritable(className, ANY_OWNER)
+  }
+
+  /** Throws 119 when `asked` names a field `className` hides from `changer` (protected-queries.ts). */
+  async assertQueryable(changer: Changer | undefined, className: string, asked: AskedFields) {
+    if (!(await this.#permissions?.of(className))?.protectedFields) return
+    const viewer = await this.#viewer(changer)
+    refuseProtectedFields(await this.#permissions?.of(className), className, viewer, asked)
+  }
+
   /** `object` without the fields its class's `protectedFields` hide from `viewer`. */
   async #visible(object: WireObject, viewer: Viewer): Promise<WireObject> {
     if (!this.#permissions || viewer === ANY_OWNER) return object
@@ -407,6 +421,7 @@ export class ObjectStore {
   ): Promise<{ results: WireObject[]; count?: number }> {
     const { order } = query
     const viewer = await this.#viewer(changer)
+    refuseProtectedFields(await this.#permissions?.of(className), className, viewer, query)
     // As Parse names them: a count alone is `count`, a query for one id alone is `get`.
     const countOnly = query.count === true && query.limit === 0
     const constraint = countOnly
@@ -701,7 +716,8 @@ export class ObjectStore {
     modify: (current: WireObject) => Change,
   ): Promise<{ before: WireObject; after: WireObject }> {
     const { className, objectId, userId } = input
-    this.#rules.assertWritable(className, userId)
+    const kept = this.#rules.keptFields(className)
+    await assertKeptChange(kept, () => this.#get(className, objectId, userId), modify)
     const viewer = await this.#viewer(userId)
     const constraint = await this.allowed(className, 'update', viewer)
     const addFieldRefusal = await this.#addFieldRefusal(className, viewer)
@@ -724,6 +740,7 @@ export class ObjectStore {
         const before = toWire(row)
         if (planned && !sameObject(planned.before, before)) return 'moved' as const
         const next = planned?.next ?? modify(before)
+        assertKeptFields(kept, before.data, next.data)
         if (next.data && addFieldRefusal)
           await this.#assertFieldsHeld(
             tx,
