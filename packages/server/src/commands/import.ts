@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { loadConfig } from '../config/server.ts'
+import { HttpError } from '../errors.ts'
 import { openMemoryCluster } from '../db/cluster/memory.ts'
 import { ImportFileError } from '../import/export-file.ts'
 import { importFile, importOrder, type ImportReport } from '../import/parse-import.ts'
@@ -99,6 +100,12 @@ export async function importCommand(
         outcomes.push({ file: name, report })
         printReport(report, print)
       } catch (error) {
+        // A file the server refuses (a synced class) is reported like one that is not an export.
+        if (error instanceof HttpError && error.statusCode < 500) {
+          outcomes.push({ file: name, error: { message: error.message } })
+          print(`${name}: not imported. ${error.message}`)
+          continue
+        }
         if (!(error instanceof ImportFileError)) throw error
         if (error.skipped) {
           outcomes.push({ file: name, skipped: error.message })
