@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import WebSocket from 'ws'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { databaseKinds } from '../../test/helpers.ts'
 import {
+  liveSocket,
   parseLogIn,
   parseSignOff,
   parseTarget,
@@ -11,11 +11,14 @@ import {
   type ParseSdk,
 } from '../../test/compat.ts'
 
-// A field a class hides from a caller (`protectedFields`) is no query oracle: a `where` naming
-// it (at any depth, in a sub-query, a count, a batch, a live subscription), an order on it or a
-// `keys` asking for it is refused with Parse's 119, on the mount (the real `parse` client and
-// raw REST), on `/api` and on both live protocols. The master key and a user it is not hidden
-// from still query and sort on it.
+// What a caller may not read stays unread, whatever they ask. A field a class hides from them
+// (`protectedFields`) is no query oracle: a `where` naming it (at any depth, in a sub-query, a
+// count, a batch, a live subscription), an order on it or a `keys` asking for it is refused with
+// Parse's 119, on the mount (the real `parse` client and raw REST), on `/api` and on both live
+// protocols; the master key and a user it is not hidden from still query and sort on it. And a
+// live `leave` carries what the subscriber may read of the object: as it is now when they still
+// may (it only left their `where`), else as it was before the change, never with what the
+// change that hid it wrote.
 
 const require = createRequire(import.meta.url)
 const Parse = require('parse/node') as ParseSdk
@@ -25,20 +28,7 @@ const REFUSAL = 'This user is not allowed to query ssn on class Patient'
 type Account = ReturnType<typeof privateKeyToAccount>
 type Found = ParseSdk
 
-/** A WebSocket and every message it received, in order. */
-async function socketTo(url: string) {
-  const socket = new WebSocket(url)
-  const messages: Record<string, unknown>[] = []
-  socket.on('message', (data) => messages.push(JSON.parse(String(data)) as Record<string, unknown>))
-  await new Promise((resolve) => socket.once('open', resolve))
-  return {
-    messages,
-    send: (message: unknown) => socket.send(JSON.stringify(message)),
-    close: () => socket.close(),
-  }
-}
-
-describe.each(databaseKinds())('protected fields in queries on %s', (kind) => {
+describe.each(databaseKinds())('what a caller may not read, on %s', (kind) => {
   let server: ListeningApp
   const [carol, bob] = Array.from({ length: 2 }, () =>
     privateKeyToAccount(generatePrivateKey()),
@@ -128,7 +118,9 @@ describe.each(databaseKinds())('protected fields in queries on %s', (kind) => {
     await expect(q().equalTo('ssn', '123-45').find()).rejects.toMatchObject(refused)
     await expect(q().ascending('ssn').count()).rejects.toMatchObject(refused)
     // What carol may ask is answered, without the field.
-    const found = (await q().ascending('name').find(await as(carol))) as Found[]
+    const found = (await q()
+      .ascending('name')
+      .find(await as(carol))) as Found[]
     expect(found.map((o) => [o.get('name'), o.get('ssn')])).toEqual([
       ['p1', undefined],
       ['p2', undefined],
@@ -253,7 +245,7 @@ describe.each(databaseKinds())('protected fields in queries on %s', (kind) => {
     await client.close()
 
     // Parse's protocol, raw: where, keys and watch.
-    const mount = await socketTo(`${server.serverUrl.replace(/^http/, 'ws')}`)
+    const mount = await liveSocket(`${server.serverUrl.replace(/^http/, 'ws')}`)
     mount.send({ op: 'connect', applicationId: 'portico', sessionToken: tokens.get(carol) })
     const subscriptions = [
       { className: 'Patient', where: { $or: [{ ssn: { $regex: '^1' } }] } },
@@ -271,8 +263,7 @@ describe.each(databaseKinds())('protected fields in queries on %s', (kind) => {
     mount.close()
 
     // Portico's protocol.
-    const native = await socketTo(`${server.origin.replace(/^http/, 'ws')}/api/live`)
-    native.send({ op: 'connect', token: tokens.get(carol)!.slice('r:'.length) })
+    const native = await nativeLive(carol)
     native.send({ op: 'subscribe', requestId: 1, className: 'Patient', where: { ssn: '123-45' } })
     native.send({ op: 'subscribe', requestId: 2, className: 'Patient' })
     await expect
@@ -299,5 +290,73 @@ describe.each(databaseKinds())('protected fields in queries on %s', (kind) => {
     ).toEqual({ name: 'p1 again' })
     native.close()
     await allowed.unsubscribe()
+  })
+
+  /** `/api/live`, signed in as `account`. */
+  async function nativeLive(account: Account) {
+    const socket = await liveSocket(`${server.origin.replace(/^http/, 'ws')}/api/live`)
+    socket.send({ op: 'connect', token: tokens.get(account)!.slice('r:'.length) })
+    return socket
+  }
+  /** An object of bob's that everyone reads. */
+  async function bobsPublic(className: string, data: Record<string, unknown>) {
+    const asBob = await as(bob)
+    const acl = new Parse.ACL(Parse.User.current())
+    acl.setPublicReadAccess(true)
+    const object = await new (Parse.Object.extend(className))(data).setACL(acl).save(null, asBob)
+    return { object, asBob }
+  }
+
+  it('sends a leave with the object as it was when the change hides it from the subscriber', async () => {
+    const { object: contact, asBob } = await bobsPublic('Contact', { name: 'Ada' })
+    const viaParse = await new Parse.Query('Contact').subscribe(tokens.get(carol))
+    const left = new Promise<Found>((resolve) => viaParse.on('leave', resolve))
+    const native = await nativeLive(carol)
+    native.send({ op: 'subscribe', requestId: 1, className: 'Contact' })
+    await expect.poll(() => native.messages.some((m) => m.op === 'subscribed')).toBe(true)
+
+    // One save makes it private and writes a phone number.
+    contact.setACL(new Parse.ACL(Parse.User.current()))
+    contact.set('phone', '+44 20 7946 0000')
+    await contact.save(null, asBob)
+
+    const object = await left
+    expect([object.id, object.get('name'), object.get('phone')]).toEqual([
+      contact.id,
+      'Ada',
+      undefined,
+    ])
+    await expect.poll(() => native.messages.find((m) => m.op === 'leave')).toBeDefined()
+    const sent = native.messages.find((m) => m.op === 'leave')!.object as {
+      objectId: string
+      data: Record<string, unknown>
+    }
+    expect([sent.objectId, sent.data]).toEqual([contact.id, { name: 'Ada' }])
+    // And the subscriber may not read it now.
+    await expect(
+      new Parse.Query('Contact').get(contact.id, { sessionToken: tokens.get(carol) }),
+    ).rejects.toMatchObject({ code: 101 })
+    native.close()
+    await viaParse.unsubscribe()
+  })
+
+  it('sends a leave with the object as it is now when it only left the where', async () => {
+    const { object: ticket, asBob } = await bobsPublic('Ticket', { status: 'open' })
+    const viaParse = await new Parse.Query('Ticket')
+      .equalTo('status', 'open')
+      .subscribe(tokens.get(carol))
+    const left = new Promise<Found>((resolve) => viaParse.on('leave', resolve))
+    const native = await nativeLive(carol)
+    native.send({ op: 'subscribe', requestId: 1, className: 'Ticket', where: { status: 'open' } })
+    await expect.poll(() => native.messages.some((m) => m.op === 'subscribed')).toBe(true)
+
+    ticket.set('status', 'closed')
+    await ticket.save(null, asBob)
+    expect((await left).get('status')).toBe('closed')
+    await expect
+      .poll(() => native.messages.find((m) => m.op === 'leave'))
+      .toMatchObject({ object: { data: { status: 'closed' } } })
+    native.close()
+    await viaParse.unsubscribe()
   })
 })
