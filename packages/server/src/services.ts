@@ -25,8 +25,8 @@ import { ApiKeyVerifier } from './rpc/api-keys.ts'
 import { sharedSettings } from './shared-settings.ts'
 import { loadSiteModule } from './site-module.ts'
 import type { SiteFunctions } from './compat/functions.ts'
-import { checkSync, type Sync } from './sync/definition.ts'
-import { LiveSyncs } from './sync/live-syncs.ts'
+import type { Sync } from './sync/definition.ts'
+import { siteSyncs } from './sync/known-syncs.ts'
 import { startSyncs } from './sync/runner.ts'
 import { Watches } from './sync/watches.ts'
 import type { SyncStatus } from './sync/syncer.ts'
@@ -139,9 +139,7 @@ export async function openServices(
     closers.push(() => fieldIndexes.close())
 
     const site = await loadSiteModule(config.functionsModule)
-    const syncs = new LiveSyncs(
-      site.syncs.map((definition) => checkSync(definition, new Set(config.rpc.upstreams.keys()))),
-    )
+    const syncs = siteSyncs(config, site.syncs)
 
     // The store publishes on the change feed, and the feed reads objects through the store (a
     // change too big for one notification travels as its keys): each takes the other's function.

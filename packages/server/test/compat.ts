@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import WebSocket from 'ws'
 import type { FastifyInstance } from 'fastify'
 import { freePort } from '@portico/test-kit/ports'
 import { loadConfig, type ServerConfig } from '../src/config/server.ts'
@@ -97,4 +98,17 @@ export async function parseSignOff(Parse: ParseSdk): Promise<void> {
   await Parse.LiveQuery.close().catch(() => {})
   Parse.CoreManager.getLiveQueryController()._clearCachedDefaultClient?.()
   await Parse.User.logOut().catch(() => {})
+}
+
+/** A WebSocket to `url` (a live-query protocol's), once open, and every message it received. */
+export async function liveSocket(url: string) {
+  const socket = new WebSocket(url)
+  const messages: Record<string, unknown>[] = []
+  socket.on('message', (data) => messages.push(JSON.parse(String(data)) as Record<string, unknown>))
+  await new Promise((resolve) => socket.once('open', resolve))
+  return {
+    messages,
+    send: (message: unknown) => socket.send(JSON.stringify(message)),
+    close: () => socket.close(),
+  }
 }

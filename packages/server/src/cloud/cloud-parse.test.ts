@@ -69,6 +69,21 @@ describe.each(databaseKinds())('cloud code of a Parse app on %s', (kind) => {
       code: 141,
       message: 'plain failure',
     })
+    // A thrown value whose reading throws too (a getter, a Proxy) is a failure like any other.
+    const unreadable = {
+      throwsGetter: '[object Object]',
+      throwsProxy: 'The cloud code threw a value that cannot be read.',
+    }
+    for (const [name, message] of Object.entries(unreadable))
+      expect(await refusal(Parse.Cloud.run(name))).toEqual({ code: 141, message })
+    const raw = await server.app.inject({
+      method: 'POST',
+      url: '/server/functions/throwsProxy',
+      headers: { 'content-type': 'text/plain' },
+      payload: JSON.stringify({ _ApplicationId: 'portico' }),
+    })
+    expect(raw.statusCode).toBe(400)
+    expect(raw.json()).toMatchObject({ code: 141 })
     const late = await refusal(Parse.Cloud.run('slow'))
     expect(late.code).toBe(141)
     expect(late.message).toMatch(/did not finish within 2000 ms/)

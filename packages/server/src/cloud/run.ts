@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { cloudCodeError, HttpError } from '../errors.ts'
-import { ParseError } from '../compat/parse-error.ts'
+import { isInstance, readThrown } from './thrown.ts'
 
 // Running one of the site's handlers: within its deadline, not nested without end, and with
 // whatever it throws turned into the error a client gets (a `Parse.Error` keeps its code and
@@ -63,14 +63,7 @@ function withDeadline<T>(options: RunOptions, work: () => T | Promise<T>): Promi
  * error with a numeric code) keeps its code; Portico's own refusals pass as they are.
  */
 export function cloudFailure(error: unknown): HttpError {
-  if (error instanceof HttpError) return error
-  if (error instanceof ParseError) return cloudCodeError(error.code, error.message)
-  if (error && typeof error === 'object') {
-    const { code, message } = error as { code?: unknown; message?: unknown }
-    const text = typeof message === 'string' && message ? message : String(error)
-    if (typeof code === 'number' && Number.isInteger(code) && code > 0)
-      return cloudCodeError(code, text)
-    return cloudCodeError(SCRIPT_FAILED, text)
-  }
-  return cloudCodeError(SCRIPT_FAILED, String(error))
+  if (isInstance(error, HttpError)) return error as HttpError
+  const { code, message } = readThrown(error)
+  return cloudCodeError(code ?? SCRIPT_FAILED, message)
 }

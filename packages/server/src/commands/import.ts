@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { loadConfig } from '../config/server.ts'
+import { HttpError } from '../errors.ts'
 import { openMemoryCluster } from '../db/cluster/memory.ts'
 import { ImportFileError } from '../import/export-file.ts'
 import { importFile, importOrder, type ImportReport } from '../import/parse-import.ts'
@@ -9,6 +10,7 @@ import { ViewerRoles } from '../objects/viewer-roles.ts'
 import { openObjectStore } from '../objects/store.ts'
 import { openConfiguredDatabase, UsageError } from './database.ts'
 import { openServices } from '../services.ts'
+import { syncedClassRulesNow } from '../sync/known-syncs.ts'
 import { pino } from 'pino'
 
 const usage = `Usage:
@@ -66,17 +68,19 @@ export async function importCommand(
   const cluster = openMemoryCluster({ shared: {}, liveMaxSocketsPerAddress: 1 })
   // With --triggers the server's services run here (cloud code and its SDK need them), without
   // listening; their triggers see the import as the master key.
-  const services = triggers
-    ? await openServices(loadConfig(env), database, pino({ level: 'warn' }))
-    : undefined
+  const config = loadConfig(env)
+  const log = pino({ level: 'warn' })
+  const services = triggers ? await openServices(config, database, log) : undefined
   const objects =
     services?.objects ??
     openObjectStore({
       db: database.db,
       fieldIndexes: new FieldIndexes(database.db, cluster, () => {}),
       publish: async () => {},
-      answerMaxBytes: loadConfig(env).answerMaxBytes,
+      answerMaxBytes: config.answerMaxBytes,
       roles: new ViewerRoles(database.db, cluster),
+      // The synced classes the server with this configuration has: written by their syncs alone.
+      classRules: await syncedClassRulesNow(config, database.db, cluster, log),
     })
   const outcomes: FileOutcome[] = []
   try {
@@ -96,6 +100,12 @@ export async function importCommand(
         outcomes.push({ file: name, report })
         printReport(report, print)
       } catch (error) {
+        // A file the server refuses (a synced class) is reported like one that is not an export.
+        if (error instanceof HttpError && error.statusCode < 500) {
+          outcomes.push({ file: name, error: { message: error.message } })
+          print(`${name}: not imported. ${error.message}`)
+          continue
+        }
         if (!(error instanceof ImportFileError)) throw error
         if (error.skipped) {
           outcomes.push({ file: name, skipped: error.message })

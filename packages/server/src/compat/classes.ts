@@ -96,6 +96,7 @@ export async function queryClass(call: CompatCall, requested: string): Promise<C
   )
   const limit = wholeNumber(params.limit, 'limit', DEFAULT_LIMIT)
   const keys = view ? view.keys(keysParam(params.keys)) : keysParam(params.keys)
+  await call.services.objects.assertQueryable(viewer, className, { keys })
   const include = listParam(params.include, 'include')
   const included = include && includeTree(include)
   const excluded = listParam(params.excludeKeys, 'excludeKeys')
@@ -138,6 +139,7 @@ export async function getFromClass(
   if (!found) throw notFound()
   const view = syncedView(call.services, className)
   const keys = keysParam(call.params.keys)
+  await call.services.objects.assertQueryable(viewer, className, { keys })
   const object = withoutKeys(
     view ? view.toParse(toParseObject(found, view.keys(keys))) : toParseObject(found, keys),
     listParam(call.params.excludeKeys, 'excludeKeys'),

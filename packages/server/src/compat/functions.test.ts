@@ -34,6 +34,11 @@ describe.each(databaseKinds())('site functions on %s', (kind) => {
     // Nothing returned answers no `result`, as Parse Server does: the clients resolve undefined.
     expect(await run('nothing', {})).toEqual({})
     expect(await run('missing', {})).toEqual({ code: 141, error: 'Invalid function: "missing"' })
+    // A thrown value that cannot even be read is still the function's failure.
+    expect(await run('throwsProxy', {})).toEqual({
+      code: 141,
+      error: 'The cloud code threw a value that cannot be read.',
+    })
   })
 })
 

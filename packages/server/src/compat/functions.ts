@@ -4,6 +4,7 @@ import type { CompatAnswer, CompatCall, CompatCloud } from './call.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import { requestMessage, serverTime } from './users.ts'
 import { watchFunctions } from './watch-functions.ts'
+import { isInstance, readThrown } from '../cloud/thrown.ts'
 
 // `functions/:name`: the built-ins the v1 clients call on their own (`getPluginSpecs` at start,
 // `getServerTime` before every sign-in), `requestMessage` (a Sign-In with Ethereum message, as
@@ -73,13 +74,12 @@ export async function runFunction(
     })
     return result
   } catch (error) {
-    if (error instanceof ParseError || error instanceof HttpError) throw error
+    if (isInstance(error, ParseError) || isInstance(error, HttpError)) throw error
     // The site's own failure: its message goes to the caller (as Parse Server does), with 141.
-    call.request.log.warn({ err: error, function: name }, 'site function failed')
-    throw new ParseError(
-      ParseCode.SCRIPT_FAILED,
-      error instanceof Error ? error.message : String(error),
-    )
+    // What it threw is read without trusting it (reading it may throw too).
+    const { message } = readThrown(error)
+    call.request.log.warn({ function: name, message }, 'site function failed')
+    throw new ParseError(ParseCode.SCRIPT_FAILED, message)
   }
 }
 

@@ -167,6 +167,12 @@ export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHa
             const before = (original ? shown(original, undefined) : {}) as Record<string, unknown>
             return watch.some((field) => !isDeepStrictEqual(now[field], before[field]))
           }
+          const named = (list?: string[]) => (view ? view.keys(list) : list)
+          await services.objects.assertQueryable(viewerId, className, {
+            where,
+            keys: named(fields),
+            watch: named(watch),
+          })
 
           subscriber.subscribe(requestId, {
             className,

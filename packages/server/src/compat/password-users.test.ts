@@ -341,6 +341,47 @@ describe.each(databaseKinds())('password users through the parse SDK on %s', (ki
     ).toMatchObject({ body: { code: 252 } })
     await Parse.User.logOut()
   })
+
+  it('keeps usernames unique across wallet and password users, with 202', async () => {
+    const taken = { code: 202, message: 'Account already exists for this username.' }
+    const wallet = privateKeyToAccount(generatePrivateKey())
+    const walletUser = (await parseLogIn(Parse, wallet)) as typeof Parse
+    const captain = `captain${Date.now()}`
+    walletUser.set('username', captain)
+    await walletUser.save()
+    await Parse.User.logOut()
+
+    // Its username, in any case, and its address (its username until changed) are taken.
+    for (const username of [captain, captain.toUpperCase(), wallet.address.toLowerCase()])
+      await expect(
+        new Parse.User({ username, password: 'correct horse battery' }).signUp(),
+      ).rejects.toMatchObject(taken)
+    expect(
+      await rest('POST', 'users', { username: captain, password: 'correct horse battery' }),
+    ).toEqual({ status: 400, body: { code: 202, error: taken.message } })
+
+    // A password user and the wallet user cannot take each other's names by a save either.
+    const mate = `mate${Date.now()}`
+    const passwordUser = await new Parse.User({
+      username: mate,
+      password: 'correct horse battery',
+    }).signUp()
+    passwordUser.set('username', captain)
+    await expect(passwordUser.save()).rejects.toMatchObject(taken)
+    await Parse.User.logOut()
+    const again = (await parseLogIn(Parse, wallet)) as typeof Parse
+    again.set('username', mate.toUpperCase())
+    await expect(again.save()).rejects.toMatchObject(taken)
+    await Parse.User.logOut()
+
+    const holders = await server.app.services.db
+      .select({ id: objects.id })
+      .from(objects)
+      .where(
+        sql`${objects.className} = '_User' and lower(${objects.data} ->> 'username') = ${captain}`,
+      )
+    expect(holders.map((row) => row.id)).toEqual([walletUser.id])
+  })
 })
 
 describe.each(databaseKinds())('a server without SMTP, with cloud code, on %s', (kind) => {

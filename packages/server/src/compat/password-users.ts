@@ -21,6 +21,7 @@ import { ParseCode, ParseError } from './parse-error.ts'
 import { toParseObject } from '../objects/parse-shape.ts'
 import { applyParseWrite, createAcl } from './parse-object.ts'
 import { checkUserWrite } from './user-fields.ts'
+import { assertUsernameFree } from './usernames.ts'
 
 // Username/password users as the Parse clients use them: `signUp`, `logIn`, `verifyPassword`,
 // a password, username or email changed by saving the user, `requestPasswordReset` and
@@ -120,6 +121,7 @@ export async function signUp(call: CompatCall): Promise<CompatAnswer> {
   const address = checkEmail(email)
   if ('emailVerified' in fields) throw verificationForbidden()
   await limitPasswordTries(call)
+  await assertUsernameFree(services.db, name, undefined, true)
   // Fields the client may not set on a user (authData, sessionToken, wallets) are refused here.
   const data: Document = checkUserWrite(
     applyParseWrite({}, { ...fields, username: name, ...(address ? { email: address } : {}) }),
@@ -255,7 +257,9 @@ export async function updateLoginFields(
   if (!touches) return same
   const login = await findLogin(call.services.db, { userId: objectId })
   if (!login) {
-    // A wallet user's username and email stay the display values they always were.
+    // A wallet user's username and email stay the display values they always were, unique.
+    if ('username' in rest)
+      await assertUsernameFree(call.services.db, rest.username, objectId, false)
     if (password === undefined) return same
     throw new ParseError(
       ParseCode.OPERATION_FORBIDDEN,
@@ -266,8 +270,10 @@ export async function updateLoginFields(
   if (current && current.user.id !== objectId)
     throw new ParseError(ParseCode.OBJECT_NOT_FOUND, 'Object not found.')
   const change: { username?: string; email?: string | null; passwordHash?: string } = {}
-  if ('username' in rest && rest.username !== login.username)
+  if ('username' in rest && rest.username !== login.username) {
     change.username = checkUsername(rest.username)
+    await assertUsernameFree(call.services.db, change.username, objectId, true)
+  }
   let newEmail: string | undefined
   if ('email' in rest) {
     const sent = isDelete(rest.email) ? null : (checkEmail(rest.email) ?? null)

@@ -310,6 +310,7 @@ export async function purgeClass(call: CompatCall, name: string): Promise<Compat
       ParseCode.OPERATION_FORBIDDEN,
       `${className} objects are kept by the server and cannot be purged.`,
     )
+  call.services.objects.assertWritableClass(className)
   for (;;) {
     const removed = await call.services.objects.transaction(async (tx, writes) => {
       const rows = await tx

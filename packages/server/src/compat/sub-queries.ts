@@ -104,12 +104,15 @@ async function innerQuery(
   op: string,
   depth: number,
   counter: { count: number },
+  key?: string,
 ): Promise<WireObject[]> {
   if (!isObject(query) || typeof query.className !== 'string')
     throw invalid(`${op} takes a query: { "className": …, "where": { … } }.`)
   if (query.where !== undefined && !isObject(query.where))
     throw invalid(`The "where" of ${op} must be an object.`)
   const className = context.className(query.className)
+  // The selected key is read as the caller reads it: a field hidden from them is refused.
+  if (key) await context.store.assertQueryable(context.viewer, className, { keys: [key] })
   const where = await context.storedWhere(
     className,
     query.where && (await resolveLevel(context, query.where, depth + 1, counter)),
@@ -137,7 +140,7 @@ async function selectedValues(
   if (!isObject(value) || typeof value.key !== 'string')
     throw invalid(`${op} takes { "query": { "className": …, "where": { … } }, "key": "<field>" }.`)
   const key = value.key
-  const objects = await innerQuery(context, value.query, op, depth, counter)
+  const objects = await innerQuery(context, value.query, op, depth, counter, key)
   const values = new Map<string, unknown>()
   for (const object of objects) {
     const selected = queryValue(object, key)

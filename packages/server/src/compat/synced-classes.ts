@@ -63,6 +63,12 @@ function decimalText(value: object): string | undefined {
   return typeof text === 'string' ? text : undefined
 }
 
+/** The names v1 apps read a synced row's stored `field` under (besides its own). */
+export function v1NamesOf(field: string): string[] {
+  const name = field === 'id' ? 'uid' : (RENAMED[field] ?? field)
+  return [name, `${name}_decimal`]
+}
+
 /** How `className` looks to v1 apps when one of `source.syncs` fills it (else undefined). */
 export function syncedView(
   source: { syncs: readonly Sync[] },

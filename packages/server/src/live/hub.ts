@@ -78,22 +78,47 @@ export class LiveHub {
         change.before ? this.objects.matches(change.before, chunk) : chunk.map(() => false),
         change.after ? this.objects.matches(change.after, chunk) : chunk.map(() => false),
       ])
+      const events = chunk.map((_s, index) => eventFor(change, before[index]!, after[index]!))
+      const stillRead = await this.stillReadable(
+        change,
+        chunk.filter((_s, index) => events[index] === 'leave'),
+      )
       await Promise.all(
         chunk.map(async (subscription, index) => {
-          const event = eventFor(change, before[index]!, after[index]!)
+          const event = events[index]
           if (!event) return
+          // A `leave` carries what the subscriber may read of the object: as it is now when
+          // they still may (it only left their `where`), else as it was before the change, so
+          // nothing the change wrote reaches someone it hid the object from.
           const object =
-            event === 'delete' || event === 'leave' ? (change.after ?? change.before) : change.after
+            event === 'delete' || (event === 'leave' && !stillRead.has(subscription))
+              ? change.before
+              : change.after
           // Without the fields the class's permissions hide from the subscriber.
           const { viewerId } = subscription
           subscription.send(
             event,
             await this.objects.visibleTo(object!, viewerId),
-            change.before && (await this.objects.visibleTo(change.before, viewerId)),
+            event === 'update' && change.before
+              ? await this.objects.visibleTo(change.before, viewerId)
+              : null,
           )
         }),
       )
     }
+  }
+
+  /** The leaving subscriptions whose subscriber may still read the object after the change. */
+  private async stillReadable(
+    change: ObjectChange,
+    leaving: Subscription[],
+  ): Promise<Set<Subscription>> {
+    if (!change.after || leaving.length === 0) return new Set()
+    const readable = await this.objects.matches(
+      change.after,
+      leaving.map((subscription) => ({ ...subscription, condition: undefined })),
+    )
+    return new Set(leaving.filter((_s, index) => readable[index]))
   }
 }
 

@@ -92,11 +92,10 @@ export function nativeLiveSocket(services: NativeLiveServices): SocketHandler {
               requestId,
             )
           const className = assertClassName(message.className)
-          const condition =
-            message.where === undefined
-              ? undefined
-              : services.objects.liveCondition(className, parseWhere(message.where))
+          const where = message.where === undefined ? undefined : parseWhere(message.where)
+          const condition = where && services.objects.liveCondition(className, where)
           const viewerId = await viewer
+          await services.objects.assertQueryable(viewerId, className, { where })
           subscriber.subscribe(requestId, {
             className,
             viewerId,

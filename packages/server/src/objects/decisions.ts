@@ -19,6 +19,7 @@ import {
   type PointerConstraint,
 } from './class-permissions.ts'
 import type { ClassRules } from './class-rules.ts'
+import { refuseProtectedFields, type AskedFields } from './protected-queries.ts'
 import { VISITOR_OWNER, type ObjectTarget } from './object-store.ts'
 import type { WireObject } from './rows.ts'
 import type { SignedOutWrites } from './signed-out-writes.ts'
@@ -98,6 +99,17 @@ export class AccessDecisions {
     return constraint && pointerCondition(constraint)
   }
 
+  /** Throws 119 when `asked` names a field `className` hides from `viewer` (protected-queries.ts). */
+  async assertQueryable(className: string, viewer: Viewer, asked: AskedFields): Promise<void> {
+    if (!this.permissions) return
+    refuseProtectedFields(await this.permissions.of(className), className, viewer, asked)
+  }
+
+  /** Throws unless objects of `className` may be created and deleted at all (class-rules.ts). */
+  assertWritableClass(className: string): void {
+    this.rules.assertWritable(className, ANY_OWNER)
+  }
+
   /** `object` without the fields its class's `protectedFields` hide from `viewer`. */
   async visible(object: WireObject, viewer: Viewer): Promise<WireObject> {
     if (!this.permissions || viewer === ANY_OWNER) return object
@@ -147,7 +159,9 @@ export class AccessDecisions {
    */
   async mayChange(input: ObjectTarget, operation: 'update' | 'delete'): Promise<ChangeDecision> {
     const { className, objectId, userId } = input
-    this.rules.assertWritable(className, userId)
+    // A change of a class's objects is judged by their ACL and the fields the class keeps
+    // (kept-fields.ts); only creating and deleting them may be refused for the whole class.
+    if (operation === 'delete') this.rules.assertWritable(className, userId)
     const viewer = await this.viewer(userId)
     const constraint = await this.allowed(className, operation, viewer)
     const addFieldRefusal =

@@ -148,6 +148,7 @@ export class Fetching {
     const { order } = query
     const access = this.#access
     const viewer = await access.viewer(changer)
+    await access.assertQueryable(className, viewer, query)
     // As Parse names them: a count alone is `count`, a query for one id alone is `get`.
     const countOnly = query.count === true && query.limit === 0
     const constraint = countOnly

@@ -4,6 +4,7 @@ import type { Changer, Viewer } from './access.ts'
 import type { Acl } from './acl.ts'
 import type { Operation, PointerConstraint } from './class-permissions.ts'
 import type { Condition } from './condition.ts'
+import type { AskedFields } from './protected-queries.ts'
 import type { RelationChange } from './relations.ts'
 import type { WireObject } from './rows.ts'
 import type { Document } from './wire.ts'
@@ -148,6 +149,14 @@ export interface ObjectStore {
     operation: Operation,
     viewer: Viewer,
   ): Promise<PointerConstraint | undefined>
+  /** Throws unless objects of `className` may be created and deleted at all (class-rules.ts). */
+  assertWritableClass(className: string): void
+  /** Throws 119 when `asked` names a field `className` hides from `changer` (protected-queries.ts). */
+  assertQueryable(
+    changer: Changer | undefined,
+    className: string,
+    asked: AskedFields,
+  ): Promise<void>
   /** `object` as `viewerId` may see it (without its class's protected fields). */
   visibleTo(object: WireObject, viewerId: Changer | undefined): Promise<WireObject>
   /** The objects among `keys` (any classes) that `viewerId` may read, by `className/objectId`. */

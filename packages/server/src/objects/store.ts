@@ -8,6 +8,8 @@ import { noClassRules, type ClassRules } from './class-rules.ts'
 import type { Condition } from './condition.ts'
 import { AccessDecisions, creatorOf, type ChangeDecision } from './decisions.ts'
 import { Fetching } from './fetching.ts'
+import { assertKeptChange } from './kept-fields.ts'
+import type { AskedFields } from './protected-queries.ts'
 import type { FieldIndexes } from './field-indexes.ts'
 import { noHooks, type ObjectHooks } from './hooks.ts'
 import { ImportPaths } from './import-paths.ts'
@@ -77,10 +79,11 @@ class Store implements ObjectStore {
   readonly #live: LiveMatching
   readonly #work: UnitOfWork
   readonly #imports: ImportPaths
+  readonly #rules: ClassRules
 
   constructor(options: ObjectStoreOptions) {
     const { db, permissions } = options
-    const rules = options.classRules ?? noClassRules
+    const rules = (this.#rules = options.classRules ?? noClassRules)
     const listens = options.listens ?? (() => true)
     this.#access = new AccessDecisions(
       db,
@@ -157,6 +160,14 @@ class Store implements ObjectStore {
     return this.#access.allowed(className, operation, viewer)
   }
 
+  assertWritableClass(className: string) {
+    this.#access.assertWritableClass(className)
+  }
+
+  async assertQueryable(changer: Changer | undefined, className: string, asked: AskedFields) {
+    await this.#access.assertQueryable(className, await this.#access.viewer(changer), asked)
+  }
+
   visibleTo(object: WireObject, viewerId: Changer | undefined) {
     return this.#access.visibleTo(object, viewerId)
   }
@@ -200,6 +211,12 @@ class Store implements ObjectStore {
   }
 
   async modify(input: ObjectTarget, modify: (current: WireObject) => Change) {
+    const kept = this.#rules.keptFields(input.className)
+    await assertKeptChange(
+      kept,
+      () => this.#fetching.get(input.className, input.objectId, input.userId),
+      modify,
+    )
     const decision = await this.#access.mayChange(input, 'update')
     const refusal = decision.addFieldRefusal
     const fieldsAdded =
@@ -212,7 +229,7 @@ class Store implements ObjectStore {
       context,
       () => this.#current(input, decision),
       modify,
-      (planned) => this.#work.change(input, decision.writable, planned, modify, fieldsAdded),
+      (planned) => this.#work.change(input, decision.writable, planned, modify, fieldsAdded, kept),
     )
     if (!changed) throw await this.#refusal(input)
     if (context)

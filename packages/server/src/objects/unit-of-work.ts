@@ -17,6 +17,8 @@ import { created, TransactionWrites, type WrittenChange } from './transaction-wr
 import type { PlannedChange } from './triggers.ts'
 import type { ViewerRoles } from './viewer-roles.ts'
 import { writeGroup, type CreateOutcome, type CreateRequest } from './writer.ts'
+import type { KeptFields } from './class-rules.ts'
+import { assertKeptFields } from './kept-fields.ts'
 
 // The unit of work: each write of the store is one transaction (creates are committed in
 // groups, writer.ts), and what it changed is published once it committed: told to live
@@ -77,6 +79,7 @@ export class UnitOfWork {
     planned: PlannedChange | null,
     modify: (current: WireObject) => Change,
     fieldsAdded: ((tx: Database, fields: string[]) => Promise<void>) | undefined,
+    kept?: KeptFields | undefined,
   ): Promise<Changed> {
     const { className, objectId } = target
     const changed = await this.#db.transaction(async (tx): Promise<Changed> => {
@@ -85,6 +88,7 @@ export class UnitOfWork {
       const before = toWire(row)
       if (planned && !sameObject(planned.before, before)) return 'moved'
       const next = planned?.next ?? modify(before)
+      assertKeptFields(kept, before.data, next.data)
       if (next.data && fieldsAdded)
         await fieldsAdded(
           tx,

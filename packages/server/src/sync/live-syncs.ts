@@ -31,6 +31,7 @@ export class LiveSyncs {
     this.#rules = syncedClassRules(this.all)
     this.classRules = {
       assertWritable: (className, writer) => this.#rules.assertWritable(className, writer),
+      keptFields: (className) => this.#rules.keptFields(className),
       integerFields: (className) => this.#rules.integerFields(className),
     }
   }

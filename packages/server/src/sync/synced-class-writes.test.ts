@@ -8,10 +8,18 @@ import { startAnvil, type Anvil } from '@portico/test-kit/anvil'
 import { databaseKinds, signedIn, testApp, testConfig } from '../../test/helpers.ts'
 import { rpcTestConfig } from '../../test/rpc.ts'
 import { deployEmitter } from '../../test/sync.ts'
+import fs from 'node:fs'
+import os from 'node:os'
+import { eq } from 'drizzle-orm'
 import { importClass } from '../import/parse-import.ts'
+import { importCommand } from '../commands/import.ts'
+import { openConfiguredDatabase } from '../commands/database.ts'
+import { objects } from '../db/schema.ts'
 
-// A synced class is written by its sync alone (and the console and the master key): a signed-in
-// stranger cannot make up, change or delete an "event" on any surface.
+// A synced row's existence and its event fields are the chain's: no one but the sync creates,
+// deletes or changes them (a stranger, the master key, the console, an import from the console
+// or the command line) on any surface. Fields an app adds to a row are the app's, written by
+// those the row's ACL lets write it.
 
 const MASTER_KEY = 'master-key-of-the-synced-class-tests'
 
@@ -34,6 +42,8 @@ const forged = {
 describe.each(databaseKinds())('writes to a synced class on %s', (kind) => {
   let anvil: Anvil
   let app: FastifyInstance
+  let anvilUrl: string
+  let databaseUrl: string | undefined
   let stranger: Record<string, string>
   let rowId: string
   beforeAll(async () => {
@@ -44,12 +54,15 @@ describe.each(databaseKinds())('writes to a synced class on %s', (kind) => {
     process.env.SYNC_CONFIRMATIONS = '1'
     process.env.SYNC_START_BLOCK = '0'
     const base = testConfig()
-    ;({ app } = await testApp(kind, {
+    anvilUrl = anvil.url
+    let database
+    ;({ app, database } = await testApp(kind, {
       rpc: rpcTestConfig({ 31337: [anvil.url] }),
       functionsModule: fixture,
       app: { ...base.app, adminAddresses: [ADMIN], viewerAddresses: [VIEWER] },
       compat: { ...base.compat, masterKey: MASTER_KEY, masterKeyIps: ['127.0.0.1/8'] },
     }))
+    databaseUrl = (database as { url?: string }).url
     stranger = (await signedIn(app)).headers
     const deadline = Date.now() + 20_000
     while ((await app.inject('/api/classes/Activity')).json().results.length === 0) {
@@ -176,22 +189,36 @@ describe.each(databaseKinds())('writes to a synced class on %s', (kind) => {
     expect(await values()).toEqual(['7'])
   })
 
-  it('lets the console’s admins edit it, not its viewers nor strangers, and refuses imports', async () => {
+  it('lets the console’s admins edit its fields of their own, not its event fields, and refuses imports', async () => {
     const admin = (await signedIn(app, ADMIN)).headers
     const viewer = (await signedIn(app, VIEWER)).headers
-    const edit = (headers: Record<string, string>) =>
+    const edit = (headers: Record<string, string>, data: Record<string, unknown>) =>
       app.inject({
         method: 'PUT',
         url: `/api/admin/classes/Activity/${rowId}`,
         headers,
-        payload: { data: { ...forged, value: '8' } },
+        payload: { data },
       })
-    expect((await edit(stranger)).json().error.code).toBe('admin_only')
-    expect((await edit(viewer)).json().error.code).toBe('read_only')
+    expect((await edit(stranger, { note: 'x' })).json().error.code).toBe('admin_only')
+    expect((await edit(viewer, { note: 'x' })).json().error.code).toBe('read_only')
+    const forgedEdit = await edit(admin, { ...forged, value: '8' })
+    expect(forgedEdit.statusCode).toBe(403)
+    expect(forgedEdit.json().error).toMatchObject({
+      code: 'synced_class',
+      message: expect.stringContaining('is an event field of Activity'),
+    })
     expect(await values()).toEqual(['7'])
-    const byAdmin = await edit(admin)
-    expect(byAdmin.statusCode).toBe(200)
-    expect(await values()).toEqual(['8'])
+    // The console sends the whole document: the event fields as they are, and a note.
+    const current = (await app.inject(`/api/classes/Activity/${rowId}`)).json().data
+    const noted = await edit(admin, { ...current, note: 'checked' })
+    expect(noted.statusCode).toBe(200)
+    expect(await values()).toEqual(['7'])
+    const deleted = await app.inject({
+      method: 'DELETE',
+      url: `/api/admin/classes/Activity/${rowId}`,
+      headers: admin,
+    })
+    expect(deleted.json().error.code).toBe('synced_class')
 
     const row = {
       objectId: 'imported1',
@@ -218,7 +245,7 @@ describe.each(databaseKinds())('writes to a synced class on %s', (kind) => {
       .split('\n')
       .map((line) => JSON.parse(line) as { error?: string })
     expect(lines.at(-1)!.error).toContain('contract sync "emitter"')
-    expect(await values()).toEqual(['8'])
+    expect(await values()).toEqual(['7'])
     // Other classes import as before.
     const report = await importClass(app.services.db, app.services.objects, {
       file: 'Imported.json',
@@ -229,21 +256,123 @@ describe.each(databaseKinds())('writes to a synced class on %s', (kind) => {
     expect(report.imported).toBe(1)
   })
 
-  it('lets the master key write it on the mount, as the console does', async () => {
-    const master = (body: Record<string, unknown>, route: string) =>
+  it('refuses the command-line import into it, with the server’s environment, as the console does', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-synced-export-'))
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-synced-data-'))
+    const row = {
+      objectId: 'forged1',
+      createdAt: '2024-01-01T00:00:00.000Z',
+      updatedAt: '2024-01-01T00:00:00.000Z',
+      ...forged,
+    }
+    fs.writeFileSync(path.join(folder, 'Activity.json'), JSON.stringify({ results: [row] }))
+    fs.writeFileSync(path.join(folder, 'Memo.json'), JSON.stringify({ results: [row] }))
+    // The server's own environment: its database, its site module and its node.
+    const env = {
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir }),
+      FUNCTIONS_MODULE: fixture,
+      RPC_URL_31337: anvilUrl,
+    }
+    const lines: string[] = []
+    const outcomes = await importCommand(['parse', folder], { env, print: (l) => lines.push(l) })
+    const activity = outcomes.find((o) => o.file === 'Activity.json')!
+    expect(activity.error?.message).toContain('filled by the contract sync "emitter" alone')
+    expect(outcomes.find((o) => o.file === 'Memo.json')!.report?.imported).toBe(1)
+    expect(lines.some((l) => l.startsWith('Activity.json: not imported.'))).toBe(true)
+    if (databaseUrl) expect(await values()).toEqual(['7'])
+    else {
+      const database = await openConfiguredDatabase(env)
+      const rows = await database.db
+        .select({ id: objects.id })
+        .from(objects)
+        .where(eq(objects.className, 'Activity'))
+      await database.close()
+      expect(rows).toEqual([])
+    }
+    fs.rmSync(folder, { recursive: true, force: true })
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('refuses the master key’s create, delete, purge and event-field change; fields of the app’s own are written by whom the ACL lets', async () => {
+    const master = (body: Record<string, unknown>, route: string, token?: string) =>
       app.inject({
         method: 'POST',
         url: `/server/${route}`,
         headers: { 'content-type': 'text/plain' },
-        payload: JSON.stringify({ _ApplicationId: 'portico', _MasterKey: MASTER_KEY, ...body }),
+        payload: JSON.stringify({
+          _ApplicationId: 'portico',
+          ...(token ? { _SessionToken: token } : { _MasterKey: MASTER_KEY }),
+          ...body,
+        }),
       })
+    const refused = { code: 119, error: expect.stringContaining('contract sync "emitter"') }
     const made = await master({ ...forged, value: '9' }, 'classes/Activity')
-    expect(made.statusCode).toBe(201)
-    const changed = await master({ _method: 'PUT', value: '10' }, `classes/Activity/${rowId}`)
-    expect(changed.statusCode).toBe(200)
-    expect((await values()).sort()).toEqual(['10', '9'])
-    const gone = await master({ _method: 'DELETE' }, `classes/Activity/${made.json().objectId}`)
-    expect(gone.statusCode).toBe(200)
-    expect(await values()).toEqual(['10'])
+    expect({ status: made.statusCode, body: made.json() }).toEqual({ status: 400, body: refused })
+    for (const change of [{ value: '10' }, { transaction_hash: '0x00' }, { confirmed: false }]) {
+      const changed = await master({ _method: 'PUT', ...change }, `classes/Activity/${rowId}`)
+      expect(changed.json(), JSON.stringify(change)).toEqual(refused)
+    }
+    const unset = await master(
+      { _method: 'PUT', blockHash: { __op: 'Delete' } },
+      `classes/Activity/${rowId}`,
+    )
+    expect(unset.json()).toEqual(refused)
+    const gone = await master({ _method: 'DELETE' }, `classes/Activity/${rowId}`)
+    expect(gone.json()).toEqual(refused)
+    const purged = await app.inject({
+      method: 'DELETE',
+      url: '/server/purge/Activity',
+      headers: { 'x-parse-application-id': 'portico', 'x-parse-master-key': MASTER_KEY },
+    })
+    expect(purged.json()).toEqual(refused)
+    expect(await values()).toEqual(['7'])
+
+    // A marketplace: the master key lets the buyer write the row, the buyer marks it sold.
+    const account = privateKeyToAccount(generatePrivateKey())
+    const time = (await master({}, 'functions/getServerTime')).json().result.dateTime as string
+    const data = `Welcome!\n\nId: portico:${time}`
+    const login = (
+      await master(
+        {
+          authData: {
+            moralisEth: {
+              id: account.address.toLowerCase(),
+              signature: await account.signMessage({ message: data }),
+              data,
+            },
+          },
+        },
+        'users',
+      )
+    ).json() as { objectId: string; sessionToken: string }
+    const buyer = { __type: 'Pointer', className: '_User', objectId: login.objectId }
+    const sold = await master(
+      { _method: 'PUT', sold: true },
+      `classes/Activity/${rowId}`,
+      login.sessionToken,
+    )
+    expect(sold.json().code).toBe(101)
+    const opened = await master(
+      {
+        _method: 'PUT',
+        ACL: { '*': { read: true }, [login.objectId]: { read: true, write: true } },
+      },
+      `classes/Activity/${rowId}`,
+    )
+    expect(opened.statusCode).toBe(200)
+    const bought = await master(
+      { _method: 'PUT', sold: true, buyer },
+      `classes/Activity/${rowId}`,
+      login.sessionToken,
+    )
+    expect(bought.statusCode).toBe(200)
+    const faked = await master(
+      { _method: 'PUT', value: '1' },
+      `classes/Activity/${rowId}`,
+      login.sessionToken,
+    )
+    expect(faked.json()).toEqual(refused)
+    const read = (await app.inject(`/api/classes/Activity/${rowId}`)).json()
+    expect(read.data).toMatchObject({ value: '7', sold: true, buyer, confirmed: true })
   })
 })
