@@ -40,7 +40,7 @@ import type { CreateRequest } from './writer.ts'
 // before anything is written.
 
 /** What a caller adding a field meets: the refusal, and the fields the class declares. */
-export interface AddFieldRefusal {
+interface AddFieldRefusal {
   error: HttpError
   declared: Record<string, unknown>
 }
@@ -49,8 +49,11 @@ export interface AddFieldRefusal {
 export interface ChangeDecision {
   /** The object if the caller may change (delete) it, as SQL (built anew for each statement). */
   writable: () => SQL
-  /** Set when the caller may not add fields: only fields the class has may be written. */
-  addFieldRefusal: AddFieldRefusal | undefined
+  /**
+   * Set when the caller may not add fields: throws unless the class has each of the fields a
+   * change adds (checked in the change's transaction `tx`).
+   */
+  fieldsAdded: ((tx: Database, fields: string[]) => Promise<void>) | undefined
 }
 
 /** Who a create is made as: undefined for a client that is not signed in. */
@@ -136,7 +139,7 @@ export class AccessDecisions {
       await this.allowed(request.className, 'create', viewer)
       const refusal = await this.#addFieldRefusal(request.className, viewer)
       if (refusal)
-        await this.assertFieldsHeld(this.db, request.className, Object.keys(request.data), refusal)
+        await this.#assertFieldsHeld(this.db, request.className, Object.keys(request.data), refusal)
     }
     if (actor !== undefined) return
     await this.signedOutWrites?.charge(request.client)
@@ -164,12 +167,15 @@ export class AccessDecisions {
     if (operation === 'delete') this.rules.assertWritable(className, userId)
     const viewer = await this.viewer(userId)
     const constraint = await this.allowed(className, operation, viewer)
-    const addFieldRefusal =
+    const refusal =
       operation === 'update' ? await this.#addFieldRefusal(className, viewer) : undefined
     if (userId === undefined) await this.signedOutWrites?.charge(input.client)
     const writable = () =>
       and(changeableBy(className, objectId, viewer), constraint && pointerCondition(constraint))!
-    return { writable, addFieldRefusal }
+    const fieldsAdded =
+      refusal &&
+      ((tx: Database, fields: string[]) => this.#assertFieldsHeld(tx, className, fields, refusal))
+    return { writable, fieldsAdded }
   }
 
   /**
@@ -192,7 +198,7 @@ export class AccessDecisions {
    * Throws `refusal` unless `className` has each of `fields` already: declared, or held by an
    * object. `db` is the caller's transaction when it is in one.
    */
-  async assertFieldsHeld(
+  async #assertFieldsHeld(
     db: Database,
     className: string,
     fields: string[],

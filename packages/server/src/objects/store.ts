@@ -218,18 +218,16 @@ class Store implements ObjectStore {
       modify,
     )
     const decision = await this.#access.mayChange(input, 'update')
-    const refusal = decision.addFieldRefusal
-    const fieldsAdded =
-      refusal &&
-      ((tx: Database, fields: string[]) =>
-        this.#access.assertFieldsHeld(tx, input.className, fields, refusal))
     const context = this.#triggers.saveContext(input.className)
+    // The change is planned by its `beforeSave` (if any) and written in one transaction, again
+    // while the object moved meanwhile.
     const changed = await this.#triggers.replanning(
       input,
       context,
       () => this.#current(input, decision),
       modify,
-      (planned) => this.#work.change(input, decision.writable, planned, modify, fieldsAdded, kept),
+      (planned) =>
+        this.#work.change(input, decision.writable, planned, modify, decision.fieldsAdded, kept),
     )
     if (!changed) throw await this.#refusal(input)
     if (context)
