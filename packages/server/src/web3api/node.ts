@@ -52,6 +52,8 @@ export class ChainNodes {
     let client = this.#clients.get(chainId)
     if (!client) {
       client = createPublicClient({
+        // Each call reads the chain as it is now (viem would keep the block number for seconds).
+        cacheTime: 0,
         transport: custom(
           { request: ({ method, params }) => this.call(chainId, method, params ?? []) },
           { retryCount: 0 },

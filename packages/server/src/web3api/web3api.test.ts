@@ -7,6 +7,7 @@ import { databaseKinds } from '../../test/helpers.ts'
 import { keepOnLoopback, listeningApp, type ListeningApp } from '../../test/compat.ts'
 import { rpcTestConfig } from '../../test/rpc.ts'
 import { loadWeb3ApiConfig } from '../config/web3api.ts'
+import { testNftAbi } from '@portico/test-kit/tokens'
 import { deployWeb3Chain, holder, type Web3Chain } from '../../test/web3api.ts'
 
 // Moralis v1's Web3 API from the site's own node, called by the real clients: moralis-v1 1.13
@@ -26,6 +27,8 @@ describe.each(databaseKinds())('Web3 API through the real v1 clients on %s', (ki
   let metadata: TestServer
   let server: ListeningApp
   let chain: Web3Chain
+  let version = 1
+  const hanging = new Set<{ destroy(): void }>()
   const api = () => Moralis.Web3API
   const old = () => Moralis12.Web3API
   const post = async (name: string, body: Record<string, unknown>) => {
@@ -44,7 +47,30 @@ describe.each(databaseKinds())('Web3 API through the real v1 clients on %s', (ki
       const cat = /^\/cat\/(\d+)\.json$/.exec(req.url ?? '')
       if (cat) {
         res.writeHead(200, { 'content-type': 'application/json' })
-        return res.end(JSON.stringify({ name: `Cat ${cat[1]}`, image: `ipfs://cat${cat[1]}` }))
+        const image = `ipfs://cat${cat[1]}`
+        return res.end(
+          JSON.stringify({ name: `Cat ${cat[1]}`, image, ...(cat[1] === '3' ? { version } : {}) }),
+        )
+      }
+      // Hostile token URIs: one that never answers, 50 MB, a redirect to the server itself.
+      if (req.url === '/hang') return void hanging.add(res)
+      if (req.url === '/huge') {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        const chunk = Buffer.alloc(1024 * 1024, 0x20)
+        let sent = 0
+        const more = (): void => {
+          while (sent < 50) {
+            sent++
+            if (!res.write(chunk)) return void res.once('drain', more)
+          }
+          res.end()
+        }
+        res.on('error', () => {})
+        return more()
+      }
+      if (req.url === '/inside') {
+        res.writeHead(302, { location: `${server.origin}/api/health` })
+        return res.end()
       }
       if (req.url?.startsWith('/multi/')) {
         res.writeHead(200, { 'content-type': 'application/json' })
@@ -58,6 +84,7 @@ describe.each(databaseKinds())('Web3 API through the real v1 clients on %s', (ki
       WEB3API_DEX_31337: `${chain.factory},${chain.weth},${chain.usd}`,
       WEB3API_ENS_31337: chain.ens,
       WEB3API_METADATA_PRIVATE_HOSTS: new URL(metadata.url).host,
+      WEB3API_METADATA_TIMEOUT_MS: '500',
     }
     const problems: string[] = []
     const web3api = loadWeb3ApiConfig(env, problems)
@@ -68,6 +95,7 @@ describe.each(databaseKinds())('Web3 API through the real v1 clients on %s', (ki
     await Moralis12.start({ serverUrl: server.serverUrl, appId: 'portico', plugins: [] })
   })
   afterAll(async () => {
+    for (const res of hanging) res.destroy()
     await server?.close()
     await metadata?.close()
     await anvil?.stop()
@@ -333,5 +361,40 @@ describe.each(databaseKinds())('Web3 API through the real v1 clients on %s', (ki
     await expect(api().token.getNFTTrades({ address: chain.nft })).rejects.toThrow(
       'getNFTTrades is not served by this server: NFT trades need an index of marketplaces.',
     )
+  })
+
+  it('reads metadata again on reSyncMetadata, and survives token URIs that hang, are huge or point inside', async () => {
+    const read = async (id: string) =>
+      (await api().token.getTokenIdMetadata({ address: chain.nft, token_id: id })).metadata
+    await vi.waitFor(async () => expect(JSON.parse(await read('3')).version).toBe(1))
+    version = 2
+    // Kept until asked again.
+    expect(JSON.parse(await read('3')).version).toBe(1)
+    expect(
+      await api().token.reSyncMetadata({ address: chain.nft, token_id: '3', mode: 'sync' }),
+    ).toEqual({ status: 'The metadata was read again.' })
+    expect(JSON.parse(await read('3')).version).toBe(2)
+
+    const hostile = { hang: 10n, huge: 11n, inside: 12n }
+    for (const [path, id] of Object.entries(hostile))
+      await chain.send(chain.nft, testNftAbi, 'mint', [chain.me, id, `${metadata.url}/${path}`])
+    const answers = await Promise.all(
+      Object.values(hostile).map((id) =>
+        api().token.getTokenIdMetadata({ address: chain.nft, token_id: String(id) }),
+      ),
+    )
+    expect(answers.map((a: { metadata: unknown }) => a.metadata)).toEqual([null, null, null])
+    await expect(
+      api().token.reSyncMetadata({ address: chain.nft, token_id: '10', mode: 'sync' }),
+    ).rejects.toThrow(/could not be read: no answer within 500 ms/)
+    await expect(
+      api().token.reSyncMetadata({ address: chain.nft, token_id: '11', mode: 'sync' }),
+    ).rejects.toThrow(/could not be read: larger than 262144 bytes/)
+    await expect(
+      api().token.reSyncMetadata({ address: chain.nft, token_id: '12', mode: 'sync' }),
+    ).rejects.toThrow(/could not be read: the token URI points at a private address/)
+    // The server answers on, and the tokens stay without metadata.
+    expect(await read('12')).toBeNull()
+    expect((await api().account.getNativeBalance({ address: holder })).balance).toMatch(/^\d+$/)
   })
 })
