@@ -7,6 +7,8 @@ import { databaseKinds } from '../../test/helpers.ts'
 import { keepOnLoopback, listeningApp, type ListeningApp } from '../../test/compat.ts'
 import { rpcTestConfig } from '../../test/rpc.ts'
 import { loadWeb3ApiConfig } from '../config/web3api.ts'
+import { parseStatus, toParseError } from '../compat/parse-error.ts'
+import { Web3Api } from './service.ts'
 import { testNftAbi } from '@portico/test-kit/tokens'
 import { deployWeb3Chain, holder, type Web3Chain } from '../../test/web3api.ts'
 
@@ -396,5 +398,30 @@ describe.each(databaseKinds())('Web3 API through the real v1 clients on %s', (ki
     // The server answers on, and the tokens stay without metadata.
     expect(await read('12')).toBeNull()
     expect((await api().account.getNativeBalance({ address: holder })).balance).toMatch(/^\d+$/)
+  })
+
+  it('counts calls per client address against the Web3 API limit', async () => {
+    const { config, windowCounter, log } = server.app.services
+    const limited = new Web3Api(
+      { ...config, web3api: { ...config.web3api, rateLimitPerIp: 3 } },
+      windowCounter,
+      log,
+    )
+    try {
+      const ask = (address: string) =>
+        limited.answer('getNativeBalance', { address: holder }, address)
+      for (let i = 0; i < 3; i++) await ask('203.0.113.7')
+      const refusal = await ask('203.0.113.7').catch((error: unknown) => error)
+      const parsed = toParseError(refusal)!
+      expect(parseStatus(parsed.code)).toBe(429)
+      expect(parsed.message).toMatch(/may make 3 Web3 API calls per minute/)
+      // Another address has its own count; cloud code's own calls are not counted.
+      expect(await ask('203.0.113.8')).toHaveProperty('balance')
+      expect(
+        await limited.answer('getNativeBalance', { address: holder }, undefined),
+      ).toHaveProperty('balance')
+    } finally {
+      limited.close()
+    }
   })
 })
