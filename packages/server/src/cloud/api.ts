@@ -110,17 +110,20 @@ function web3ApiGroups(answer: Web3ApiAnswer) {
     {},
     {
       get: (_target, group) =>
-        typeof group === 'string' && group !== 'then'
-          ? new Proxy(
-              {},
-              {
-                get: (_t, name) =>
-                  typeof name === 'string' && name !== 'then'
-                    ? (params: unknown = {}) => call(name, params)
-                    : undefined,
-              },
-            )
-          : undefined,
+        // The SDK's own start-up call: cloud code's Web3 API needs no key or server URL.
+        group === 'initialize'
+          ? () => {}
+          : typeof group === 'string' && group !== 'then'
+            ? new Proxy(
+                {},
+                {
+                  get: (_t, name) =>
+                    typeof name === 'string' && name !== 'then'
+                      ? (params: unknown = {}) => call(name, params)
+                      : undefined,
+                },
+              )
+            : undefined,
     },
   )
 }

@@ -1,4 +1,13 @@
-import type { Block, Hash, Log, Transaction, TransactionReceipt } from 'viem'
+import {
+  formatTransactionReceipt,
+  type Block,
+  type Hash,
+  type Log,
+  type PublicClient,
+  type RpcTransactionReceipt,
+  type Transaction,
+  type TransactionReceipt,
+} from 'viem'
 import { addressParam, blockParam, dateParam, refused } from './input.ts'
 import { isoTime, type Endpoint, type EndpointContext } from './context.ts'
 
@@ -90,9 +99,7 @@ export const getBlock: Endpoint = async ({ client, params }) => {
     if (number > latest) throw refused(`Block ${number} is not mined yet (latest is ${latest}).`)
     block = await client.getBlock({ blockNumber: number, includeTransactions: true })
   }
-  const receipts = await Promise.all(
-    block.transactions.map((tx) => client.getTransactionReceipt({ hash: tx.hash })),
-  )
+  const receipts = await blockReceipts(client, block)
   return {
     timestamp: isoTime(block.timestamp),
     number: String(block.number),
@@ -116,6 +123,27 @@ export const getBlock: Endpoint = async ({ client, params }) => {
       transactionRow(tx, receipts[i], block.timestamp),
     ),
   }
+}
+
+/** A block's receipts: in one call where the node has `eth_getBlockReceipts`, else one by one. */
+async function blockReceipts(
+  client: PublicClient,
+  block: Block<bigint, true>,
+): Promise<TransactionReceipt[]> {
+  if (block.transactions.length === 0) return []
+  try {
+    const raw: unknown = await client.request({
+      method: 'eth_getBlockReceipts' as never,
+      params: [block.hash] as never,
+    })
+    if (Array.isArray(raw) && raw.length === block.transactions.length)
+      return (raw as RpcTransactionReceipt[]).map((receipt) => formatTransactionReceipt(receipt))
+  } catch {
+    // Not every node has it: read them one by one.
+  }
+  return Promise.all(
+    block.transactions.map((tx) => client.getTransactionReceipt({ hash: tx.hash })),
+  )
 }
 
 /** The last block mined at or before `date`: a binary search over the blocks' times. */

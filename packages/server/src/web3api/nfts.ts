@@ -251,16 +251,22 @@ export const getContractNFTTransfers: Endpoint = async (context) => {
   const request = pageParams(context.params)
   const newest = [...nft.transfers].reverse()
   const shown = newest.slice(request.offset, request.offset + request.limit)
-  const times = await blockTimes(
-    context,
-    shown.map((t) => t.log.blockNumber!),
-  )
+  const hashes = [...new Set(shown.map((t) => t.log.transactionHash!))]
+  const [times, txs] = await Promise.all([
+    blockTimes(
+      context,
+      shown.map((t) => t.log.blockNumber!),
+    ),
+    Promise.all(hashes.map((hash) => context.client.getTransaction({ hash }))),
+  ])
+  // `value` is what the transaction paid in the native token (a sale's price, often).
+  const paid = new Map(txs.map((tx) => [tx.hash, tx.value.toString()]))
   const result = shown.map((t) => ({
     token_address: nft.address,
     token_id: formatId(t.tokenId, format),
     from_address: t.from,
     to_address: t.to,
-    value: '0',
+    value: paid.get(t.log.transactionHash!) ?? null,
     amount: t.amount.toString(),
     contract_type: nft.type,
     block_number: String(t.log.blockNumber),

@@ -217,9 +217,14 @@ describe.each(databaseKinds())('Web3 API through the real v1 clients on %s', (ki
     })
     const block = await api().native.getBlock({ block_number_or_hash: String(receipt.blockNumber) })
     expect(block.hash).toBe(receipt.blockHash)
-    expect(block.transactions.map((t: { hash: string }) => t.hash)).toContain(
-      receipt.transactionHash,
+    const inBlock = block.transactions.find(
+      (t: { hash: string }) => t.hash === receipt.transactionHash,
     )
+    expect(inBlock).toMatchObject({
+      receipt_status: '1',
+      receipt_gas_used: String(receipt.gasUsed),
+      logs: [{ address: chain.token, log_index: String(receipt.logs[0]!.logIndex) }],
+    })
     const byHash = await api().native.getBlock({ block_number_or_hash: receipt.blockHash })
     expect(byHash.number).toBe(String(receipt.blockNumber))
     const mined = await chain.wallet.getBlock({ blockNumber: receipt.blockNumber })
@@ -291,6 +296,9 @@ describe.each(databaseKinds())('Web3 API through the real v1 clients on %s', (ki
     expect(transfers.total).toBe(4)
     expect(transfers.result[0]).toMatchObject({
       token_id: '2',
+      value: '0',
+      amount: '1',
+      transaction_type: 'Single',
       from_address: chain.me,
       to_address: holder,
       transaction_hash: chain.nftTransfer.transactionHash,
