@@ -1,4 +1,4 @@
-import { zeroAddress, type Hex } from 'viem'
+import { parseAbi, zeroAddress, type Hex } from 'viem'
 import type { DexSettings } from '../config/web3api.ts'
 import { addressParam, blockParam, refused } from './input.ts'
 import { atBlock } from './native.ts'
@@ -9,39 +9,14 @@ import type { Endpoint, EndpointContext } from './context.ts'
 // pair's `getReserves`. A token's price is read against the chain's wrapped native token, and in
 // US dollars through that token's pair with a stablecoin (WEB3API_DEX_<chainId>).
 
-const factoryAbi = [
-  {
-    type: 'function',
-    name: 'getPair',
-    stateMutability: 'view',
-    inputs: [
-      { name: 'tokenA', type: 'address' },
-      { name: 'tokenB', type: 'address' },
-    ],
-    outputs: [{ name: 'pair', type: 'address' }],
-  },
-] as const
+const factoryAbi = parseAbi([
+  'function getPair(address tokenA, address tokenB) view returns (address pair)',
+])
 
-const pairAbi = [
-  {
-    type: 'function',
-    name: 'getReserves',
-    stateMutability: 'view',
-    inputs: [],
-    outputs: [
-      { name: 'reserve0', type: 'uint112' },
-      { name: 'reserve1', type: 'uint112' },
-      { name: 'blockTimestampLast', type: 'uint32' },
-    ],
-  },
-  {
-    type: 'function',
-    name: 'token0',
-    stateMutability: 'view',
-    inputs: [],
-    outputs: [{ name: '', type: 'address' }],
-  },
-] as const
+const pairAbi = parseAbi([
+  'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
+  'function token0() view returns (address)',
+])
 
 const EXCHANGE_NAME = 'Uniswap v2'
 

@@ -197,24 +197,20 @@ function ownerRows(nft: NftContract, only?: bigint) {
   return rows
 }
 
-export const getNFTOwners: Endpoint = async (context) => {
+/** A page of owners (of one token when `only` is given), with each token's details. */
+async function ownersPage(context: EndpointContext, only?: 'token') {
   const nft = await readNftContract(context, addressParam(context.params))
-  const request = pageParams(context.params)
-  const rows = ownerRows(nft)
-  const shown = rows.slice(request.offset, request.offset + request.limit)
-  const result = await Promise.all(shown.map((row) => tokenRow(context, nft, row.id, row)))
-  return { ...pageFrom(result, rows.length, request), status: 'SYNCED' }
-}
-
-export const getTokenIdOwners: Endpoint = async (context) => {
-  const nft = await readNftContract(context, addressParam(context.params))
-  const id = tokenIdParam(context.params)
+  const id = only ? tokenIdParam(context.params) : undefined
   const request = pageParams(context.params)
   const rows = ownerRows(nft, id)
   const shown = rows.slice(request.offset, request.offset + request.limit)
   const result = await Promise.all(shown.map((row) => tokenRow(context, nft, row.id, row)))
   return { ...pageFrom(result, rows.length, request), status: 'SYNCED' }
 }
+
+export const getNFTOwners: Endpoint = (context) => ownersPage(context)
+
+export const getTokenIdOwners: Endpoint = (context) => ownersPage(context, 'token')
 
 export const getAllTokenIds: Endpoint = async (context) => {
   const nft = await readNftContract(context, addressParam(context.params))

@@ -1,4 +1,4 @@
-import { namehash, zeroAddress, type Hex } from 'viem'
+import { namehash, parseAbi, zeroAddress, type Hex } from 'viem'
 import { normalize } from 'viem/ens'
 import { addressParam, refused } from './input.ts'
 import { readFailure } from './contract.ts'
@@ -7,32 +7,12 @@ import type { Endpoint, EndpointContext } from './context.ts'
 // ENS names, read from the registry configured for the chain (WEB3API_ENS_<chainId>): the
 // registry's resolver for a name, then that resolver's `addr` (or `name`, for a reverse record).
 
-const registryAbi = [
-  {
-    type: 'function',
-    name: 'resolver',
-    stateMutability: 'view',
-    inputs: [{ name: 'node', type: 'bytes32' }],
-    outputs: [{ name: '', type: 'address' }],
-  },
-] as const
+const registryAbi = parseAbi(['function resolver(bytes32 node) view returns (address)'])
 
-const resolverAbi = [
-  {
-    type: 'function',
-    name: 'addr',
-    stateMutability: 'view',
-    inputs: [{ name: 'node', type: 'bytes32' }],
-    outputs: [{ name: '', type: 'address' }],
-  },
-  {
-    type: 'function',
-    name: 'name',
-    stateMutability: 'view',
-    inputs: [{ name: 'node', type: 'bytes32' }],
-    outputs: [{ name: '', type: 'string' }],
-  },
-] as const
+const resolverAbi = parseAbi([
+  'function addr(bytes32 node) view returns (address)',
+  'function name(bytes32 node) view returns (string)',
+])
 
 function registryOf({ config, chainId }: EndpointContext, what: string): Hex {
   const registry = config.ens.get(chainId)
