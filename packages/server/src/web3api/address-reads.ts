@@ -21,6 +21,8 @@ export type AddressEndpoint = (typeof ADDRESS_ENDPOINTS)[number]
 /** Answers an address endpoint for a chain, with the call's parameters (chain already read). */
 export interface AddressReads {
   answer(name: AddressEndpoint, chainId: number, params: Record<string, unknown>): Promise<unknown>
+  /** How many addresses the index keeps (the console shows it); absent without an index. */
+  indexed?(): { addresses: number }
 }
 
 /** The stand-in until the address index is wired in. */

@@ -28,6 +28,7 @@ import type { NODE_ENDPOINTS } from './names.ts'
 import { NOT_SERVED } from './names.ts'
 import { chainOf, refused, v1ChainId } from './input.ts'
 import { NftMetadata } from './metadata.ts'
+import { Web3ApiStats } from './stats.ts'
 import { ChainNodes } from './node.ts'
 import type { Endpoint } from './context.ts'
 
@@ -69,6 +70,8 @@ export function isWeb3ApiName(name: string): boolean {
 export class Web3Api {
   readonly nodes: ChainNodes
   readonly metadata: NftMetadata
+  /** Calls answered by this process, per name (the console's view). */
+  readonly stats = new Web3ApiStats()
   /** Where the wallet-wide endpoints read: the address index once it is wired in. */
   addressReads: AddressReads = noAddressIndex
   readonly #aliases = new Map<number, number>()
@@ -97,6 +100,19 @@ export class Web3Api {
     address: string | undefined,
   ): Promise<unknown> {
     if (address !== undefined) await this.#charge(address)
+    if (!isWeb3ApiName(name)) throw refused(`${name} is not a Web3 API function.`)
+    const started = performance.now()
+    let ok = false
+    try {
+      const answer = await this.#answer(name, params)
+      ok = true
+      return answer
+    } finally {
+      this.stats.record(name, ok, (performance.now() - started) / 1000)
+    }
+  }
+
+  async #answer(name: string, params: Record<string, unknown>): Promise<unknown> {
     const chainId = chainOf(params.chain, this.#aliases, (id) => this.nodes.serves(id))
     if (addressNames.has(name))
       return this.addressReads.answer(name as AddressEndpoint, chainId, params)
@@ -122,6 +138,11 @@ export class Web3Api {
       const reason = error instanceof BaseError ? error.shortMessage : (error as Error).message
       throw refused(`${name}: the node could not answer: ${String(reason).slice(0, 300)}`)
     }
+  }
+
+  /** The addresses the address index keeps, or null when there is none. */
+  addressIndexed(): { addresses: number } | null {
+    return this.addressReads.indexed?.() ?? null
   }
 
   async #charge(address: string): Promise<void> {

@@ -1,12 +1,13 @@
 import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { parseAbi } from 'viem'
+import { getAddress, parseAbi } from 'viem'
 import { startAnvil, type Anvil } from '@portico/test-kit/anvil'
 import { startTestServer, type TestServer } from '@portico/test-kit/http-server'
-import { databaseKinds } from '../../test/helpers.ts'
+import { databaseKinds, signedIn } from '../../test/helpers.ts'
 import { keepOnLoopback, listeningApp, type ListeningApp } from '../../test/compat.ts'
 import { rpcTestConfig } from '../../test/rpc.ts'
 import { loadWeb3ApiConfig } from '../config/web3api.ts'
+import { loadConfig } from '../config/server.ts'
 import { parseStatus, toParseError } from '../compat/parse-error.ts'
 import { Web3Api } from './service.ts'
 import { testNftAbi } from '@portico/test-kit/tokens'
@@ -23,6 +24,7 @@ keepOnLoopback('moralis-1-2/lib/node/RESTController.js')
 const Moralis = require('moralis-v1/node') as any
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the v1 SDKs ship loose types
 const Moralis12 = require('moralis-1-2/node') as any
+const VIEWER = getAddress(`0x${'c3'.repeat(20)}`)
 
 describe.each(databaseKinds())('Web3 API through the real v1 clients on %s', (kind) => {
   let anvil: Anvil
@@ -91,7 +93,11 @@ describe.each(databaseKinds())('Web3 API through the real v1 clients on %s', (ki
     const problems: string[] = []
     const web3api = loadWeb3ApiConfig(env, problems)
     expect(problems).toEqual([])
-    server = await listeningApp(kind, { rpc: rpcTestConfig({ 31337: [anvil.url] }), web3api })
+    server = await listeningApp(kind, {
+      rpc: rpcTestConfig({ 31337: [anvil.url] }),
+      web3api,
+      app: { ...loadConfig({}).app, viewerAddresses: [VIEWER] },
+    })
     Moralis.User.enableUnsafeCurrentUser()
     await Moralis.start({ serverUrl: server.serverUrl, appId: 'portico' })
     await Moralis12.start({ serverUrl: server.serverUrl, appId: 'portico', plugins: [] })
@@ -431,5 +437,28 @@ describe.each(databaseKinds())('Web3 API through the real v1 clients on %s', (ki
     } finally {
       limited.close()
     }
+  })
+
+  it('shows the console which functions were called, how often and how long they took', async () => {
+    const viewer = (await signedIn(server.app, VIEWER)).headers
+    const before = await server.app.inject({ url: '/api/admin/web3api', headers: viewer })
+    const count = (body: { results: { name: string; calls: number; errors: number }[] }) =>
+      body.results.find((row) => row.name === 'getPairReserves') ?? { calls: 0, errors: 0 }
+    const was = count(before.json())
+    await api().defi.getPairReserves({ pair_address: chain.goldPair })
+    await expect(api().defi.getPairReserves({ pair_address: 'x' })).rejects.toThrow(/pair_address/)
+    const after = await server.app.inject({ url: '/api/admin/web3api', headers: viewer })
+    expect(after.statusCode).toBe(200)
+    const body = after.json()
+    expect(count(body)).toMatchObject({ calls: was.calls + 2, errors: was.errors + 1 })
+    const row = body.results.find((r: { name: string }) => r.name === 'getPairReserves')
+    expect(row.maxSeconds).toBeGreaterThan(0)
+    expect(row.averageSeconds).toBeLessThanOrEqual(row.maxSeconds)
+    expect(body.addressIndex).toBeNull()
+    expect(body.addressEndpoints).toContain('getNFTs')
+    const member = (await signedIn(server.app)).headers
+    expect(
+      (await server.app.inject({ url: '/api/admin/web3api', headers: member })).statusCode,
+    ).toBe(403)
   })
 })
