@@ -24,7 +24,6 @@ import { consoleImportRoute } from './admin/import-route.ts'
 import { consolePeopleRoutes } from './admin/people-routes.ts'
 import { consoleRoleRoutes } from './admin/role-routes.ts'
 import { consoleSyncRoutes } from './admin/sync-routes.ts'
-import { consoleWeb3ApiRoutes } from './admin/web3api-routes.ts'
 import { consoleCloudRoutes } from './admin/cloud-routes.ts'
 import { RecentServerLog, withRecentLog } from './http/recent-log.ts'
 import { compatMount } from './compat/mount.ts'
@@ -133,7 +132,6 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     consoleRoleRoutes,
     consoleImportRoute,
     consoleSyncRoutes,
-    consoleWeb3ApiRoutes,
     consoleCloudRoutes,
   ])
     await app.register(routes, { services })
