@@ -33,6 +33,7 @@ import type { SyncStatus } from './sync/syncer.ts'
 import { openCloudCode, type CloudCode } from './cloud/code.ts'
 import { compatRoutes, type CompatRoutes } from './compat/routes.ts'
 import { SwitchableHooks } from './objects/hooks.ts'
+import { Web3Api } from './web3api/service.ts'
 
 // Every long-lived service of one server, built once. Domain code takes the services it needs
 // as arguments; routes receive this object as their plugin option. Nothing here knows Fastify.
@@ -93,6 +94,8 @@ export interface Services {
   syncs: Sync[]
   /** Contract-event syncs made at run time (Moralis v1's `watchContractEvent`). */
   watches: Watches
+  /** Moralis v1's Web3 API, answered from the chains' nodes. */
+  web3api: Web3Api
   /** Their progress, as this process sees it (`writer`: this process runs it). */
   syncStatus(): (SyncStatus & { writer: boolean })[]
   /** Starts the background work (syncs) once the server is ready to serve. */
@@ -189,6 +192,8 @@ export async function openServices(
     const chainClients = createChainClients(config.rpc.upstreams)
     const mailer = createMailer(config.mail)
     if (mailer) closers.push(() => mailer.close())
+    const web3api = new Web3Api(config, cluster.windowCounter, log)
+    closers.push(() => web3api.close())
 
     const services: Services = {
       config,
@@ -213,6 +218,7 @@ export async function openServices(
       compatRoutes: undefined as unknown as CompatRoutes,
       syncs: syncs.shown,
       watches,
+      web3api,
       syncStatus: () => syncs.status(),
       start() {
         syncs.start((list) =>

@@ -24,6 +24,7 @@ export function sharedSettings(config: ServerConfig): Record<string, string> {
     EVENTS_VISITOR_SECRET: app.visitorSecret ?? null,
     RPC_RATE_LIMIT_PER_KEY: config.rpc.rateLimitPerKey,
     RPC_RATE_LIMIT_PER_IP: config.rpc.rateLimitPerIp,
+    WEB3API_RATE_LIMIT_PER_IP: config.web3api.rateLimitPerIp,
     BATCH_MAX_REQUESTS: config.batchMaxRequests,
     LIVE_MAX_SOCKETS_PER_ADDRESS: config.liveMaxSocketsPerAddress,
     ANSWER_MAX_BYTES: config.answerMaxBytes,

@@ -5,6 +5,7 @@ import { routePlugin } from '../http/route-plugin.ts'
 import { WatchRefusal } from '../sync/watch-params.ts'
 import { consoleAccess } from './access.ts'
 import { recordAudit } from '../audit/log.ts'
+import { consoleWeb3ApiRoutes } from './web3api-routes.ts'
 import { consoleErrors, tags } from './schemas.ts'
 
 // The console's view of the contract-event syncs: the site's (`defineSync`) and the watches
@@ -19,6 +20,7 @@ export const consoleSyncRoutes = routePlugin(
   async function consoleSyncRoutes(app, services) {
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
+    await consoleWeb3ApiRoutes(app, services)
 
     app.get(
       '/api/admin/syncs',

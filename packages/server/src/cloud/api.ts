@@ -45,8 +45,11 @@ export function installCloudApi(Parse: ParseSdk, registry: CloudRegistry, logs: 
     }
 }
 
+/** Answers a Web3 API function as `POST functions/<name>` does (web3api/service.ts). */
+export type Web3ApiAnswer = (name: string, params: Record<string, unknown>) => Promise<unknown>
+
 /** v1's `Moralis` global: the same SDK, with v1's extras. */
-export function moralisOf(Parse: ParseSdk, logs: CloudLogs): ParseSdk {
+export function moralisOf(Parse: ParseSdk, logs: CloudLogs, web3api: Web3ApiAnswer): ParseSdk {
   const warn = (what: string) =>
     logs.logger().warn(`${what} is a setting of Moralis' hosted servers: ignored on Portico.`)
   const moralis = Object.create(Parse) as Record<string, unknown>
@@ -77,10 +80,52 @@ export function moralisOf(Parse: ParseSdk, logs: CloudLogs): ParseSdk {
             : undefined,
       },
     )
-  moralis.Web3API = gateway('Moralis.Web3API')
+  moralis.Web3API = web3ApiGroups(web3api)
   moralis.EvmApi = gateway('Moralis.EvmApi')
   moralis.Web3 = gateway('Moralis.Web3')
   return moralis
+}
+
+/**
+ * `Moralis.Web3API.<group>.<name>(params)` as the v1 SDK without an API key calls it: the
+ * function name alone counts, `chain` is `eth` when absent, an error is a plain Error with the
+ * server's text, and a page gets `next()`.
+ */
+function web3ApiGroups(answer: Web3ApiAnswer) {
+  const call = async (name: string, params: unknown): Promise<unknown> => {
+    const options = { ...(params as Record<string, unknown>) }
+    if (!options.chain) options.chain = 'eth'
+    let result: unknown
+    try {
+      result = await answer(name, options)
+    } catch (error) {
+      throw new Error(error instanceof Error ? error.message : String(error))
+    }
+    const page = result as { cursor?: unknown } | null
+    if (page && typeof page === 'object' && typeof page.cursor === 'string' && page.cursor)
+      Object.assign(page, { next: () => call(name, { ...options, cursor: page.cursor }) })
+    return result
+  }
+  return new Proxy(
+    {},
+    {
+      get: (_target, group) =>
+        // The SDK's own start-up call: cloud code's Web3 API needs no key or server URL.
+        group === 'initialize'
+          ? () => {}
+          : typeof group === 'string' && group !== 'then'
+            ? new Proxy(
+                {},
+                {
+                  get: (_t, name) =>
+                    typeof name === 'string' && name !== 'then'
+                      ? (params: unknown = {}) => call(name, params)
+                      : undefined,
+                },
+              )
+            : undefined,
+    },
+  )
 }
 
 const web3ApiMessage = (what: string) =>

@@ -73,7 +73,9 @@ export async function openCloudCode(options: CloudCodeOptions): Promise<CloudCod
     await ensureMasterOwner(services.db)
     const globals = globalThis as Record<string, unknown>
     globals.Parse = Parse
-    globals.Moralis = moralisOf(Parse, logs)
+    globals.Moralis = moralisOf(Parse, logs, (name, params) =>
+      services.web3api.answer(name, params, undefined),
+    )
     for (const file of await cloudFiles(options.path)) {
       try {
         await loadCloudFile(file)

@@ -11,6 +11,7 @@ import type { FieldIndexes } from '../objects/field-indexes.ts'
 import type { Sync } from '../sync/definition.ts'
 import type { Watches } from '../sync/watches.ts'
 import type { Mailer } from '../mail/mailer.ts'
+import type { Web3Api } from '../web3api/service.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 
 // One call to the compatibility mount, whichever way it came: the envelope (`POST` with a
@@ -41,6 +42,8 @@ export interface CompatServices {
   watches: Watches
   /** Sends password resets and email verifications; undefined without SMTP_URL. */
   mailer: Mailer | undefined
+  /** Moralis v1's Web3 API (`functions/getNativeBalance`, …). */
+  web3api: Web3Api
 }
 
 export interface CompatCall {

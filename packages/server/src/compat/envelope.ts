@@ -112,12 +112,15 @@ function contextOf(value: unknown): Record<string, unknown> | undefined {
 const textOf = (value: unknown) =>
   value === undefined ? undefined : typeof value === 'string' ? value : ''
 
-/** The envelope's verb once checked: a known one, for this app. */
-export function checkEnvelope(envelope: Envelope, appId: string): Method {
+/**
+ * The envelope's verb once checked: a known one, for this app (`appIdOptional`: a call that may
+ * also come with no app id at all).
+ */
+export function checkEnvelope(envelope: Envelope, appId: string, appIdOptional = false): Method {
   const { method } = envelope
   if (!METHODS.has(method))
     throw new ParseError(ParseCode.INVALID_JSON, `Unsupported method ${method.slice(0, 10)}.`)
-  if (envelope.applicationId !== appId)
+  if (envelope.applicationId !== appId && !(appIdOptional && envelope.applicationId === undefined))
     throw new ParseError(
       ParseCode.OPERATION_FORBIDDEN,
       'unauthorized: this server serves another application id.',

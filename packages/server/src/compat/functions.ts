@@ -5,11 +5,14 @@ import { ParseCode, ParseError } from './parse-error.ts'
 import { requestMessage, serverTime } from './users.ts'
 import { watchFunctions } from './watch-functions.ts'
 import { isInstance, readThrown } from '../cloud/thrown.ts'
+import { isWeb3ApiName } from '../web3api/service.ts'
 
 // `functions/:name`: the built-ins the v1 clients call on their own (`getPluginSpecs` at start,
 // `getServerTime` before every sign-in), `requestMessage` (a Sign-In with Ethereum message, as
 // the self-hosted Moralis server offered), `trackEvent` (Portico's events, through `POST /api/events`), and the site's own
-// functions: cloud code's (`Parse.Cloud.define`) and FUNCTIONS_MODULE's, run as the caller.
+// functions: cloud code's (`Parse.Cloud.define`) and FUNCTIONS_MODULE's, run as the caller. The
+// names of Moralis v1's Web3 API that the site does not define itself are answered from the
+// chains' nodes (web3api/).
 
 type Builtin = (call: CompatCall) => Promise<unknown>
 
@@ -54,6 +57,23 @@ export function isFreeFunctionName(name: string): boolean {
   return !Object.hasOwn(builtins, name)
 }
 
+/**
+ * Whether `POST functions/<name>` may come without an app id: v1 clients before 1.12 send none
+ * on their Web3 API calls before sign-in. Only the Web3 API's own answers, which only read.
+ */
+export function answersWithoutAppId(
+  name: string,
+  site: SiteFunctions,
+  cloud: CompatCloud | undefined,
+): boolean {
+  return (
+    isWeb3ApiName(name) &&
+    !Object.hasOwn(builtins, name) &&
+    !cloud?.hasFunction(name) &&
+    !site.has(name)
+  )
+}
+
 export async function runFunction(
   call: CompatCall,
   name: string,
@@ -64,6 +84,8 @@ export async function runFunction(
   if (builtin) return builtin(call)
   if (cloud?.hasFunction(name)) return cloud.runFunction(call, name)
   const handler = site.get(name)
+  if (!handler && isWeb3ApiName(name))
+    return call.services.web3api.answer(name, call.params, call.request.ip)
   if (!handler)
     throw new ParseError(ParseCode.SCRIPT_FAILED, `Invalid function: "${name.slice(0, 64)}"`)
   const current = await call.session()

@@ -4,6 +4,7 @@ import { RateLimited } from '../errors.ts'
 import { sessionResolver, type CompatCall } from './call.ts'
 import { checkEnvelope, readEnvelope } from './envelope.ts'
 import { serveFile } from './files.ts'
+import { answersWithoutAppId } from './functions.ts'
 import { mailPages } from './mail-pages.ts'
 import { ensureMasterOwner, masterKeyCheck } from './master-key.ts'
 import { ParseCode, ParseError, parseStatus, toParseError } from './parse-error.ts'
@@ -103,11 +104,17 @@ export async function compatMount(
       if (await serveFile(services.files, file, reply)) return reply
       throw new ParseError(ParseCode.OBJECT_NOT_FOUND, 'No such file.')
     }
+    // v1 clients before 1.12 call the Web3 API with no app id.
+    const functionName = /^functions\/([A-Za-z0-9_]{1,64})$/.exec(path)?.[1]
+    const appIdOptional =
+      envelope.method === 'POST' &&
+      functionName !== undefined &&
+      answersWithoutAppId(functionName, services.functions, services.cloud)
     const call: CompatCall = {
       services,
       request,
       inject: app.inject.bind(app),
-      method: checkEnvelope(envelope, appId),
+      method: checkEnvelope(envelope, appId, appIdOptional),
       path,
       params: envelope.params,
       bytes: envelope.bytes,

@@ -5,6 +5,7 @@ import { loadRpcConfig, type RpcGatewayConfig } from './rpc.ts'
 import { loadFilesConfig, type FilesConfig } from './files.ts'
 import { loadSyncConfig, type SyncConfig } from './sync.ts'
 import { loadMailConfig, type MailConfig } from './mail.ts'
+import { loadWeb3ApiConfig, type Web3ApiConfig } from './web3api.ts'
 
 /** Everything the server reads from its environment, parsed once at start. */
 export interface ServerConfig {
@@ -29,6 +30,8 @@ export interface ServerConfig {
   rpc: RpcGatewayConfig
   /** Contract syncs: WebSocket nodes whose new heads they follow (`RPC_WS_URL_*`). */
   sync: SyncConfig
+  /** Moralis v1's Web3 API from the chains' nodes: chain names, DEX, ENS, metadata (`WEB3API_*`). */
+  web3api: Web3ApiConfig
   /**
    * Which peers may name the client's address in `X-Forwarded-For` (TRUST_PROXY): false (off,
    * the default), a hop count, or the proxies' addresses and CIDR ranges.
@@ -118,6 +121,7 @@ export function loadConfig(
     ),
     rpc: defaults.rpc ?? loadRpcConfig(env, problems),
     sync: defaults.sync ?? loadSyncConfig(env, problems),
+    web3api: defaults.web3api ?? loadWeb3ApiConfig(env, problems),
     mail: defaults.mail ?? loadMailConfig(env, problems),
     trustProxy: parseTrustProxy(env.TRUST_PROXY, defaults.trustProxy ?? false, problems),
     timeouts: {

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify'
+import type { Services } from '../services.ts'
+import { ADDRESS_ENDPOINTS } from '../web3api/address-reads.ts'
+import { consoleAccess } from './access.ts'
+import { consoleErrors, tags } from './schemas.ts'
+
+// The console's view of Moralis v1's Web3 API, beside the syncs (sync-routes.ts registers it):
+// which functions this process answered, how often, how many of those were errors, and how long
+// they took; and whether the address index that the wallet-wide functions read is there.
+
+export async function consoleWeb3ApiRoutes(app: FastifyInstance, services: Services) {
+  const requireConsole = consoleAccess(services.config.app)
+  app.get(
+    '/api/admin/web3api',
+    {
+      schema: {
+        tags,
+        summary: 'Web3 API calls answered by this process, per function, and the address index',
+        response: consoleErrors,
+      },
+    },
+    async (request) => {
+      await requireConsole(request, 'read')
+      const { web3api } = services
+      return {
+        processId: services.processId,
+        since: web3api.stats.since.toISOString(),
+        results: web3api.stats.list().map((stats) => ({
+          ...stats,
+          averageSeconds: stats.calls ? stats.totalSeconds / stats.calls : 0,
+        })),
+        addressIndex: web3api.addressIndexed(),
+        addressEndpoints: [...ADDRESS_ENDPOINTS],
+      }
+    },
+  )
+}

@@ -1,0 +1,60 @@
+// Every function name of Moralis v1's Web3 API (moralis-v1 1.13: `Moralis.Web3API.<group>.<name>`
+// posts `functions/<name>`), with what answers it here. All of them only read.
+
+/** Answered from the chain's node. */
+export const NODE_ENDPOINTS = [
+  'getBlock',
+  'getDateToBlock',
+  'getLogsByAddress',
+  'getTransaction',
+  'getContractEvents',
+  'runContractFunction',
+  'getNativeBalance',
+  'getTokenMetadata',
+  'getTokenAllowance',
+  'getTokenPrice',
+  'getAllTokenIds',
+  'getContractNFTTransfers',
+  'getNFTOwners',
+  'getNFTMetadata',
+  'reSyncMetadata',
+  'getTokenIdMetadata',
+  'getTokenIdOwners',
+  'resolveDomain',
+  'resolveENSDomain',
+  'resolveAddress',
+  'getPairReserves',
+  'getPairAddress',
+] as const
+
+/** Not served, and why (the error the caller gets names it). */
+export const NOT_SERVED: Readonly<Record<string, string>> = {
+  getNFTTransfersByBlock: 'it needs an index of every NFT transfer of a block',
+  getInternalTransactions: 'internal transactions need a tracing node',
+  getTransactionVerbose: 'decoded transactions need a database of contract ABIs',
+  getTransactionsVerbose: 'decoded transactions need a database of contract ABIs',
+  getNativeBalancesForAddresses: 'it is a newer Moralis API, not one of v1’s',
+  getNFTTrades: 'NFT trades need an index of marketplaces',
+  getNFTLowestPrice: 'NFT prices need an index of marketplaces',
+  getTokenMetadataBySymbol: 'looking tokens up by symbol needs a token list',
+  getMultipleTokenPrices: 'it is a newer Moralis API, not one of v1’s',
+  getTokenAddressTransfers: 'it needs an index of every transfer of a token',
+  getErc20Transfers: 'it needs an index of every ERC-20 transfer',
+  getErc20Mints: 'it needs an index of every ERC-20 transfer',
+  getErc20Burns: 'it needs an index of every ERC-20 transfer',
+  getErc20Approvals: 'it needs an index of every ERC-20 approval',
+  searchNFTs: 'searching NFT metadata needs an index of every NFT',
+  getNFTTransfersFromToBlock: 'it needs an index of every NFT transfer',
+  getMultipleNFTs: 'it is a newer Moralis API, not one of v1’s',
+  getWalletTokenIdTransfers: 'it needs an index of every NFT transfer',
+  syncNFTContract:
+    'contracts are read from the node as they are asked for: there is nothing to sync',
+  uploadFolder: 'IPFS uploads were Moralis’ hosted storage: use Moralis.File’s saveIPFS',
+  web3ApiVersion: 'this server is not Moralis’ hosted Web3 API',
+  endpointWeights: 'this server is not Moralis’ hosted Web3 API',
+  getTopERC20TokensByMarketCap: 'market data came from Moralis’ hosted service',
+  getTopERC20TokensByPriceMovers: 'market data came from Moralis’ hosted service',
+  getTopNFTCollectionsByMarketCap: 'market data came from Moralis’ hosted service',
+  getHottestNFTCollectionsByTradingVolume: 'market data came from Moralis’ hosted service',
+  reviewContracts: 'contract reviews came from Moralis’ hosted service',
+}
