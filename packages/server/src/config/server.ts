@@ -4,6 +4,7 @@ import { positiveInt, type Env } from './values.ts'
 import { loadRpcConfig, type RpcGatewayConfig } from './rpc.ts'
 import { loadFilesConfig, type FilesConfig } from './files.ts'
 import { loadSyncConfig, type SyncConfig } from './sync.ts'
+import { loadAddressIndexConfig, type AddressIndexConfig } from '../addresses/settings.ts'
 import { loadMailConfig, type MailConfig } from './mail.ts'
 
 /** Everything the server reads from its environment, parsed once at start. */
@@ -29,6 +30,8 @@ export interface ServerConfig {
   rpc: RpcGatewayConfig
   /** Contract syncs: WebSocket nodes whose new heads they follow (`RPC_WS_URL_*`). */
   sync: SyncConfig
+  /** The address index (`ADDRESS_INDEX_*`): the chains it runs on and how. */
+  addresses: AddressIndexConfig
   /**
    * Which peers may name the client's address in `X-Forwarded-For` (TRUST_PROXY): false (off,
    * the default), a hop count, or the proxies' addresses and CIDR ranges.
@@ -118,6 +121,7 @@ export function loadConfig(
     ),
     rpc: defaults.rpc ?? loadRpcConfig(env, problems),
     sync: defaults.sync ?? loadSyncConfig(env, problems),
+    addresses: defaults.addresses ?? loadAddressIndexConfig(env, problems),
     mail: defaults.mail ?? loadMailConfig(env, problems),
     trustProxy: parseTrustProxy(env.TRUST_PROXY, defaults.trustProxy ?? false, problems),
     timeouts: {
