@@ -50,7 +50,8 @@ const INTEGERS: Record<Kind, string[]> = {
 /** The store's rules for the classes of the indexed chains. */
 export function addressClassRules(chainIds: Iterable<number>): ClassRules {
   const kinds = new Map<string, Kind>()
-  for (const chainId of chainIds) for (const kind of KINDS) kinds.set(className(chainId, kind), kind)
+  for (const chainId of chainIds)
+    for (const kind of KINDS) kinds.set(className(chainId, kind), kind)
   const none: ReadonlySet<string> = new Set()
   const integers = new Map([...kinds].map(([name, kind]) => [name, new Set(INTEGERS[kind])]))
   return {

@@ -142,8 +142,10 @@ export function commitRange(
       transactions.map((row) => transactionRow(chainId, row)),
       now,
     )
-    await recountBalances(tx, writes, target, tokens)
-    await recountHoldings(tx, writes, target, nfts)
+    // Every transfer read counts, not only those new here: one read earlier for another
+    // address's history, before this address was indexed, counted for that address alone.
+    await recountBalances(tx, writes, target, write.tokens)
+    await recountHoldings(tx, writes, target, write.nfts)
     await confirm(tx, writes, target, write.confirmThrough, write.confirmFrom)
     if (write.blocks.length)
       await tx
@@ -423,7 +425,9 @@ async function recountHoldings(
         ),
       ),
     )
-  const old = new Map(before.map((row) => [`${row.address}:${row.tokenAddress}:${row.tokenId}`, row]))
+  const old = new Map(
+    before.map((row) => [`${row.address}:${row.tokenAddress}:${row.tokenId}`, row]),
+  )
   const tokens = [...new Set(list.map((p) => p.token))]
   const meta = await metadataOf(tx, chainId, tokens)
   const uris = new Map<string, string | null>()
@@ -507,7 +511,10 @@ async function confirm(
         from === undefined ? undefined : gt(tokenTransfers.blockNumber, from),
       ),
     )
-    .returning({ transactionHash: tokenTransfers.transactionHash, logIndex: tokenTransfers.logIndex })
+    .returning({
+      transactionHash: tokenTransfers.transactionHash,
+      logIndex: tokenTransfers.logIndex,
+    })
   if (tokens.length)
     await writes.merge(
       className(chainId, 'TokenTransfers'),

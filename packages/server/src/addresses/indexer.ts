@@ -168,7 +168,8 @@ export class AddressIndexer {
       .where(and(eq(indexedAddresses.chainId, chainId), gt(indexedAddresses.nextBlock, from)))
     let to = from + BigInt(this.range.size) - 1n
     if (to > head) to = head
-    if (above?.next !== undefined && above.next !== null && above.next - 1n < to) to = above.next - 1n
+    if (above?.next !== undefined && above.next !== null && above.next - 1n < to)
+      to = above.next - 1n
     const native = this.settings.native !== 'off'
     if (native && to > from + SCAN_BLOCKS - 1n) to = from + SCAN_BLOCKS - 1n
     const every = group.includes(EVERY)
@@ -280,7 +281,10 @@ export class AddressIndexer {
     const have = new Set(known.map((row) => `${row.token}:${row.id}`))
     for (const [key, nft] of wanted)
       if (!have.has(key))
-        read.set(key, await readTokenUri(this.client, nft.tokenAddress, nft.tokenId, nft.contractType))
+        read.set(
+          key,
+          await readTokenUri(this.client, nft.tokenAddress, nft.tokenId, nft.contractType),
+        )
     return read
   }
 }

@@ -58,7 +58,9 @@ export class AddressReads {
           eq(indexedTokens.address, tokenBalances.tokenAddress),
         ),
       )
-      .where(and(eq(tokenBalances.chainId, chainId), eq(tokenBalances.address, address.toLowerCase())))
+      .where(
+        and(eq(tokenBalances.chainId, chainId), eq(tokenBalances.address, address.toLowerCase())),
+      )
       .orderBy(asc(tokenBalances.tokenAddress))
     return rows.map((row) => ({ ...row, block_number: row.block_number.toString() }))
   }
@@ -66,7 +68,10 @@ export class AddressReads {
   /** The NFTs `address` holds, with amounts (1 for ERC-721) and token URIs. */
   async nfts(chainId: number, address: string, options: PageOptions = {}) {
     const { size, page, offset } = pageOf(options)
-    const where = and(eq(nftHoldings.chainId, chainId), eq(nftHoldings.address, address.toLowerCase()))
+    const where = and(
+      eq(nftHoldings.chainId, chainId),
+      eq(nftHoldings.address, address.toLowerCase()),
+    )
     const [total] = await this.db.select({ n: count() }).from(nftHoldings).where(where)
     const rows = await this.db
       .select({
@@ -116,13 +121,10 @@ export class AddressReads {
   /** ERC-20 transfers from or to `address`, newest first. */
   async tokenTransfers(chainId: number, address: string, options: PageOptions = {}) {
     const t = tokenTransfers
-    const rows = await this.#paged(
-      t,
-      chainId,
-      address,
-      options,
-      [desc(t.blockNumber), desc(t.logIndex)],
-    )
+    const rows = await this.#paged(t, chainId, address, options, [
+      desc(t.blockNumber),
+      desc(t.logIndex),
+    ])
     return {
       ...rows,
       result: rows.result.map((row) => ({
@@ -204,9 +206,13 @@ export class AddressReads {
     }
   }
 
-  async #paged<
-    T extends typeof tokenTransfers | typeof nftTransfers | typeof nativeTransactions,
-  >(table: T, chainId: number, address: string, options: PageOptions, order: SQL[]) {
+  async #paged<T extends typeof tokenTransfers | typeof nftTransfers | typeof nativeTransactions>(
+    table: T,
+    chainId: number,
+    address: string,
+    options: PageOptions,
+    order: SQL[],
+  ) {
     const { size, page, offset } = pageOf(options)
     const lower = address.toLowerCase()
     const where = and(
@@ -215,7 +221,10 @@ export class AddressReads {
       options.fromBlock === undefined ? undefined : gte(table.blockNumber, options.fromBlock),
       options.toBlock === undefined ? undefined : lte(table.blockNumber, options.toBlock),
     )
-    const [total] = (await this.db.select({ n: count() }).from(table as never).where(where)) as {
+    const [total] = (await this.db
+      .select({ n: count() })
+      .from(table as never)
+      .where(where)) as {
       n: number
     }[]
     const result = (await this.db

@@ -23,8 +23,7 @@ export const nftTransferKey = (row: {
   batchIndex: number
 }) => `${row.transactionHash}:${row.logIndex}:${row.batchIndex}`
 
-export const rowIdOf = (chainId: number, kind: Kind, key: string) =>
-  classRowId(chainId, kind, key)
+export const rowIdOf = (chainId: number, kind: Kind, key: string) => classRowId(chainId, kind, key)
 
 export function tokenTransferRow(chainId: number, row: TokenTransfer & Timed): ClassRow {
   return {
@@ -111,7 +110,8 @@ export function balanceRow(
       token_address: row.tokenAddress,
       name: meta?.name ?? null,
       symbol: meta?.symbol ?? null,
-      decimals: meta?.decimals === null || meta?.decimals === undefined ? null : String(meta.decimals),
+      decimals:
+        meta?.decimals === null || meta?.decimals === undefined ? null : String(meta.decimals),
       balance: row.balance,
       contract_type: 'ERC20',
       block_number: Number(row.blockNumber),

@@ -58,7 +58,8 @@ export function loadAddressIndexConfig(env: Env, problems: string[]): AddressInd
       v1Confirmations(chainId),
       problems,
     )
-    if (confirmations > 1000) problems.push(`ADDRESS_INDEX_CONFIRMATIONS_${chainId} is at most 1000`)
+    if (confirmations > 1000)
+      problems.push(`ADDRESS_INDEX_CONFIRMATIONS_${chainId} is at most 1000`)
     const every = env[`ADDRESS_INDEX_EVERY_ADDRESS_${chainId}`]?.trim() || 'false'
     if (every !== 'true' && every !== 'false')
       problems.push(`ADDRESS_INDEX_EVERY_ADDRESS_${chainId} is true or false`)

@@ -36,7 +36,9 @@ function chainsOf(call: CompatCall, name: string, prefix: string): number[] {
   const indexed = call.services.addressIndex.chainIds.filter((id) => chainPrefix(id) === prefix)
   const asked = (call.params as { chainId?: unknown }).chainId
   const picked =
-    asked === undefined ? indexed : indexed.filter((id) => id === Number(asked) || `0x${id.toString(16)}` === asked)
+    asked === undefined
+      ? indexed
+      : indexed.filter((id) => id === Number(asked) || `0x${id.toString(16)}` === asked)
   if (picked.length === 0)
     throw new ParseError(
       ParseCode.SCRIPT_FAILED,
