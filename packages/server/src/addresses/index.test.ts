@@ -64,14 +64,14 @@ describe.each(databaseKinds())('the address index on %s', (kind) => {
 
     const wallets = [user, otherAddress, secondAccount.address] as Hex[]
     const caughtUp = async () => {
-      const head = await first.getBlockNumber()
+      const head = await first.getBlockNumber({ cacheTime: 0 })
       const all = await Promise.all(wallets.map((a) => services.addressIndex.progress(31337, a)))
       return all.every((p) => p.status === 'SYNCED' && p.head === head.toString())
     }
     await expect.poll(caughtUp, { timeout: 30_000, interval: 100 }).toBe(true)
 
     const exact = async (stage: string) => {
-      const blockNumber = await first.getBlockNumber()
+      const blockNumber = await first.getBlockNumber({ cacheTime: 0 })
       for (const wallet of wallets) {
         const balances = await services.addressReads.balances(31337, wallet)
         const onChain = (await first.readContract({
