@@ -31,7 +31,7 @@ export function indexConfig(overrides: Partial<AddressIndexConfig> = {}): Addres
     chains: new Map([
       [
         31337,
-        { chainId: 31337, startBlock: 0n, confirmations: 1, everyAddress: false, native: 'blocks' },
+        { chainId: 31337, startBlock: 0n, confirmations: 1, everyAddress: false, native: 'auto' },
       ],
     ]),
     askedPerCaller: 2,

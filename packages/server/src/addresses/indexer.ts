@@ -53,6 +53,8 @@ export class AddressIndexer {
   /** When the wallets of users were last looked for (all of them, and those linked lately). */
   private lastUsers = 0
   private lastAllUsers = 0
+  /** Whether the node has the `ots_` methods (asked once, for `auto`). */
+  private otsAnswers: boolean | undefined
 
   constructor(
     private readonly db: Database,
@@ -170,9 +172,9 @@ export class AddressIndexer {
     if (to > head) to = head
     if (above?.next !== undefined && above.next !== null && above.next - 1n < to)
       to = above.next - 1n
-    const native = this.settings.native !== 'off'
-    if (native && to > from + SCAN_BLOCKS - 1n) to = from + SCAN_BLOCKS - 1n
     const every = group.includes(EVERY)
+    const native = every && this.settings.native !== 'off' ? 'blocks' : await this.nativeMode()
+    if (native === 'blocks' && to > from + SCAN_BLOCKS - 1n) to = from + SCAN_BLOCKS - 1n
     let content
     try {
       content = await readRange(this.client, {
@@ -239,6 +241,16 @@ export class AddressIndexer {
     })
     this.committedHead = head
     this.confirmedThrough = confirmThrough
+  }
+
+  /** `auto` is `ots` where the node answers `ots_getApiLevel` (Erigon, Otterscan, anvil). */
+  private async nativeMode(): Promise<'ots' | 'blocks' | 'off'> {
+    if (this.settings.native !== 'auto') return this.settings.native
+    this.otsAnswers ??= await this.client
+      .call('ots_getApiLevel')
+      .then(() => true)
+      .catch(() => false)
+    return this.otsAnswers ? 'ots' : 'blocks'
   }
 
   /** Name, symbol and decimals of the tokens not read yet (read once, then kept). */

@@ -21,6 +21,7 @@ const Moralis = require('moralis-v1/node') as any
 interface Row {
   id: string
   get(key: string): unknown
+  set(key: string, value: unknown): void
 }
 
 describe.each(databaseKinds())('moralis-v1 on the address classes on %s', (kind) => {
@@ -136,6 +137,17 @@ describe.each(databaseKinds())('moralis-v1 on the address classes on %s', (kind)
     await expect((held as unknown as { save(): Promise<void> }).save()).rejects.toMatchObject({
       code: 119,
     })
+    // Native sends, found by scanning blocks here, as EthTransactions rows with receipt fields.
+    const sent = await first.sendTransaction({ to: wallet as `0x${string}`, value: 2n ** 60n })
+    await first.waitForTransactionReceipt({ hash: sent })
+    const received = new Moralis.Query('EthTransactions').equalTo('to_address', wallet)
+    await expect.poll(async () => (await received.find()).length, { timeout: 30_000 }).toBe(1)
+    const [tx] = (await received.find()) as Row[]
+    expect(tx!.get('hash')).toBe(sent.toLowerCase())
+    expect(tx!.get('value')).toBe((2n ** 60n).toString())
+    expect(tx!.get('from_address')).toBe(first.account.address.toLowerCase())
+    expect(tx!.get('receipt_gas_used')).toBe(21000)
+    expect(tx!.get('receipt_status')).toBe(1)
     const balances = await new Moralis.Query('EthTokenBalance').equalTo('address', wallet).find()
     expect(balances.map((b: Row) => b.get('balance'))).toEqual([(2n ** 200n + 43n).toString()])
   })

@@ -150,7 +150,8 @@ export async function readRange(
     to: bigint
     /** Blocks from here up have their hashes kept (reorgs are looked for there). */
     keepFrom: bigint
-    native: boolean
+    /** How native transactions are found: the node's `ots_` index, scanning blocks, or not. */
+    native: 'ots' | 'blocks' | 'off'
   },
 ): Promise<RangeContent> {
   const { addresses, from, to } = options
@@ -187,7 +188,12 @@ export async function readRange(
     for (const nft of decoded.nfts ?? [])
       if (concerns(nft.fromAddress, nft.toAddress)) nfts.push(nft)
   }
-  const transactions = options.native ? await scanBlocks(client, from, to, concerns) : []
+  const transactions =
+    options.native === 'off'
+      ? []
+      : options.native === 'ots' && addresses
+        ? await searchTransactions(client, addresses, from, to)
+        : await scanBlocks(client, from, to, concerns)
   const needed = new Set<bigint>()
   for (const row of [...tokens, ...nfts, ...transactions]) needed.add(row.blockNumber)
   for (let n = from > options.keepFrom ? from : options.keepFrom; n <= to; n++) needed.add(n)
@@ -224,6 +230,40 @@ interface RpcReceipt {
 
 const hex = (n: bigint) => `0x${n.toString(16)}`
 
+/** Transactions of blocks `from` to `to` asked page by page per address of the node's own index. */
+async function searchTransactions(
+  client: NodeClient,
+  addresses: string[],
+  from: bigint,
+  to: bigint,
+): Promise<NativeTransaction[]> {
+  const found = new Map<string, NativeTransaction>()
+  for (const address of addresses) {
+    let after = from > 0n ? from - 1n : 0n
+    for (;;) {
+      const page = await client.call<{ txs: RpcTransaction[]; receipts: RpcReceipt[] }>(
+        'ots_searchTransactionsAfter',
+        [address, Number(after), OTS_PAGE],
+      )
+      const txs = page?.txs ?? []
+      let last = after
+      txs.forEach((tx, i) => {
+        const block = BigInt(tx.blockNumber)
+        if (block > last) last = block
+        if (block >= from && block <= to)
+          found.set(tx.hash.toLowerCase(), shaped(tx, page.receipts[i]))
+      })
+      if (txs.length < OTS_PAGE || last >= to) break
+      // Pages hold whole blocks, but read the last one again in case: rows are keyed by hash.
+      after = last - 1n > after ? last - 1n : last
+    }
+  }
+  return [...found.values()]
+}
+
+/** Transactions per `ots_searchTransactionsAfter` page (Otterscan's own page size). */
+const OTS_PAGE = 25
+
 /** The transactions of blocks `from` to `to` that `concerns`, with their receipts. */
 async function scanBlocks(
   client: NodeClient,
@@ -246,27 +286,28 @@ async function scanBlocks(
   const receipts = (await client.batch(
     found.map((tx) => ({ method: 'eth_getTransactionReceipt', params: [tx.hash] })),
   )) as (RpcReceipt | null)[]
-  return found.map((tx, i) => {
-    const receipt = receipts[i]
-    if (!receipt) throw new Error('the node has no receipt of a transaction of its block')
-    return {
-      hash: tx.hash.toLowerCase(),
-      nonce: BigInt(tx.nonce),
-      transactionIndex: Number(tx.transactionIndex),
-      fromAddress: tx.from.toLowerCase(),
-      toAddress: tx.to?.toLowerCase() ?? null,
-      value: BigInt(tx.value).toString(),
-      gas: BigInt(tx.gas).toString(),
-      gasPrice: BigInt(receipt.effectiveGasPrice ?? tx.gasPrice ?? '0x0').toString(),
-      input: tx.input,
-      receiptCumulativeGasUsed: BigInt(receipt.cumulativeGasUsed).toString(),
-      receiptGasUsed: BigInt(receipt.gasUsed).toString(),
-      receiptContractAddress: receipt.contractAddress?.toLowerCase() ?? null,
-      receiptStatus: receipt.status === undefined ? 1 : Number(receipt.status),
-      blockNumber: BigInt(tx.blockNumber),
-      blockHash: tx.blockHash,
-    }
-  })
+  return found.map((tx, i) => shaped(tx, receipts[i]))
+}
+
+function shaped(tx: RpcTransaction, receipt: RpcReceipt | null | undefined): NativeTransaction {
+  if (!receipt) throw new Error('the node has no receipt of a transaction of its block')
+  return {
+    hash: tx.hash.toLowerCase(),
+    nonce: BigInt(tx.nonce),
+    transactionIndex: Number(tx.transactionIndex),
+    fromAddress: tx.from.toLowerCase(),
+    toAddress: tx.to?.toLowerCase() ?? null,
+    value: BigInt(tx.value).toString(),
+    gas: BigInt(tx.gas).toString(),
+    gasPrice: BigInt(receipt.effectiveGasPrice ?? tx.gasPrice ?? '0x0').toString(),
+    input: tx.input,
+    receiptCumulativeGasUsed: BigInt(receipt.cumulativeGasUsed).toString(),
+    receiptGasUsed: BigInt(receipt.gasUsed).toString(),
+    receiptContractAddress: receipt.contractAddress?.toLowerCase() ?? null,
+    receiptStatus: receipt.status === undefined ? 1 : Number(receipt.status),
+    blockNumber: BigInt(tx.blockNumber),
+    blockHash: tx.blockHash,
+  }
 }
 
 /** Reads a token's name, symbol and decimals (each null when the contract does not answer). */
