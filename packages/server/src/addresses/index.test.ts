@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getAddress, parseEther, type Hex } from 'viem'
 import { startAnvil, type Anvil } from '@portico/test-kit/anvil'
 import { multi1155Abi, nft721Abi, token20Abi } from '@portico/test-kit/tokens'
+import { loadConfig } from '../config/server.ts'
 import { databaseKinds, signedIn, startSession, testApp } from '../../test/helpers.ts'
 import { rpcTestConfig } from '../../test/rpc.ts'
 import { deployTokens, indexConfig, secondAccount } from '../../test/addresses.ts'
@@ -27,10 +28,11 @@ describe.each(databaseKinds())('the address index on %s', (kind) => {
     const { app } = await testApp(kind, {
       rpc: rpcTestConfig({ 31337: [anvil.url] }),
       addresses: indexConfig(),
+      app: { ...loadConfig({}).app, viewerAddresses: [user] },
     })
     const services = app.services
-    // A signed-in user (the deployer), a second user, and a watched wallet.
-    await startSession(services.db, { address: user })
+    // A signed-in user (the deployer, who may view the console), a second user, and a watch.
+    const { token: session } = await startSession(services.db, { address: user })
     const other = await signedIn(app)
     const otherAddress = other.user.address!
     await services.addressIndex.watch(31337, secondAccount.address, true)
@@ -117,6 +119,28 @@ describe.each(databaseKinds())('the address index on %s', (kind) => {
       }
     }
     await exact('stage 1')
+    // Progress per chain in the health output, per address in the console.
+    const health = (await app.inject('/api/health')).json()
+    expect(health.addressIndex).toEqual([
+      expect.objectContaining({ chainId: 31337, mode: 'following', addresses: 3, syncing: 0 }),
+    ])
+    const consoleView = await app.inject({
+      url: '/api/admin/address-index',
+      headers: { authorization: `Bearer ${session}` },
+    })
+    expect(consoleView.json().addresses).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          address: secondAccount.address.toLowerCase(),
+          source: 'watch',
+          status: 'SYNCED',
+        }),
+        expect.objectContaining({ address: user.toLowerCase(), source: 'user', status: 'SYNCED' }),
+      ]),
+    )
+    expect(
+      (await app.inject({ url: '/api/admin/address-index', headers: other.headers })).statusCode,
+    ).toBe(403)
     // Values above 2^128 and 2^53, exactly.
     const userBalances = await services.addressReads.balances(31337, user)
     expect(userBalances[0]).toMatchObject({
