@@ -1,4 +1,7 @@
+import fs from 'node:fs'
 import { createRequire } from 'node:module'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { startAnvil, type Anvil } from '@portico/test-kit/anvil'
@@ -17,6 +20,16 @@ const require = createRequire(import.meta.url)
 keepOnLoopback('moralis-v1/lib/node/RESTController.js')
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the v1 SDK ships loose types
 const Moralis = require('moralis-v1/node') as any
+
+// The README's example of reading the classes, run as written.
+const readme = fs.readFileSync(
+  path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../README.md'),
+  'utf8',
+)
+const example = /<!-- address-index-test: query -->\n```js\n([\s\S]*?)```/.exec(readme)?.[1]
+const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
+  ...args: string[]
+) => (...values: unknown[]) => Promise<unknown>
 
 interface Row {
   id: string
@@ -150,5 +163,14 @@ describe.each(databaseKinds())('moralis-v1 on the address classes on %s', (kind)
     expect(tx!.get('receipt_status')).toBe(1)
     const balances = await new Moralis.Query('EthTokenBalance').equalTo('address', wallet).find()
     expect(balances.map((b: Row) => b.get('balance'))).toEqual([(2n ** 200n + 43n).toString()])
+
+    expect(example).toBeDefined()
+    const read = (await new AsyncFunction(
+      'Moralis',
+      `${example!}\nreturn { transfers, balances, nfts }`,
+    )(Moralis)) as Record<'transfers' | 'balances' | 'nfts', Row[]>
+    expect(read.transfers.map((t) => t.get('value'))).toEqual(['42', (2n ** 200n + 1n).toString()])
+    expect(read.balances.map((b) => b.get('symbol'))).toEqual(['TT'])
+    expect(read.nfts.map((n) => n.get('token_id'))).toEqual([(2n ** 130n).toString()])
   })
 })
