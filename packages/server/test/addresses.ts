@@ -18,7 +18,7 @@ import {
   token20Abi,
   token20Bytecode,
 } from '@portico/test-kit/tokens'
-import type { AddressIndexConfig } from '../src/addresses/settings.ts'
+import type { AddressIndexConfig } from '../src/config/addresses.ts'
 
 /** anvil's second test account (its well-known key). */
 export const secondAccount = privateKeyToAccount(

@@ -27,7 +27,7 @@ import {
   nftTransfers,
   tokenBalances,
   tokenTransfers,
-} from './schema.ts'
+} from '../db/address-schema.ts'
 
 // What the index writes for one range of one address group, in ONE transaction: its transfers
 // and transactions (a row whose key exists is left alone, so nothing is written twice), the

@@ -3,7 +3,7 @@ import { guardConsoleRoutes } from '../admin/guard.ts'
 import { consoleAccess } from '../admin/access.ts'
 import { consoleErrors, tags } from '../admin/schemas.ts'
 import { routePlugin } from '../http/route-plugin.ts'
-import { indexedAddresses } from './schema.ts'
+import { indexedAddresses } from '../db/address-schema.ts'
 
 // The console's view of the address index: each chain's progress, and each indexed address with
 // why it is indexed and how far its history is read (paged by address).

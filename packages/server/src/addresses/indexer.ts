@@ -11,8 +11,8 @@ import { KEPT_BLOCKS } from '../sync/store.ts'
 import { commitRange, dropAbove, type IndexTarget } from './commit.ts'
 import { readRange, readTokenMetadata, readTokenUri } from './read-range.ts'
 import type { TokenMeta } from './rows.ts'
-import { indexedAddresses, indexedTokens, indexedTokenUris } from './schema.ts'
-import type { IndexedChainSettings } from './settings.ts'
+import { indexedAddresses, indexedTokens, indexedTokenUris } from '../db/address-schema.ts'
+import type { IndexedChainSettings } from '../config/addresses.ts'
 
 // The address index of one chain, stepped like a contract sync (and on its parts: the adaptive
 // `eth_getLogs` range, the streamed log reader, the recorded block hashes that find a reorg, the

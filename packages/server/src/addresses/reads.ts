@@ -8,7 +8,7 @@ import {
   nftTransfers,
   tokenBalances,
   tokenTransfers,
-} from './schema.ts'
+} from '../db/address-schema.ts'
 
 // What the index answers about one address: its balances, the NFTs it holds, and its transfers
 // and transactions paged by block (newest first). uint256 values are decimal strings, addresses

@@ -7,8 +7,8 @@ import type { ObjectStore } from '../objects/store.ts'
 import { polledHeads, subscribedHeads } from '../sync/heads.ts'
 import { NodeClient } from '../sync/node-client.ts'
 import { AddressIndexer, EVERY, type IndexStatus } from './indexer.ts'
-import { indexedAddresses } from './schema.ts'
-import type { AddressIndexConfig } from './settings.ts'
+import { indexedAddresses } from '../db/address-schema.ts'
+import type { AddressIndexConfig } from '../config/addresses.ts'
 
 // The address index of every configured chain: which addresses it follows (users' wallets,
 // found by the indexer itself; watched ones; those asked about), and one writer per chain: the

@@ -4,7 +4,7 @@ import { positiveInt, type Env } from './values.ts'
 import { loadRpcConfig, type RpcGatewayConfig } from './rpc.ts'
 import { loadFilesConfig, type FilesConfig } from './files.ts'
 import { loadSyncConfig, type SyncConfig } from './sync.ts'
-import { loadAddressIndexConfig, type AddressIndexConfig } from '../addresses/settings.ts'
+import { loadAddressIndexConfig, type AddressIndexConfig } from './addresses.ts'
 import { loadMailConfig, type MailConfig } from './mail.ts'
 
 /** Everything the server reads from its environment, parsed once at start. */

@@ -422,5 +422,5 @@ export const contractWatches = pgTable('contract_watches', {
   stoppedAt: timestamp('stopped_at', { withTimezone: true }),
 })
 
-// The address index's tables (addresses/schema.ts).
-export * from '../addresses/schema.ts'
+// The address index's tables.
+export * from './address-schema.ts'

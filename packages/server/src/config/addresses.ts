@@ -1,4 +1,4 @@
-import { positiveInt, type Env } from '../config/values.ts'
+import { positiveInt, type Env } from './values.ts'
 
 // The address index's settings, read from the environment by `loadConfig`. The index runs on
 // the chains listed in ADDRESS_INDEX_CHAINS (each needs its RPC_URL_<chainId>); it is off when
