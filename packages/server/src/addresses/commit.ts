@@ -1,10 +1,9 @@
-import { and, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm'
 import { rowsOf, textArray, type Database } from '../db/client.ts'
 import { syncBlocks, users } from '../db/schema.ts'
 import type { ObjectStore, ObjectWrites } from '../objects/store.ts'
-import { SYNC_OWNER, KEPT_BLOCKS } from '../sync/store.ts'
+import { keepBlocks, KEPT_BLOCKS, SYNC_OWNER } from '../sync/store.ts'
 import type { Acl } from '../objects/acl.ts'
-import type { Document } from '../objects/wire.ts'
 import { className } from './classes.ts'
 import type { NativeTransaction, NftTransfer, TokenTransfer } from './read-range.ts'
 import {
@@ -147,22 +146,12 @@ export function commitRange(
     await recountBalances(tx, writes, target, write.tokens)
     await recountHoldings(tx, writes, target, write.nfts)
     await confirm(tx, writes, target, write.confirmThrough, write.confirmFrom)
-    if (write.blocks.length)
-      await tx
-        .insert(syncBlocks)
-        .values(write.blocks.map((block) => ({ name: target.name, ...block })))
-        .onConflictDoUpdate({
-          target: [syncBlocks.name, syncBlocks.number],
-          set: { hash: sql`excluded.hash` },
-        })
-    await tx
-      .delete(syncBlocks)
-      .where(
-        and(
-          eq(syncBlocks.name, target.name),
-          lt(syncBlocks.number, write.head - KEPT_BLOCKS - BigInt(target.confirmations)),
-        ),
-      )
+    await keepBlocks(
+      tx,
+      target.name,
+      write.blocks,
+      write.head - KEPT_BLOCKS - BigInt(target.confirmations),
+    )
     await tx
       .update(indexedAddresses)
       .set({ nextBlock: write.nextBlock })
@@ -285,22 +274,7 @@ async function recountBalances(
       from unnest(${textArray(list.map((p) => p.address))}, ${textArray(list.map((p) => p.token))})
         as p(address, token)`),
   )
-  const before = await tx
-    .select()
-    .from(tokenBalances)
-    .where(
-      and(
-        eq(tokenBalances.chainId, chainId),
-        inArray(
-          tokenBalances.address,
-          list.map((p) => p.address),
-        ),
-        inArray(
-          tokenBalances.tokenAddress,
-          list.map((p) => p.token),
-        ),
-      ),
-    )
+  const before = await heldBefore(tx, tokenBalances, chainId, list)
   const old = new Map(before.map((row) => [`${row.address}:${row.tokenAddress}`, row]))
   const meta = await metadataOf(tx, chainId, [...new Set(list.map((p) => p.token))])
   const name = className(chainId, 'TokenBalance')
@@ -409,22 +383,7 @@ async function recountHoldings(
         ${textArray(list.map((p) => p.id))}) as p(address, token, id)`),
   )
   const types = new Map(list.map((p) => [`${p.address}:${p.token}:${p.id}`, p.type]))
-  const before = await tx
-    .select()
-    .from(nftHoldings)
-    .where(
-      and(
-        eq(nftHoldings.chainId, chainId),
-        inArray(
-          nftHoldings.address,
-          list.map((p) => p.address),
-        ),
-        inArray(
-          nftHoldings.tokenAddress,
-          list.map((p) => p.token),
-        ),
-      ),
-    )
+  const before = await heldBefore(tx, nftHoldings, chainId, list)
   const old = new Map(
     before.map((row) => [`${row.address}:${row.tokenAddress}:${row.tokenId}`, row]),
   )
@@ -484,6 +443,31 @@ async function recountHoldings(
   if (made.length) await writes.insertMany(name, accessOf(target), made, new Date())
 }
 
+/** The balance or holding rows of `list`'s addresses and tokens as they are before a recount. */
+function heldBefore<T extends typeof tokenBalances | typeof nftHoldings>(
+  tx: Database,
+  table: T,
+  chainId: number,
+  list: readonly { address: string; token: string }[],
+): Promise<T['$inferSelect'][]> {
+  return tx
+    .select()
+    .from(table as never)
+    .where(
+      and(
+        eq(table.chainId, chainId),
+        inArray(
+          table.address,
+          list.map((p) => p.address),
+        ),
+        inArray(
+          table.tokenAddress,
+          list.map((p) => p.token),
+        ),
+      ),
+    ) as Promise<T['$inferSelect'][]>
+}
+
 /** Numeric text as the database prints it, without a fraction (`5.0` never, but be sure). */
 function normal(text: string): string {
   return BigInt(text.split('.')[0]!).toString()
@@ -498,70 +482,30 @@ async function confirm(
   from: bigint | undefined,
 ) {
   const { chainId } = target
-  const fields: Document = { confirmed: true }
-  const was: Document = { confirmed: false }
-  const tokens = await tx
-    .update(tokenTransfers)
-    .set({ confirmed: true })
-    .where(
-      and(
-        eq(tokenTransfers.chainId, chainId),
-        eq(tokenTransfers.confirmed, false),
-        lte(tokenTransfers.blockNumber, through),
-        from === undefined ? undefined : gt(tokenTransfers.blockNumber, from),
-      ),
-    )
-    .returning({
-      transactionHash: tokenTransfers.transactionHash,
-      logIndex: tokenTransfers.logIndex,
-    })
-  if (tokens.length)
-    await writes.merge(
-      className(chainId, 'TokenTransfers'),
-      tokens.map((row) => rowIdOf(chainId, 'TokenTransfers', tokenTransferKey(row))),
-      fields,
-      was,
-    )
-  const nfts = await tx
-    .update(nftTransfers)
-    .set({ confirmed: true })
-    .where(
-      and(
-        eq(nftTransfers.chainId, chainId),
-        eq(nftTransfers.confirmed, false),
-        lte(nftTransfers.blockNumber, through),
-        from === undefined ? undefined : gt(nftTransfers.blockNumber, from),
-      ),
-    )
-    .returning({
-      transactionHash: nftTransfers.transactionHash,
-      logIndex: nftTransfers.logIndex,
-      batchIndex: nftTransfers.batchIndex,
-    })
-  if (nfts.length)
-    await writes.merge(
-      className(chainId, 'NFTTransfers'),
-      nfts.map((row) => rowIdOf(chainId, 'NFTTransfers', nftTransferKey(row))),
-      fields,
-      was,
-    )
-  const transactions = await tx
-    .update(nativeTransactions)
-    .set({ confirmed: true })
-    .where(
-      and(
-        eq(nativeTransactions.chainId, chainId),
-        eq(nativeTransactions.confirmed, false),
-        lte(nativeTransactions.blockNumber, through),
-        from === undefined ? undefined : gt(nativeTransactions.blockNumber, from),
-      ),
-    )
-    .returning({ hash: nativeTransactions.hash })
-  if (transactions.length)
-    await writes.merge(
-      className(chainId, 'Transactions'),
-      transactions.map((row) => rowIdOf(chainId, 'Transactions', row.hash)),
-      fields,
-      was,
-    )
+  const tables = [
+    { kind: 'TokenTransfers', table: tokenTransfers, key: tokenTransferKey },
+    { kind: 'NFTTransfers', table: nftTransfers, key: nftTransferKey },
+    { kind: 'Transactions', table: nativeTransactions, key: (row: { hash: string }) => row.hash },
+  ] as const
+  for (const { kind, table, key } of tables) {
+    const flipped = (await tx
+      .update(table)
+      .set({ confirmed: true })
+      .where(
+        and(
+          eq(table.chainId, chainId),
+          eq(table.confirmed, false),
+          lte(table.blockNumber, through),
+          from === undefined ? undefined : gt(table.blockNumber, from),
+        ),
+      )
+      .returning()) as never[]
+    if (flipped.length)
+      await writes.merge(
+        className(chainId, kind),
+        flipped.map((row) => rowIdOf(chainId, kind, (key as (row: never) => string)(row))),
+        { confirmed: true },
+        { confirmed: false },
+      )
+  }
 }

@@ -36,6 +36,23 @@ const pageOf = (options: PageOptions) => {
   return { size, page, offset: size * page }
 }
 
+/** Where a transfer or transaction happened, as the answers name it. */
+function placeOf(row: {
+  transactionIndex: number
+  blockTimestamp: Date
+  blockNumber: bigint
+  blockHash: string
+  confirmed: boolean
+}) {
+  return {
+    transaction_index: row.transactionIndex,
+    block_timestamp: row.blockTimestamp.toISOString(),
+    block_number: row.blockNumber.toString(),
+    block_hash: row.blockHash,
+    confirmed: row.confirmed,
+  }
+}
+
 export class AddressReads {
   constructor(private readonly db: Database) {}
 
@@ -134,12 +151,8 @@ export class AddressReads {
         from_address: row.fromAddress,
         to_address: row.toAddress,
         value: row.value,
-        transaction_index: row.transactionIndex,
+        ...placeOf(row),
         log_index: row.logIndex,
-        block_timestamp: row.blockTimestamp.toISOString(),
-        block_number: row.blockNumber.toString(),
-        block_hash: row.blockHash,
-        confirmed: row.confirmed,
       })),
     }
   }
@@ -164,12 +177,8 @@ export class AddressReads {
         operator: row.operator,
         from_address: row.fromAddress,
         to_address: row.toAddress,
-        transaction_index: row.transactionIndex,
+        ...placeOf(row),
         log_index: row.logIndex,
-        block_timestamp: row.blockTimestamp.toISOString(),
-        block_number: row.blockNumber.toString(),
-        block_hash: row.blockHash,
-        confirmed: row.confirmed,
       })),
     }
   }
@@ -186,6 +195,7 @@ export class AddressReads {
       result: rows.result.map((row) => ({
         hash: row.hash,
         nonce: row.nonce.toString(),
+        ...placeOf(row),
         transaction_index: String(row.transactionIndex),
         from_address: row.fromAddress,
         to_address: row.toAddress,
@@ -198,10 +208,6 @@ export class AddressReads {
         receipt_contract_address: row.receiptContractAddress,
         receipt_root: null,
         receipt_status: String(row.receiptStatus),
-        block_timestamp: row.blockTimestamp.toISOString(),
-        block_number: row.blockNumber.toString(),
-        block_hash: row.blockHash,
-        confirmed: row.confirmed,
       })),
     }
   }

@@ -25,6 +25,23 @@ export const nftTransferKey = (row: {
 
 export const rowIdOf = (chainId: number, kind: Kind, key: string) => classRowId(chainId, kind, key)
 
+/** Where a transfer or transaction happened, as v1's rows name it. */
+function placeOf(row: {
+  transactionIndex: number
+  blockNumber: bigint
+  blockHash: string
+  blockTimestamp: Date
+  confirmed: boolean
+}): Document {
+  return {
+    transaction_index: row.transactionIndex,
+    block_timestamp: dateField(row.blockTimestamp),
+    block_number: Number(row.blockNumber),
+    block_hash: row.blockHash,
+    confirmed: row.confirmed,
+  }
+}
+
 export function tokenTransferRow(chainId: number, row: TokenTransfer & Timed): ClassRow {
   return {
     id: classRowId(chainId, 'TokenTransfers', tokenTransferKey(row)),
@@ -34,12 +51,8 @@ export function tokenTransferRow(chainId: number, row: TokenTransfer & Timed): C
       to_address: row.toAddress,
       value: row.value,
       transaction_hash: row.transactionHash,
-      transaction_index: row.transactionIndex,
+      ...placeOf(row),
       log_index: row.logIndex,
-      block_timestamp: dateField(row.blockTimestamp),
-      block_number: Number(row.blockNumber),
-      block_hash: row.blockHash,
-      confirmed: row.confirmed,
     },
   }
 }
@@ -57,12 +70,8 @@ export function nftTransferRow(chainId: number, row: NftTransfer & Timed): Class
       from_address: row.fromAddress,
       to_address: row.toAddress,
       transaction_hash: row.transactionHash,
-      transaction_index: row.transactionIndex,
+      ...placeOf(row),
       log_index: row.logIndex,
-      block_timestamp: dateField(row.blockTimestamp),
-      block_number: Number(row.blockNumber),
-      block_hash: row.blockHash,
-      confirmed: row.confirmed,
     },
   }
 }
@@ -84,10 +93,7 @@ export function transactionRow(chainId: number, row: NativeTransaction & Timed):
       receipt_gas_used: Number(row.receiptGasUsed),
       receipt_contract_address: row.receiptContractAddress,
       receipt_status: row.receiptStatus,
-      block_timestamp: dateField(row.blockTimestamp),
-      block_number: Number(row.blockNumber),
-      block_hash: row.blockHash,
-      confirmed: row.confirmed,
+      ...placeOf(row),
     },
   }
 }
