@@ -24,6 +24,7 @@ import { consoleImportRoute } from './admin/import-route.ts'
 import { consolePeopleRoutes } from './admin/people-routes.ts'
 import { consoleRoleRoutes } from './admin/role-routes.ts'
 import { consoleSyncRoutes } from './admin/sync-routes.ts'
+import { consoleAddressRoutes } from './addresses/console-routes.ts'
 import { consoleCloudRoutes } from './admin/cloud-routes.ts'
 import { RecentServerLog, withRecentLog } from './http/recent-log.ts'
 import { compatMount } from './compat/mount.ts'
@@ -132,6 +133,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     consoleRoleRoutes,
     consoleImportRoute,
     consoleSyncRoutes,
+    consoleAddressRoutes,
     consoleCloudRoutes,
   ])
     await app.register(routes, { services })

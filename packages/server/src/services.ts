@@ -29,6 +29,9 @@ import type { Sync } from './sync/definition.ts'
 import { siteSyncs } from './sync/known-syncs.ts'
 import { startSyncs } from './sync/runner.ts'
 import { Watches } from './sync/watches.ts'
+import { addressClassRules, bothRules } from './addresses/classes.ts'
+import { AddressReads } from './addresses/reads.ts'
+import { AddressIndex, AddressRefusal } from './addresses/service.ts'
 import type { SyncStatus } from './sync/syncer.ts'
 import { openCloudCode, type CloudCode } from './cloud/code.ts'
 import { compatRoutes, type CompatRoutes } from './compat/routes.ts'
@@ -96,6 +99,10 @@ export interface Services {
   watches: Watches
   /** Moralis v1's Web3 API, answered from the chains' nodes. */
   web3api: Web3Api
+  /** The address index (ADDRESS_INDEX_CHAINS): which addresses it follows, and its progress. */
+  addressIndex: AddressIndex
+  /** What the address index answers about one address. */
+  addressReads: AddressReads
   /** Their progress, as this process sees it (`writer`: this process runs it). */
   syncStatus(): (SyncStatus & { writer: boolean })[]
   /** Starts the background work (syncs) once the server is ready to serve. */
@@ -161,7 +168,8 @@ export async function openServices(
       permissions,
       hooks,
       // Synced classes are written by their sync alone; their wide integers compare as numbers.
-      classRules: syncs.classRules,
+      // So are the address index's classes (Moralis v1's address-sync classes).
+      classRules: bothRules(syncs.classRules, addressClassRules(config.addresses.chains.keys())),
       signedOutWrites: signedOutWriteLimit(
         cluster.windowCounter,
         config.app.signedOutWriteRateLimit,
@@ -179,6 +187,21 @@ export async function openServices(
     const sessions = new Sessions(database.db, cluster)
     // The syncs stop before the change feed and live queries they publish to.
     closers.push(() => syncs.stop())
+    let addressIndex: AddressIndex
+    try {
+      addressIndex = new AddressIndex({
+        db: database.db,
+        objects,
+        cluster,
+        config: config.addresses,
+        upstreams: config.rpc.upstreams,
+        headUrls: config.sync.headUrls,
+        log,
+      })
+    } catch (error) {
+      throw error instanceof AddressRefusal ? new ConfigError([error.message]) : error
+    }
+    closers.push(() => addressIndex.stop())
     const watches = new Watches({
       db: database.db,
       cluster,
@@ -219,8 +242,11 @@ export async function openServices(
       syncs: syncs.shown,
       watches,
       web3api,
+      addressIndex,
+      addressReads: new AddressReads(database.db),
       syncStatus: () => syncs.status(),
       start() {
+        addressIndex.start()
         syncs.start((list) =>
           startSyncs({
             db: database.db,

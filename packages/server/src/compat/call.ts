@@ -1,3 +1,4 @@
+import type { AddressIndex } from '../addresses/service.ts'
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
 import type { CurrentUser, Sessions } from '../auth/sessions.ts'
 import type { SignIns } from '../auth/sign-in.ts'
@@ -40,6 +41,8 @@ export interface CompatServices {
   syncs: readonly Sync[]
   /** Contract-event syncs made at run time (`watchContractEvent`). */
   watches: Watches
+  /** The address index (`watchEthAddress` and the like add to it). */
+  addressIndex: Pick<AddressIndex, 'chainIds' | 'watch' | 'unwatch'>
   /** Sends password resets and email verifications; undefined without SMTP_URL. */
   mailer: Mailer | undefined
   /** Moralis v1's Web3 API (`functions/getNativeBalance`, …). */

@@ -4,6 +4,7 @@ import { positiveInt, type Env } from './values.ts'
 import { loadRpcConfig, type RpcGatewayConfig } from './rpc.ts'
 import { loadFilesConfig, type FilesConfig } from './files.ts'
 import { loadSyncConfig, type SyncConfig } from './sync.ts'
+import { loadAddressIndexConfig, type AddressIndexConfig } from './addresses.ts'
 import { loadMailConfig, type MailConfig } from './mail.ts'
 import { loadWeb3ApiConfig, type Web3ApiConfig } from './web3api.ts'
 
@@ -32,6 +33,8 @@ export interface ServerConfig {
   sync: SyncConfig
   /** Moralis v1's Web3 API from the chains' nodes: chain names, DEX, ENS, metadata (`WEB3API_*`). */
   web3api: Web3ApiConfig
+  /** The address index (`ADDRESS_INDEX_*`): the chains it runs on and how. */
+  addresses: AddressIndexConfig
   /**
    * Which peers may name the client's address in `X-Forwarded-For` (TRUST_PROXY): false (off,
    * the default), a hop count, or the proxies' addresses and CIDR ranges.
@@ -122,6 +125,7 @@ export function loadConfig(
     rpc: defaults.rpc ?? loadRpcConfig(env, problems),
     sync: defaults.sync ?? loadSyncConfig(env, problems),
     web3api: defaults.web3api ?? loadWeb3ApiConfig(env, problems),
+    addresses: defaults.addresses ?? loadAddressIndexConfig(env, problems),
     mail: defaults.mail ?? loadMailConfig(env, problems),
     trustProxy: parseTrustProxy(env.TRUST_PROXY, defaults.trustProxy ?? false, problems),
     timeouts: {

@@ -421,3 +421,6 @@ export const contractWatches = pgTable('contract_watches', {
    */
   stoppedAt: timestamp('stopped_at', { withTimezone: true }),
 })
+
+// The address index's tables.
+export * from './address-schema.ts'

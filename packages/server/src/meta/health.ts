@@ -1,6 +1,7 @@
 import { pendingMigrations, pingDatabase } from '../db/client.ts'
 import { serverVersion } from '../version.ts'
 import { routePlugin } from '../http/route-plugin.ts'
+import { addressIndexHealthSchema } from '../addresses/console-routes.ts'
 
 const healthSchema = {
   type: 'object',
@@ -35,6 +36,7 @@ const healthSchema = {
         required: ['name', 'chainId', 'className', 'mode', 'writer', 'nextBlock'],
       },
     },
+    addressIndex: addressIndexHealthSchema,
   },
   required: ['status', 'version', 'database'],
 } as const
@@ -79,6 +81,15 @@ export const healthRoutes = routePlugin(
                   ...s,
                   head: s.head ?? null,
                   blocksLeft: s.blocksLeft ?? null,
+                  lastError: s.lastError ?? null,
+                })),
+              }
+            : {}),
+          ...(services.addressIndex.chainIds.length
+            ? {
+                addressIndex: (await services.addressIndex.status()).map((s) => ({
+                  ...s,
+                  head: s.head ?? null,
                   lastError: s.lastError ?? null,
                 })),
               }

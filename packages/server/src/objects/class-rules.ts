@@ -15,8 +15,9 @@ export interface KeptFields {
 export interface ClassRules {
   /**
    * Throws the refusal when `writer` may not create or delete objects of `className` (or import
-   * them). `writer` is a user id, `ANY_OWNER` (the console, the master key), or undefined for a
-   * client that is not signed in or rows written as given (an import).
+   * them), or change them when the class keeps no fields (`keptFields`). `writer` is a user id,
+   * `ANY_OWNER` (the console, the master key), or undefined for a client that is not signed in or
+   * rows written as given (an import).
    */
   assertWritable(className: string, writer: Changer | undefined): void
   /** The fields of `className`'s objects only the server writes; undefined for none. */

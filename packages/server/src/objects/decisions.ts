@@ -162,9 +162,10 @@ export class AccessDecisions {
    */
   async mayChange(input: ObjectTarget, operation: 'update' | 'delete'): Promise<ChangeDecision> {
     const { className, objectId, userId } = input
-    // A change of a class's objects is judged by their ACL and the fields the class keeps
-    // (kept-fields.ts); only creating and deleting them may be refused for the whole class.
-    if (operation === 'delete') this.rules.assertWritable(className, userId)
+    // A change of a class that keeps some fields to the server (kept-fields.ts) is judged by the
+    // objects' ACL and those fields; any other class's rules may refuse a change outright.
+    if (operation === 'delete' || !this.rules.keptFields(className))
+      this.rules.assertWritable(className, userId)
     const viewer = await this.viewer(userId)
     const constraint = await this.allowed(className, operation, viewer)
     const refusal =

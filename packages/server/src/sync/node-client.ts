@@ -25,7 +25,8 @@ export class NodeUnreachable extends Error {
 }
 
 export interface LogFilter {
-  address: string[]
+  /** The contracts; every contract when absent. */
+  address?: string[] | undefined
   topics?: (string[] | null)[]
   fromBlock: bigint
   toBlock: bigint
@@ -132,7 +133,7 @@ export class NodeClient {
       method: 'eth_getLogs',
       params: [
         {
-          address: filter.address,
+          ...(filter.address ? { address: filter.address } : {}),
           ...(filter.topics ? { topics: filter.topics } : {}),
           fromBlock: hex(filter.fromBlock),
           toBlock: hex(filter.toBlock),

@@ -139,23 +139,12 @@ export function commitRange(
         { confirmed: true },
         { confirmed: false },
       )
-    if (commit.blocks.length) {
-      await tx
-        .insert(syncBlocks)
-        .values(commit.blocks.map((block) => ({ name: sync.name, ...block })))
-        .onConflictDoUpdate({
-          target: [syncBlocks.name, syncBlocks.number],
-          set: { hash: sql`excluded.hash` },
-        })
-    }
-    await tx
-      .delete(syncBlocks)
-      .where(
-        and(
-          eq(syncBlocks.name, sync.name),
-          lt(syncBlocks.number, commit.head - KEPT_BLOCKS - BigInt(sync.confirmations)),
-        ),
-      )
+    await keepBlocks(
+      tx,
+      sync.name,
+      commit.blocks,
+      commit.head - KEPT_BLOCKS - BigInt(sync.confirmations),
+    )
     await tx
       .update(eventSyncs)
       .set({
@@ -167,6 +156,27 @@ export function commitRange(
       .where(eq(eventSyncs.name, sync.name))
     return count
   })
+}
+
+/**
+ * Records the hashes of recent blocks read under `name` (a reorg is found where one changed) and
+ * forgets those below `below`, which no reorg reaches.
+ */
+export async function keepBlocks(
+  tx: Database,
+  name: string,
+  blocks: readonly { number: bigint; hash: string }[],
+  below: bigint,
+): Promise<void> {
+  if (blocks.length)
+    await tx
+      .insert(syncBlocks)
+      .values(blocks.map((block) => ({ name, ...block })))
+      .onConflictDoUpdate({
+        target: [syncBlocks.name, syncBlocks.number],
+        set: { hash: sql`excluded.hash` },
+      })
+  await tx.delete(syncBlocks).where(and(eq(syncBlocks.name, name), lt(syncBlocks.number, below)))
 }
 
 /**

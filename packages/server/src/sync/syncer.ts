@@ -7,7 +7,8 @@ import type { Sync } from './definition.ts'
 import { polledHeads, sleep, type HeadWaiter } from './heads.ts'
 import type { NodeClient } from './node-client.ts'
 import { AdaptiveRange, EMBEDDED_TARGET_LOGS, TARGET_LOGS } from './range.ts'
-import { commitRange, KEPT_BLOCKS, recentBlocks, startProgress } from './store.ts'
+import { findReorg } from './reorg.ts'
+import { commitRange, KEPT_BLOCKS, startProgress } from './store.ts'
 
 // One contract-event sync: backfill from the start block in adaptive `eth_getLogs` ranges,
 // then follow the head. Each step first checks that the newest recorded block is still on the
@@ -378,19 +379,8 @@ export class Syncer {
   }
 
   /** The last block still on the chain when the newest recorded one is not; undefined when it is. */
-  private async findReorg(): Promise<bigint | undefined> {
-    const recorded = await recentBlocks(this.db, this.sync.name)
-    if (recorded.length === 0) return undefined
-    // A block the node no longer has (or cannot give now) counts as not on the chain: the
-    // search goes one block further back, and a wrong guess only rewrites rows it re-reads.
-    const current = await this.client.blocks([recorded[0]!.number]).catch(() => undefined)
-    if (current?.get(recorded[0]!.number)?.hash === recorded[0]!.hash) return undefined
-    const chain = await this.client
-      .blocks(recorded.map((block) => block.number))
-      .catch(() => undefined)
-    for (const block of recorded)
-      if (chain?.get(block.number)?.hash === block.hash) return block.number
-    return recorded.at(-1)!.number - 1n
+  private findReorg(): Promise<bigint | undefined> {
+    return findReorg(this.db, this.client, this.sync.name)
   }
 }
 

@@ -109,7 +109,7 @@ describe.each(databaseKinds())('watchContractEvent from the moralis-v1 client on
     })
     await expect(
       run('watchEthAddress', { address: recipient, sync_historical: true }),
-    ).rejects.toMatchObject({ code: 141, message: expect.stringContaining('not supported') })
+    ).rejects.toMatchObject({ code: 141, message: expect.stringContaining('ADDRESS_INDEX_CHAINS') })
     await expect(
       run('watchContractEvent', options(emitter.address, { topic: 'Approval(address,uint256)' })),
     ).rejects.toMatchObject({ code: 141, message: expect.stringContaining('"topic"') })

@@ -1,0 +1,93 @@
+import { and, asc, eq, gt } from 'drizzle-orm'
+import { guardConsoleRoutes } from '../admin/guard.ts'
+import { consoleAccess } from '../admin/access.ts'
+import { consoleErrors, tags } from '../admin/schemas.ts'
+import { routePlugin } from '../http/route-plugin.ts'
+import { indexedAddresses } from '../db/address-schema.ts'
+
+// The console's view of the address index: each chain's progress, and each indexed address with
+// why it is indexed and how far its history is read (paged by address).
+
+/** The health output's part for the address index (present when a chain is indexed). */
+export const addressIndexHealthSchema = {
+  type: 'array',
+  description:
+    'The address index per chain: where it stands (present when ADDRESS_INDEX_CHAINS is set)',
+  items: {
+    type: 'object',
+    properties: {
+      chainId: { type: 'integer' },
+      mode: { type: 'string', enum: ['starting', 'backfill', 'following'] },
+      writer: { type: 'boolean', description: 'This process writes it (else another does)' },
+      head: { type: ['string', 'null'] },
+      addresses: { type: 'integer', description: 'Addresses indexed' },
+      syncing: { type: 'integer', description: 'Addresses whose history is not read to the head' },
+      rows: { type: 'integer', description: 'Rows this process wrote since it started' },
+      lastError: { type: ['string', 'null'] },
+    },
+    required: ['chainId', 'mode', 'writer', 'addresses', 'syncing'],
+  },
+} as const
+
+export const consoleAddressRoutes = routePlugin(
+  'portico-console-addresses',
+  ['portico-current-user'],
+  async function consoleAddressRoutes(app, services) {
+    const requireConsole = consoleAccess(services.config.app)
+    guardConsoleRoutes(app, services.config.app)
+
+    app.get<{ Querystring: { chainId?: number; after?: string } }>(
+      '/api/admin/address-index',
+      {
+        schema: {
+          tags,
+          summary:
+            'The address index: each chain’s progress, and the indexed addresses (1,000 a page, after `after`) with their next block',
+          querystring: {
+            type: 'object',
+            properties: {
+              chainId: { type: 'integer' },
+              after: { type: 'string', maxLength: 42 },
+            },
+            additionalProperties: false,
+          },
+          response: consoleErrors,
+        },
+      },
+      async (request) => {
+        await requireConsole(request, 'read')
+        const chains = await services.addressIndex.status()
+        const chainId = request.query.chainId ?? chains[0]?.chainId
+        const addresses =
+          chainId === undefined
+            ? []
+            : await services.db
+                .select()
+                .from(indexedAddresses)
+                .where(
+                  and(
+                    eq(indexedAddresses.chainId, chainId),
+                    request.query.after === undefined
+                      ? undefined
+                      : gt(indexedAddresses.address, request.query.after.toLowerCase()),
+                  ),
+                )
+                .orderBy(asc(indexedAddresses.address))
+                .limit(1000)
+        const head = chains.find((chain) => chain.chainId === chainId)?.head
+        return {
+          chains: chains.map((chain) => ({ ...chain, head: chain.head ?? null })),
+          addresses: addresses.map((row) => ({
+            chainId: row.chainId,
+            address: row.address,
+            source: row.source,
+            nextBlock: row.nextBlock.toString(),
+            status:
+              head !== undefined && row.nextBlock > BigInt(head) ? 'SYNCED' : ('SYNCING' as const),
+            createdAt: row.createdAt.toISOString(),
+          })),
+        }
+      },
+    )
+  },
+)
