@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { SectionProps } from './console.tsx'
+import type { SectionProps } from './section.ts'
 import { ConsoleTable } from './console-table.tsx'
 import { change, dateTime, useAdmin } from './use-admin.ts'
 

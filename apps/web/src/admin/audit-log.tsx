@@ -1,4 +1,4 @@
-import type { SectionProps } from './console.tsx'
+import type { SectionProps } from './section.ts'
 import { ConsoleTable } from './console-table.tsx'
 import { dateTime, useAdmin } from './use-admin.ts'
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { SectionProps } from './console.tsx'
+import type { SectionProps } from './section.ts'
 import { change, dateTime, useAdmin } from './use-admin.ts'
 import './cloud.css'
 

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { SectionProps } from './console.tsx'
+import type { SectionProps } from './section.ts'
 import { NoCloudCode, type CloudCodeAnswer } from './cloud-jobs.tsx'
 import { useAdmin } from './use-admin.ts'
 import './cloud.css'

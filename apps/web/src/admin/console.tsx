@@ -4,8 +4,8 @@ import { useAuth } from '@portico/react'
 import type { BackendClient } from '@portico/sdk/backend'
 import { useBackendClient } from '../backend/use-backend-client.ts'
 import { useServerData, type Loaded } from '../backend/use-server-data.ts'
-import { PageLoading } from '../shell/page-loading.tsx'
-import { SignInFirst } from '../shell/access-state.tsx'
+import { PageLoading } from '../ui/page-loading.tsx'
+import { SignInFirst } from '../wallet/access-state.tsx'
 import { NotAllowed } from '../shell/not-allowed.tsx'
 import { Overview } from './overview.tsx'
 import { Users } from './users.tsx'
@@ -19,13 +19,8 @@ import { Import } from './import.tsx'
 import { Syncs } from './syncs.tsx'
 import { CloudJobs } from './cloud-jobs.tsx'
 import { CloudLogs } from './cloud-logs.tsx'
+import type { Role, SectionProps } from './section.ts'
 import './admin.css'
-
-export type Role = 'admin' | 'viewer'
-export interface SectionProps {
-  client: BackendClient
-  role: Role
-}
 
 const sections: { path: string; label: string; view: ComponentType<SectionProps> }[] = [
   { path: '', label: 'Overview', view: Overview },

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { SectionProps } from './console.tsx'
+import type { SectionProps } from './section.ts'
 import { ConsoleTable } from './console-table.tsx'
 import { bytes, change, dateTime, shortAddress, useAdmin } from './use-admin.ts'
 

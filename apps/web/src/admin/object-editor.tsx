@@ -2,7 +2,7 @@ import { useState } from 'react'
 import type { Acl } from '@portico/sdk/backend'
 import { AclEditor } from './acl-editor.tsx'
 import { aclOfDraft, draftOf, sameAcl } from './acl-form.ts'
-import type { SectionProps } from './console.tsx'
+import type { SectionProps } from './section.ts'
 import { change } from './use-admin.ts'
 
 export interface ConsoleObject {

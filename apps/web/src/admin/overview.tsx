@@ -1,6 +1,6 @@
 import { Dashboard } from '../analytics/dashboard.tsx'
 import '../analytics/analytics.css'
-import type { SectionProps } from './console.tsx'
+import type { SectionProps } from './section.ts'
 import { ConsoleTable } from './console-table.tsx'
 import { bytes, useAdmin } from './use-admin.ts'
 

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react'
 import type { Acl } from '@portico/sdk/backend'
 import { AclEditor } from './acl-editor.tsx'
 import { aclOfDraft, draftOf, writersOf } from './acl-form.ts'
-import type { SectionProps } from './console.tsx'
+import type { SectionProps } from './section.ts'
 import { ConsoleTable } from './console-table.tsx'
 import { change, dateTime, useAdmin } from './use-admin.ts'
 

@@ -8,9 +8,14 @@ import { JOB_STATUS } from '../objects/names.ts'
 import type { CloudLogLine } from '../cloud/logs.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import type { WireObject } from '../objects/rows.ts'
-import { consoleAccess, type ConsoleNeed } from './access.ts'
+import { consoleAccess, type ConsoleNeed } from '../auth/team.ts'
 import { recordAudit } from './audit.ts'
 import { consoleErrors, digits, tags } from './schemas.ts'
+import type { CloudCode } from '../cloud/code.ts'
+import type { ConsoleNeeds } from './needs.ts'
+
+/** The services these routes use. */
+export type ConsoleCloudNeeds = ConsoleNeeds & { cloud: CloudCode }
 
 // The console's cloud code: what CLOUD_CODE defined (functions, triggers, jobs), starting a
 // job, its runs with their log, and the Logs section: cloud code's logger lines with the
@@ -143,7 +148,7 @@ const logsQuery = {
 export const consoleCloudRoutes = routePlugin(
   'portico-console-cloud',
   ['portico-current-user'],
-  async function consoleCloudRoutes(fastify, services) {
+  async function consoleCloudRoutes(fastify, services: ConsoleCloudNeeds) {
     const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
     guardConsoleRoutes(app, services.config.app)
     const requireConsole = consoleAccess(services.config.app)

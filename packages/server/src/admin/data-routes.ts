@@ -8,7 +8,7 @@ import { assertStoredClassName } from '../objects/names.ts'
 import { parseWhereText } from '../objects/condition.ts'
 import { translatePage } from '../objects/query.ts'
 import { normaliseDocument } from '../objects/wire.ts'
-import { consoleAccess } from './access.ts'
+import { consoleAccess } from '../auth/team.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { consoleFieldRoutes } from './field-routes.ts'
 import { consoleIndexRoutes } from './index-routes.ts'
@@ -20,6 +20,15 @@ import { exportCsv, exportJson } from './export.ts'
 import { pageEnd, parsePageEnd, whereAfter } from './keyset.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import { ROLE_CLASS, roleWriteProblem } from '../roles/rules.ts'
+import type { FileStore } from '../files/store.ts'
+import type { ConsoleNeeds } from './needs.ts'
+import type { ConsoleFieldNeeds } from './field-routes.ts'
+import type { ConsoleIndexNeeds } from './index-routes.ts'
+
+/** The services these routes use. */
+export type ConsoleDataNeeds = ConsoleNeeds &
+  ConsoleFieldNeeds &
+  ConsoleIndexNeeds & { files: FileStore }
 
 // The console's routes over data: objects through the same query language as the SDK (as the
 // console, which reads every object), record edits and deletes recorded in the audit log,
@@ -87,7 +96,7 @@ const consoleQueryAnswer = {
 export const consoleDataRoutes = routePlugin(
   'portico-console-data',
   ['portico-current-user'],
-  async function consoleDataRoutes(app, services) {
+  async function consoleDataRoutes(app, services: ConsoleDataNeeds) {
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
     await consoleFieldRoutes(app, services)

@@ -5,12 +5,16 @@ import { sharedValues } from '../db/schema.ts'
 import { HttpError, badRequest, errorBodySchema, notFound } from '../errors.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import { assertFieldName, assertStoredClassName, isPointerClass } from '../objects/names.ts'
-import type { Services } from '../services.ts'
+import type { Sync } from '../sync/definition.ts'
+import type { ConsoleNeeds } from './needs.ts'
 import { parseWhere } from '../objects/condition.ts'
-import { consoleAccess } from './access.ts'
+import { consoleAccess } from '../auth/team.ts'
 import { recordAudit } from './audit.ts'
 import { consoleErrors, tags } from './schemas.ts'
 import { classDefaults, classDefaultsSchema } from './class-defaults.ts'
+
+/** The services these routes use. */
+export type ConsoleFieldNeeds = ConsoleNeeds & { syncs: readonly Sync[] }
 
 // A class's columns as the console's data browser declares them, and the changes over many
 // objects at once: removing a field from every object, deleting a selection. Documents have no
@@ -77,7 +81,7 @@ async function saveFields(db: Database, className: string, fields: Record<string
 }
 
 /** The field routes, inside the console's data plugin (whose access hook guards them). */
-export async function consoleFieldRoutes(app: FastifyInstance, services: Services) {
+export async function consoleFieldRoutes(app: FastifyInstance, services: ConsoleFieldNeeds) {
   const requireConsole = consoleAccess(services.config.app)
   const db = services.db
   const objects = services.objects

@@ -1,10 +1,14 @@
 import type { FastifyInstance } from 'fastify'
 import { errorBodySchema, notFound } from '../errors.ts'
 import { assertStoredClassName } from '../objects/names.ts'
-import type { Services } from '../services.ts'
-import { consoleAccess } from './access.ts'
+import type { FieldIndexes } from '../objects/field-indexes.ts'
+import type { ConsoleNeeds } from './needs.ts'
+import { consoleAccess } from '../auth/team.ts'
 import { recordAudit } from './audit.ts'
 import { consoleErrors, tags } from './schemas.ts'
+
+/** The services these routes use. */
+export type ConsoleIndexNeeds = ConsoleNeeds & { fieldIndexes: FieldIndexes }
 
 // The indexes the server built for a class's queries (objects/field-indexes.ts), with how often
 // each is read, and their removal: an index costs every write to its class, and one the class's
@@ -34,7 +38,7 @@ const indexSchema = {
 } as const
 
 /** The index routes, inside the console's data plugin (whose access hook guards them). */
-export async function consoleIndexRoutes(app: FastifyInstance, services: Services) {
+export async function consoleIndexRoutes(app: FastifyInstance, services: ConsoleIndexNeeds) {
   const requireConsole = consoleAccess(services.config.app)
   const indexes = services.fieldIndexes
 

@@ -4,12 +4,18 @@ import { errorBodySchema } from '../errors.ts'
 import { badRequest, notFound } from '../errors.ts'
 import { eventCounts, files, sessions, users } from '../db/schema.ts'
 import { createApiKey, listApiKeys, revokeApiKey } from '../rpc/api-keys.ts'
-import { consoleAccess } from './access.ts'
+import { consoleAccess } from '../auth/team.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { listAudit, recordAudit } from './audit.ts'
 import { consoleErrors, digits, paging, recordId, tags } from './schemas.ts'
 import { effectiveSettings } from './settings.ts'
 import { routePlugin } from '../http/route-plugin.ts'
+import type { ApiKeyVerifier } from '../rpc/api-keys.ts'
+import type { Sessions } from '../auth/sessions.ts'
+import type { ConsoleNeeds } from './needs.ts'
+
+/** The services these routes use. */
+export type ConsolePeopleNeeds = ConsoleNeeds & { apiKeys: ApiKeyVerifier; sessions: Sessions }
 
 // The console's routes about people and the server: who is signed in, sessions, API keys,
 // settings and the audit log. Objects, files and imports are in data-routes.ts.
@@ -20,7 +26,7 @@ const id = recordId
 export const consolePeopleRoutes = routePlugin(
   'portico-console-people',
   ['portico-current-user'],
-  async function consolePeopleRoutes(app, services) {
+  async function consolePeopleRoutes(app, services: ConsolePeopleNeeds) {
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
     const db = services.db

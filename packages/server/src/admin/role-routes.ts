@@ -21,11 +21,15 @@ import {
   type RoleDeps,
 } from '../roles/roles.ts'
 import { roleParams, rolePage } from '../roles/schemas.ts'
-import { consoleAccess } from './access.ts'
+import { consoleAccess } from '../auth/team.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { aclByUserId, addressesOf } from './acl-users.ts'
 import { recordAudit } from './audit.ts'
 import { consoleErrors, tags } from './schemas.ts'
+import type { ConsoleNeeds } from './needs.ts'
+
+/** The services these routes use. */
+export type ConsoleRoleNeeds = ConsoleNeeds
 
 // The console's roles: the same operations as `/api/roles` (roles/roles.ts), as the console,
 // which reads and changes every role whatever its ACL. Users are shown by their wallet address,
@@ -67,7 +71,7 @@ const consoleCreateBody = {
 export const consoleRoleRoutes = routePlugin(
   'portico-console-roles',
   ['portico-current-user'],
-  async function consoleRoleRoutes(fastify, services) {
+  async function consoleRoleRoutes(fastify, services: ConsoleRoleNeeds) {
     const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)

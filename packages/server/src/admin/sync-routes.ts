@@ -3,9 +3,21 @@ import { guardConsoleRoutes } from './guard.ts'
 import { errorBodySchema, notFound } from '../errors.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import { WatchRefusal } from '../sync/watches.ts'
-import { consoleAccess } from './access.ts'
+import { consoleAccess } from '../auth/team.ts'
 import { recordAudit } from './audit.ts'
 import { consoleErrors, tags } from './schemas.ts'
+import type { Sync } from '../sync/definition.ts'
+import type { SyncStatus } from '../sync/syncer.ts'
+import type { Watches } from '../sync/watches.ts'
+import type { ConsoleNeeds } from './needs.ts'
+
+/** The services these routes use. */
+export type ConsoleSyncNeeds = ConsoleNeeds & {
+  processId: string
+  syncs: Sync[]
+  watches: Watches
+  syncStatus(): (SyncStatus & { writer: boolean })[]
+}
 
 // The console's view of the contract-event syncs: the site's (`defineSync`) and the watches
 // made at run time (`watchContractEvent`), with their progress, and removing a watch. Progress
@@ -16,7 +28,7 @@ const errors = consoleErrors
 export const consoleSyncRoutes = routePlugin(
   'portico-console-syncs',
   ['portico-current-user'],
-  async function consoleSyncRoutes(app, services) {
+  async function consoleSyncRoutes(app, services: ConsoleSyncNeeds) {
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
 
