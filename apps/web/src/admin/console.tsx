@@ -1,7 +1,6 @@
 import type { ComponentType } from 'react'
 import { Link } from 'wouter'
 import { useAuth } from '@portico/react'
-import type { BackendClient } from '@portico/sdk/backend'
 import { useBackendClient } from '../backend/use-backend-client.ts'
 import { useServerData, type Loaded } from '../backend/use-server-data.ts'
 import { PageLoading } from '../ui/page-loading.tsx'

@@ -1,3 +1,4 @@
+import { consoleRoutes as c } from '@portico/sdk/wire'
 import { and, count, desc, eq, gt, ilike, isNull, sql } from 'drizzle-orm'
 
 import { errorBodySchema } from '../errors.ts'
@@ -7,7 +8,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from '../rpc/api-keys.ts'
 import { consoleAccess } from '../auth/team.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { listAudit, recordAudit } from './audit.ts'
-import { consoleErrors, digits, paging, recordId, tags } from './schemas.ts'
+import { consoleErrors, paging, tags } from './schemas.ts'
 import { effectiveSettings } from './settings.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import type { ApiKeyVerifier } from '../rpc/api-keys.ts'
@@ -21,7 +22,6 @@ export type ConsolePeopleNeeds = ConsoleNeeds & { apiKeys: ApiKeyVerifier; sessi
 // settings and the audit log. Objects, files and imports are in data-routes.ts.
 
 const errors = consoleErrors
-const id = recordId
 
 export const consolePeopleRoutes = routePlugin(
   'portico-console-people',
@@ -85,11 +85,7 @@ export const consolePeopleRoutes = routePlugin(
         schema: {
           tags,
           summary: 'Users, newest sign-in first; search by address',
-          querystring: {
-            type: 'object',
-            properties: { search: { type: 'string', maxLength: 42 }, limit: digits, skip: digits },
-            additionalProperties: false,
-          },
+          querystring: c['GET /api/admin/users'].querystring,
           response: errors,
         },
       },
@@ -125,7 +121,7 @@ export const consolePeopleRoutes = routePlugin(
         schema: {
           tags,
           summary: "A user's sessions: device, last use, state",
-          params: { type: 'object', properties: { userId: id }, required: ['userId'] },
+          params: c['GET /api/admin/users/:userId/sessions'].params,
           response: errors,
         },
       },
@@ -155,7 +151,7 @@ export const consolePeopleRoutes = routePlugin(
         schema: {
           tags,
           summary: 'Revoke one session (its next request is refused)',
-          params: { type: 'object', properties: { sessionId: id }, required: ['sessionId'] },
+          params: c['POST /api/admin/sessions/:sessionId/revoke'].params,
           response: { 404: errorBodySchema, ...errors },
         },
       },
@@ -189,7 +185,7 @@ export const consolePeopleRoutes = routePlugin(
         schema: {
           tags,
           summary: "Revoke all of a user's sessions",
-          params: { type: 'object', properties: { userId: id }, required: ['userId'] },
+          params: c['POST /api/admin/users/:userId/revoke-sessions'].params,
           response: errors,
         },
       },
@@ -236,12 +232,7 @@ export const consolePeopleRoutes = routePlugin(
         schema: {
           tags,
           summary: 'Create a gateway API key: the answer is the only time the key is shown',
-          body: {
-            type: 'object',
-            properties: { label: { type: 'string', minLength: 1, maxLength: 100 } },
-            required: ['label'],
-            additionalProperties: false,
-          },
+          body: c['POST /api/admin/api-keys'].body,
           response: { 400: errorBodySchema, ...errors },
         },
       },
@@ -266,7 +257,7 @@ export const consolePeopleRoutes = routePlugin(
         schema: {
           tags,
           summary: 'Revoke a gateway API key (refused by every process within 30 s)',
-          params: { type: 'object', properties: { keyId: id }, required: ['keyId'] },
+          params: c['POST /api/admin/api-keys/:keyId/revoke'].params,
           response: { 404: errorBodySchema, ...errors },
         },
       },
@@ -307,11 +298,7 @@ export const consolePeopleRoutes = routePlugin(
         schema: {
           tags,
           summary: 'The audit log of console changes, newest first',
-          querystring: {
-            type: 'object',
-            properties: { limit: digits, before: digits },
-            additionalProperties: false,
-          },
+          querystring: c['GET /api/admin/audit'].querystring,
           response: errors,
         },
       },

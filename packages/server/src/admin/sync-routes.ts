@@ -1,3 +1,4 @@
+import { consoleRoutes as c } from '@portico/sdk/wire'
 import { eventSyncs } from '../db/schema.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { errorBodySchema, notFound } from '../errors.ts'
@@ -92,11 +93,7 @@ export const consoleSyncRoutes = routePlugin(
         schema: {
           tags,
           summary: 'Stop a contract-event watch (its rows stay in its class)',
-          params: {
-            type: 'object',
-            properties: { tableName: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$' } },
-            required: ['tableName'],
-          },
+          params: c['DELETE /api/admin/watches/:tableName'].params,
           response: { 204: { type: 'null' }, 404: errorBodySchema, ...errors },
         },
       },
