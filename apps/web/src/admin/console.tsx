@@ -19,6 +19,7 @@ import { Syncs } from './syncs.tsx'
 import { CloudJobs } from './cloud-jobs.tsx'
 import { CloudLogs } from './cloud-logs.tsx'
 import type { Role, SectionProps } from './section.ts'
+import { consoleCall } from './console-api.ts'
 import './admin.css'
 
 const sections: { path: string; label: string; view: ComponentType<SectionProps> }[] = [
@@ -53,8 +54,7 @@ export function Console({ section = '' }: { section?: string }) {
   const me = useServerData({
     // Asked again for each signed-in user.
     key: ['console', 'me', auth.user?.id],
-    read: (signal) =>
-      client!.request<{ role: Role; address: string }>('GET', '/api/admin/me', { signal }),
+    read: (signal) => consoleCall(client!, 'GET /api/admin/me', { signal }),
     // Only the team has a role: anyone else is refused without asking the server.
     enabled: client !== undefined && auth.user?.role !== undefined,
     whileReading: 'loading',

@@ -4,6 +4,14 @@
 // `answer` (what a success answers).
 
 import { aclSchema, objectSchema, queryAnswerSchema } from './schemas.ts'
+import {
+  createRoleBodySchema,
+  roleParamsSchema,
+  rolePageSchema,
+  roleSchema,
+  rolesAnswerSchema,
+  updateRoleBodySchema,
+} from './roles.ts'
 
 const iso = { type: 'string', format: 'date-time' } as const
 const isoOrNull = { type: ['string', 'null'] } as const
@@ -666,6 +674,51 @@ const objects = {
   },
 } as const
 
+// Roles, as the console reads and changes them whatever their ACL.
+
+/** A role as the console shows it: its users with their (primary) wallet address. */
+const consoleRole = {
+  ...roleSchema,
+  properties: {
+    ...roleSchema.properties,
+    users: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { id: { type: 'string' }, address: { type: ['string', 'null'] } },
+        required: ['id', 'address'],
+        additionalProperties: false,
+      },
+      description: 'Users in it directly, with their wallet address (null: no such user any more)',
+    },
+  },
+} as const
+
+const roles = {
+  'GET /api/admin/roles': { querystring: rolePageSchema, answer: rolesAnswerSchema },
+  'GET /api/admin/roles/:name': { params: roleParamsSchema, answer: consoleRole },
+  'POST /api/admin/roles': {
+    body: {
+      ...createRoleBodySchema,
+      properties: {
+        ...createRoleBodySchema.properties,
+        acl: {
+          ...aclSchema,
+          description:
+            'Who reads the role and who changes it outside the console; by default everyone reads it and only the console (and the master key) changes it',
+        },
+      },
+    },
+    answer: consoleRole,
+  },
+  'PUT /api/admin/roles/:name': {
+    params: roleParamsSchema,
+    body: updateRoleBodySchema,
+    answer: consoleRole,
+  },
+  'DELETE /api/admin/roles/:name': { params: roleParamsSchema, answer: noContent },
+} as const
+
 /** Every console route the schemas above describe, by `METHOD /path`. */
 export const consoleRoutes = {
   ...people,
@@ -674,4 +727,5 @@ export const consoleRoutes = {
   ...cloud,
   ...classes,
   ...objects,
+  ...roles,
 } as const
