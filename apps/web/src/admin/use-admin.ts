@@ -1,5 +1,8 @@
 import { shortMessageOf } from '../backend/error-message.ts'
 
+// The state of a read, as the console's tables show it.
+export type { Loaded } from '../backend/use-server-data.ts'
+
 /** Runs a console change; resolves to an error message, or undefined when it worked. */
 export async function change(run: () => Promise<unknown>): Promise<string | undefined> {
   try {
