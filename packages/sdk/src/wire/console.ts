@@ -3,38 +3,22 @@
 // call by its path (console-types.ts). Each route names its `params`, `querystring`, `body` and
 // `answer` (what a success answers).
 
-import { aclSchema, objectSchema, queryAnswerSchema } from './schemas.ts'
 import {
-  createRoleBodySchema,
-  roleParamsSchema,
-  rolePageSchema,
-  roleSchema,
-  rolesAnswerSchema,
-  updateRoleBodySchema,
-} from './roles.ts'
+  consoleDigits,
+  consolePagingQuery,
+  consoleRecordId,
+  iso,
+  isoOrNull,
+  logLevel,
+  noContent,
+  shortName,
+  storedFileName,
+} from './console-fields.ts'
+import { classes, objects, roles } from './console-data.ts'
 
-const iso = { type: 'string', format: 'date-time' } as const
-const isoOrNull = { type: ['string', 'null'] } as const
+export { BULK_DELETE_MAX, FIELD_TYPES } from './console-data.ts'
 
-// Field types, each written once.
-
-/** A number in a query string (`limit`, `skip`, `before`). */
-const consoleDigits = { type: 'string', pattern: '^[0-9]{1,9}$' } as const
-/** Ids of users, sessions and API keys. */
-const consoleRecordId = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,80}$' } as const
-const className = { type: 'string', maxLength: 64 } as const
-const objectId = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } as const
-const fieldName = { type: 'string', maxLength: 64 } as const
-/** A contract watch's table, or a cloud code job: a letter, then letters, digits and `_`. */
-const shortName = { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$' } as const
-/** A stored file's name: 16 characters of its own, `_`, then the name it was uploaded with. */
-const storedFileName = {
-  type: 'string',
-  pattern: '^[A-Za-z0-9_-]{16}_[A-Za-z0-9][A-Za-z0-9._-]{0,127}$',
-} as const
-const logLevel = { type: 'string', enum: ['info', 'warn', 'error'] } as const
-const noContent = { type: 'null' } as const
-
+/** A list answer: `{ results: [...] }`. */
 const resultsOf = <const T extends object>(items: T) =>
   ({
     type: 'object',
@@ -42,20 +26,6 @@ const resultsOf = <const T extends object>(items: T) =>
     required: ['results'],
     additionalProperties: false,
   }) as const
-
-/** `limit` and `skip` of a console list. */
-const consolePagingQuery = {
-  type: 'object',
-  properties: { limit: consoleDigits, skip: consoleDigits },
-  additionalProperties: false,
-} as const
-
-const classParams = { type: 'object', properties: { className }, required: ['className'] } as const
-const objectParams = {
-  type: 'object',
-  properties: { className, objectId },
-  required: ['className', 'objectId'],
-} as const
 
 // People and the server.
 
@@ -123,6 +93,19 @@ const auditEntry = {
   required: ['id', 'at', 'actor', 'action', 'target', 'before', 'after'],
 } as const
 
+const userParams = {
+  type: 'object',
+  properties: { userId: consoleRecordId },
+  required: ['userId'],
+} as const
+
+/** How many sessions a revocation ended. */
+const revokedCount = {
+  type: 'object',
+  properties: { revoked: { type: 'integer' } },
+  required: ['revoked'],
+} as const
+
 const people = {
   'GET /api/admin/me': {
     answer: {
@@ -172,24 +155,16 @@ const people = {
     answer: resultsOf(userRow),
   },
   'GET /api/admin/users/:userId/sessions': {
-    params: { type: 'object', properties: { userId: consoleRecordId }, required: ['userId'] },
+    params: userParams,
     answer: resultsOf(sessionRow),
   },
   'POST /api/admin/sessions/:sessionId/revoke': {
     params: { type: 'object', properties: { sessionId: consoleRecordId }, required: ['sessionId'] },
-    answer: {
-      type: 'object',
-      properties: { revoked: { type: 'integer' } },
-      required: ['revoked'],
-    },
+    answer: revokedCount,
   },
   'POST /api/admin/users/:userId/revoke-sessions': {
-    params: { type: 'object', properties: { userId: consoleRecordId }, required: ['userId'] },
-    answer: {
-      type: 'object',
-      properties: { revoked: { type: 'integer' } },
-      required: ['revoked'],
-    },
+    params: userParams,
+    answer: revokedCount,
   },
   'GET /api/admin/api-keys': { answer: resultsOf(apiKeyRow) },
   'POST /api/admin/api-keys': {
@@ -435,291 +410,6 @@ const cloud = {
   },
 } as const
 
-// A class's columns, defaults and indexes, and changes over many objects.
-
-export const FIELD_TYPES = [
-  'string',
-  'number',
-  'boolean',
-  'date',
-  'pointer',
-  'relation',
-  'file',
-  'geopoint',
-  'array',
-  'object',
-] as const
-
-/** A column the console declares before any object has a value in it. */
-const declaredFieldSchema = {
-  type: 'object',
-  properties: {
-    type: { type: 'string', enum: [...FIELD_TYPES] },
-    targetClass: {
-      type: 'string',
-      maxLength: 64,
-      description: 'The class a pointer or relation names',
-    },
-  },
-  required: ['type'],
-  additionalProperties: false,
-} as const
-
-const fieldsAnswer = {
-  type: 'object',
-  properties: { fields: { type: 'object', additionalProperties: declaredFieldSchema } },
-  required: ['fields'],
-} as const
-
-/** Most objects one bulk delete names: a page of the browser at its largest. */
-export const BULK_DELETE_MAX = 200
-
-const classDefaultsSchema = {
-  type: 'object',
-  properties: {
-    className: { type: 'string' },
-    writers: { type: 'string', enum: ['users', 'sync'] },
-    sync: { type: ['string', 'null'] },
-    newObject: {
-      type: 'object',
-      properties: {
-        creator: { type: 'string', enum: ['read-write', 'none'] },
-        public: { type: 'string', enum: ['read', 'none', 'on-request'] },
-      },
-      required: ['creator', 'public'],
-    },
-  },
-  required: ['className', 'writers', 'sync', 'newObject'],
-} as const
-
-const fieldIndex = {
-  type: 'object',
-  properties: {
-    field: {
-      type: 'string',
-      description:
-        'The field it is on, or for a composite the equality fields, then `|` and the order field (`-` descending)',
-    },
-    indexName: { type: 'string' },
-    createdAt: iso,
-    scans: {
-      type: 'integer',
-      description: 'Times the database read it since its statistics were reset (or it started)',
-    },
-    bytes: { type: 'integer' },
-  },
-  required: ['field', 'indexName', 'createdAt', 'scans', 'bytes'],
-} as const
-
-const classes = {
-  'GET /api/admin/classes/:className/fields': { params: classParams, answer: fieldsAnswer },
-  'GET /api/admin/classes/:className/defaults': {
-    params: classParams,
-    answer: classDefaultsSchema,
-  },
-  'POST /api/admin/classes/:className/fields': {
-    params: classParams,
-    body: {
-      type: 'object',
-      properties: { name: fieldName, ...declaredFieldSchema.properties },
-      required: ['name', 'type'],
-      additionalProperties: false,
-    },
-    answer: fieldsAnswer,
-  },
-  'DELETE /api/admin/classes/:className/fields/:field': {
-    params: {
-      type: 'object',
-      properties: { className, field: fieldName },
-      required: ['className', 'field'],
-    },
-    answer: {
-      type: 'object',
-      properties: { changed: { type: 'integer' } },
-      required: ['changed'],
-    },
-  },
-  'POST /api/admin/classes/:className/delete': {
-    params: classParams,
-    body: {
-      type: 'object',
-      properties: {
-        ids: {
-          type: 'array',
-          minItems: 1,
-          maxItems: BULK_DELETE_MAX,
-          uniqueItems: true,
-          items: objectId,
-        },
-      },
-      required: ['ids'],
-      additionalProperties: false,
-    },
-    answer: {
-      type: 'object',
-      properties: {
-        deleted: { type: 'array', items: { type: 'string' } },
-        missing: { type: 'array', items: { type: 'string' } },
-      },
-      required: ['deleted', 'missing'],
-    },
-  },
-  'GET /api/admin/classes/:className/indexes': {
-    params: classParams,
-    answer: {
-      type: 'object',
-      properties: { indexes: { type: 'array', items: fieldIndex } },
-      required: ['indexes'],
-    },
-  },
-  'DELETE /api/admin/classes/:className/indexes/:field': {
-    params: {
-      type: 'object',
-      properties: {
-        className,
-        /** A field, or a composite's shape: `kind,tag|-score`, `score::numeric`. */
-        field: { type: 'string', pattern: '^[A-Za-z0-9_,|:-]{1,300}$' },
-      },
-      required: ['className', 'field'],
-    },
-    answer: noContent,
-  },
-} as const
-
-// Objects.
-
-const whereText = {
-  type: 'string',
-  maxLength: 20_000,
-  description: 'JSON constraints, as the SDK sends them',
-} as const
-
-/** A page of objects as the console reads it: with each owner's wallet address. */
-const consolePage = {
-  ...queryAnswerSchema,
-  properties: {
-    ...queryAnswerSchema.properties,
-    owners: {
-      type: 'object',
-      description:
-        'The wallet address of each user the page names (its owners and the users its ACLs name), by user id',
-      additionalProperties: { type: 'string' },
-    },
-    next: {
-      type: 'string',
-      description:
-        'Where this full page ended, to send as `after` for the next one (orders by createdAt, updatedAt or objectId)',
-    },
-    countCapped: {
-      type: 'boolean',
-      description: 'True when more objects match than `countLimit`, which is then the count',
-    },
-  },
-} as const
-
-const objects = {
-  'GET /api/admin/classes/:className': {
-    params: classParams,
-    querystring: {
-      type: 'object',
-      properties: {
-        where: whereText,
-        order: { type: 'string', maxLength: 400 },
-        limit: consoleDigits,
-        skip: consoleDigits,
-        after: {
-          type: 'string',
-          maxLength: 400,
-          description:
-            "The previous page's `next`: the page after it, read from where it ended (orders by createdAt, updatedAt or objectId) instead of skipping",
-        },
-        count: { type: 'string', enum: ['0', '1', 'true', 'false'] },
-        countLimit: {
-          ...consoleDigits,
-          description:
-            'Count at most this many (a larger class answers this many, with `countCapped`): a count reads every match',
-        },
-      },
-      additionalProperties: false,
-    },
-    answer: consolePage,
-  },
-  'PUT /api/admin/classes/:className/:objectId': {
-    params: objectParams,
-    body: {
-      type: 'object',
-      properties: {
-        data: { type: 'object' },
-        publicRead: { type: 'boolean' },
-        acl: aclSchema,
-        owner: {
-          ...consoleRecordId,
-          description: "The new owner's user id, or wallet address (0x…)",
-        },
-      },
-      required: ['data'],
-      additionalProperties: false,
-    },
-    answer: objectSchema,
-  },
-  'DELETE /api/admin/classes/:className/:objectId': { params: objectParams, answer: noContent },
-  'GET /api/admin/classes/:className/export': {
-    params: classParams,
-    querystring: {
-      type: 'object',
-      properties: { format: { type: 'string', enum: ['json', 'csv'] }, where: whereText },
-      additionalProperties: false,
-    },
-    answer: { description: 'The objects as JSON or CSV, streamed' },
-  },
-} as const
-
-// Roles, as the console reads and changes them whatever their ACL.
-
-/** A role as the console shows it: its users with their (primary) wallet address. */
-const consoleRole = {
-  ...roleSchema,
-  properties: {
-    ...roleSchema.properties,
-    users: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { id: { type: 'string' }, address: { type: ['string', 'null'] } },
-        required: ['id', 'address'],
-        additionalProperties: false,
-      },
-      description: 'Users in it directly, with their wallet address (null: no such user any more)',
-    },
-  },
-} as const
-
-const roles = {
-  'GET /api/admin/roles': { querystring: rolePageSchema, answer: rolesAnswerSchema },
-  'GET /api/admin/roles/:name': { params: roleParamsSchema, answer: consoleRole },
-  'POST /api/admin/roles': {
-    body: {
-      ...createRoleBodySchema,
-      properties: {
-        ...createRoleBodySchema.properties,
-        acl: {
-          ...aclSchema,
-          description:
-            'Who reads the role and who changes it outside the console; by default everyone reads it and only the console (and the master key) changes it',
-        },
-      },
-    },
-    answer: consoleRole,
-  },
-  'PUT /api/admin/roles/:name': {
-    params: roleParamsSchema,
-    body: updateRoleBodySchema,
-    answer: consoleRole,
-  },
-  'DELETE /api/admin/roles/:name': { params: roleParamsSchema, answer: noContent },
-} as const
-
-/** Every console route the schemas above describe, by `METHOD /path`. */
 export const consoleRoutes = {
   ...people,
   ...syncs,
