@@ -11,6 +11,8 @@ import { healthRoutes } from './meta/health.ts'
 import { metaRoutes } from './meta/routes.ts'
 import { apiAnswerHeaders } from './http/security-headers.ts'
 import { httpBasics } from './http/basics.ts'
+import { currentUserPlugin } from './auth/sessions.ts'
+import { idempotencyPlugin } from './idempotency/plugin.ts'
 import { BODY_LIMIT, proxyTrust, serverOptions } from './http/server-options.ts'
 import { httpServer, leanRpcPath, type LeanRpcParts } from './rpc/lean-path.ts'
 import type { StartingServer } from './http/starting.ts'
@@ -118,25 +120,28 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   app.decorate('recentLog', recentLog)
 
   await app.register(httpBasics, { services })
+  await app.register(currentUserPlugin, {
+    sessions: services.sessions,
+    publicOrigins: config.app.publicOrigins,
+  })
+  await app.register(idempotencyPlugin, { db: services.db })
   observeRequest = app.observeRequest
-  for (const routes of [
-    healthRoutes,
-    authRoutes,
-    publicProfileRoutes,
-    eventRoutes,
-    objectRoutes,
-    roleRoutes,
-    batchRoutes,
-    fileRoutes,
-    consolePeopleRoutes,
-    consoleDataRoutes,
-    consoleRoleRoutes,
-    consoleImportRoute,
-    consoleSyncRoutes,
-    consoleAddressRoutes,
-    consoleCloudRoutes,
-  ])
-    await app.register(routes, { services })
+  // Each plugin declares the services it uses; this object has them all.
+  await app.register(healthRoutes, { services })
+  await app.register(authRoutes, { services })
+  await app.register(publicProfileRoutes, { services })
+  await app.register(eventRoutes, { services })
+  await app.register(objectRoutes, { services })
+  await app.register(roleRoutes, { services })
+  await app.register(batchRoutes, { services })
+  await app.register(fileRoutes, { services })
+  await app.register(consolePeopleRoutes, { services })
+  await app.register(consoleDataRoutes, { services })
+  await app.register(consoleRoleRoutes, { services })
+  await app.register(consoleImportRoute, { services })
+  await app.register(consoleSyncRoutes, { services })
+  await app.register(consoleAddressRoutes, { services })
+  await app.register(consoleCloudRoutes, { services })
   await app.register(rpcRoutes, { services, leanPath: leanRpc })
   if (config.compat.mount) await app.register(compatMount, { services })
   const sockets = new Map<string, SocketHandler>([['/api/live', nativeLiveSocket(services)]])

@@ -218,7 +218,10 @@ export async function openServices(
     const web3api = new Web3Api(config, cluster.windowCounter, log)
     closers.push(() => web3api.close())
 
-    const services: Services = {
+    // Cloud code loads before the services object is made (the object holds it), and its SDK
+    // calls the mount's routes, which hold it too: it is given both as functions, called only
+    // once it has loaded (a call from a cloud file's top level is refused as a server error).
+    const parts = {
       config,
       database,
       db: database.db,
@@ -237,13 +240,40 @@ export async function openServices(
       chainClients,
       mailer,
       functions: site.functions,
-      cloud: undefined as unknown as CloudCode,
-      compatRoutes: undefined as unknown as CompatRoutes,
       syncs: syncs.shown,
       watches,
       web3api,
       addressIndex,
       addressReads: new AddressReads(database.db),
+    }
+    const cloud = await openCloudCode({
+      path: config.cloudCode,
+      services: parts,
+      server: () => services,
+      routes: () => services.compatRoutes,
+      roles,
+      counter: cluster.windowCounter,
+      timeoutMs: config.cloudTimeoutMs,
+    })
+    closers.push(() => cloud.close())
+    for (const name of cloud.registry.functions.keys())
+      if (site.functions.has(name))
+        throw new ConfigError([
+          `The function "${name}" is defined both in FUNCTIONS_MODULE and in CLOUD_CODE: keep one.`,
+        ])
+    if (config.cloudCode) {
+      hooks.current = cloud.triggers
+      parts.signIns.beforeLogin = (user) => cloud.triggers.beforeLogin(user)
+    }
+    const services: Services = {
+      ...parts,
+      cloud,
+      compatRoutes: compatRoutes({
+        mount: config.compat.mount ?? '/server',
+        clientFor: chainClients,
+        functions: site.functions,
+        cloud,
+      }),
       syncStatus: () => syncs.status(),
       start() {
         addressIndex.start()
@@ -260,31 +290,6 @@ export async function openServices(
         )
       },
       close,
-    }
-    const cloud = await openCloudCode({
-      path: config.cloudCode,
-      services,
-      routes: () => services.compatRoutes,
-      roles,
-      counter: cluster.windowCounter,
-      timeoutMs: config.cloudTimeoutMs,
-    })
-    closers.push(() => cloud.close())
-    services.cloud = cloud
-    services.compatRoutes = compatRoutes({
-      mount: config.compat.mount ?? '/server',
-      clientFor: chainClients,
-      functions: site.functions,
-      cloud,
-    })
-    for (const name of cloud.registry.functions.keys())
-      if (site.functions.has(name))
-        throw new ConfigError([
-          `The function "${name}" is defined both in FUNCTIONS_MODULE and in CLOUD_CODE: keep one.`,
-        ])
-    if (config.cloudCode) {
-      hooks.current = cloud.triggers
-      services.signIns.beforeLogin = (user) => cloud.triggers.beforeLogin(user)
     }
     return services
   } catch (error) {

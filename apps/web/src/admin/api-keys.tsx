@@ -1,19 +1,12 @@
 import { useState } from 'react'
-import type { SectionProps } from './console.tsx'
+import type { SectionProps } from './section.ts'
 import { ConsoleTable } from './console-table.tsx'
-import { change, dateTime, useAdmin } from './use-admin.ts'
-
-interface KeyRow {
-  id: string
-  label: string
-  createdAt: string
-  revokedAt: string | null
-  lastUsedAt: string | null
-}
+import { change, dateTime } from './use-admin.ts'
+import { consoleCall, useConsole } from './console-api.ts'
 
 /** The RPC gateway's API keys: the same store and rules as `portico api-key`. */
 export function ApiKeys({ client, role }: SectionProps) {
-  const { state, reload } = useAdmin<{ results: KeyRow[] }>(client, 'api-keys')
+  const { state, reload } = useConsole(client, 'GET /api/admin/api-keys')
   const [label, setLabel] = useState('')
   const [created, setCreated] = useState<{ id: string; key: string }>()
   const [copied, setCopied] = useState(false)
@@ -22,9 +15,7 @@ export function ApiKeys({ client, role }: SectionProps) {
   const create = async () => {
     let answer: { id: string; key: string } | undefined
     const failed = await change(async () => {
-      answer = await client.request<{ id: string; key: string }>('POST', '/api/admin/api-keys', {
-        body: { label },
-      })
+      answer = await consoleCall(client, 'POST /api/admin/api-keys', { body: { label } })
     })
     if (failed) return setMessage(failed)
     setCreated(answer)
@@ -34,7 +25,9 @@ export function ApiKeys({ client, role }: SectionProps) {
     reload()
   }
   const revoke = async (id: string) => {
-    const failed = await change(() => client.request('POST', `/api/admin/api-keys/${id}/revoke`))
+    const failed = await change(() =>
+      consoleCall(client, 'POST /api/admin/api-keys/:keyId/revoke', { params: { keyId: id } }),
+    )
     if (!failed && created?.id === id) setCreated(undefined)
     setMessage(failed ?? 'The key was revoked: the gateway refuses it from now on.')
     reload()

@@ -1,20 +1,11 @@
-import type { SectionProps } from './console.tsx'
+import type { SectionProps } from './section.ts'
 import { ConsoleTable } from './console-table.tsx'
-import { dateTime, useAdmin } from './use-admin.ts'
-
-interface Entry {
-  id: number
-  at: string
-  actor: string
-  action: string
-  target: string
-  before: unknown
-  after: unknown
-}
+import { dateTime } from './use-admin.ts'
+import { useConsole } from './console-api.ts'
 
 /** Every change made from the console, newest first. It is kept for good: nothing here deletes. */
 export function AuditLog({ client }: SectionProps) {
-  const { state } = useAdmin<{ results: Entry[] }>(client, 'audit', { limit: '100' })
+  const { state } = useConsole(client, 'GET /api/admin/audit', { query: { limit: '100' } })
   return (
     <section aria-labelledby="audit-heading">
       <h2 id="audit-heading">Audit log</h2>

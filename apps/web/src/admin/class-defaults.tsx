@@ -1,12 +1,5 @@
 import type { BackendClient } from '@portico/sdk/backend'
-import { useAdmin } from './use-admin.ts'
-
-interface ClassDefaults {
-  className: string
-  writers: 'users' | 'sync'
-  sync: string | null
-  newObject: { creator: 'read-write' | 'none'; public: 'read' | 'none' | 'on-request' }
-}
+import { useConsole } from './console-api.ts'
 
 const PUBLIC = {
   read: 'Reads it',
@@ -25,10 +18,9 @@ export function ClassDefaultsPanel({
   client: BackendClient
   className: string
 }) {
-  const loaded = useAdmin<ClassDefaults>(
-    client,
-    `classes/${encodeURIComponent(className)}/defaults`,
-  )
+  const loaded = useConsole(client, 'GET /api/admin/classes/:className/defaults', {
+    params: { className },
+  })
   if (loaded.state.status !== 'ready') return null
   const defaults = loaded.state.data
   return (

@@ -1,14 +1,7 @@
 import { useState } from 'react'
 import type { BackendClient } from '@portico/sdk/backend'
-import { bytes, change, dateTime, useAdmin } from './use-admin.ts'
-
-interface IndexUse {
-  field: string
-  indexName: string
-  createdAt: string
-  scans: number
-  bytes: number
-}
+import { bytes, change, dateTime } from './use-admin.ts'
+import { consoleCall, useConsole } from './console-api.ts'
 
 /**
  * The indexes the server built for a class's queries, with how often each is read; an admin
@@ -23,12 +16,15 @@ export function ClassIndexes({
   className: string
   readOnly: boolean
 }) {
-  const path = `classes/${encodeURIComponent(className)}/indexes`
-  const { state, reload } = useAdmin<{ indexes: IndexUse[] }>(client, path)
+  const { state, reload } = useConsole(client, 'GET /api/admin/classes/:className/indexes', {
+    params: { className },
+  })
   const [problem, setProblem] = useState<string>()
   const remove = async (field: string) => {
     const failed = await change(() =>
-      client.request('DELETE', `/api/admin/${path}/${encodeURIComponent(field)}`),
+      consoleCall(client, 'DELETE /api/admin/classes/:className/indexes/:field', {
+        params: { className, field },
+      }),
     )
     setProblem(failed)
     reload()

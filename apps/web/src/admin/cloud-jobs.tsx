@@ -1,26 +1,13 @@
 import { useEffect, useState } from 'react'
-import type { SectionProps } from './console.tsx'
-import { change, dateTime, useAdmin } from './use-admin.ts'
+import type { SectionProps } from './section.ts'
+import { change, dateTime } from './use-admin.ts'
+import { consoleCall, useConsole } from './console-api.ts'
 import './cloud.css'
+import type { Loaded } from '../backend/use-server-data.ts'
+import type { ConsoleAnswer, ConsoleJobRun as Run } from '@portico/sdk/wire'
 
-export interface CloudCodeAnswer {
-  configured: boolean
-  functions: string[]
-  triggers: string[]
-  jobs: string[]
-}
-
-interface Run {
-  id: string
-  jobName: string
-  source: 'api' | 'console'
-  status: 'running' | 'succeeded' | 'failed'
-  message: string
-  params: Record<string, unknown>
-  startedAt: string | null
-  finishedAt: string | null
-  log: { time: string; level: 'info' | 'warn' | 'error'; message: string }[]
-}
+/** What `GET /api/admin/cloud` answers: what CLOUD_CODE defined. */
+export type CloudCodeAnswer = ConsoleAnswer<'GET /api/admin/cloud'>
 
 const PAGE = 20
 /** How often the runs are read again while one is running. */
@@ -42,11 +29,10 @@ export function NoCloudCode() {
 
 /** Cloud code: what it defines, its jobs started from here, and their runs with status and log. */
 export function CloudJobs({ client, role }: SectionProps) {
-  const cloud = useAdmin<CloudCodeAnswer>(client, 'cloud')
+  const cloud = useConsole(client, 'GET /api/admin/cloud')
   const [skip, setSkip] = useState(0)
-  const runs = useAdmin<{ results: Run[]; hasMore: boolean }>(client, 'cloud/runs', {
-    limit: String(PAGE),
-    skip: String(skip),
+  const runs = useConsole(client, 'GET /api/admin/cloud/runs', {
+    query: { limit: String(PAGE), skip: String(skip) },
   })
   const [message, setMessage] = useState<string>()
   const running =
@@ -82,7 +68,8 @@ export function CloudJobs({ client, role }: SectionProps) {
                   canStart={role === 'admin'}
                   onStart={async (params) => {
                     const failed = await change(() =>
-                      client.request('POST', `/api/admin/cloud/jobs/${name}`, {
+                      consoleCall(client, 'POST /api/admin/cloud/jobs/:name', {
+                        params: { name },
                         body: { params },
                       }),
                     )
@@ -225,7 +212,7 @@ function Runs({
   skip,
   onSkip,
 }: {
-  state: ReturnType<typeof useAdmin<{ results: Run[]; hasMore: boolean }>>['state']
+  state: Loaded<ConsoleAnswer<'GET /api/admin/cloud/runs'>>
   skip: number
   onSkip: (skip: number) => void
 }) {

@@ -1,17 +1,9 @@
 import { useState } from 'react'
-import type { SectionProps } from './console.tsx'
-import { NoCloudCode, type CloudCodeAnswer } from './cloud-jobs.tsx'
-import { useAdmin } from './use-admin.ts'
+import type { SectionProps } from './section.ts'
+import { NoCloudCode } from './cloud-jobs.tsx'
+import { useConsole } from './console-api.ts'
 import './cloud.css'
-
-interface LogLine {
-  time: string
-  level: 'info' | 'warn' | 'error'
-  source: 'cloud' | 'server'
-  message: string
-  requestId?: string
-  jobId?: string
-}
+import type { ConsoleLogLine as LogLine } from '@portico/sdk/wire'
 
 const levels = [
   ['info', 'Everything'],
@@ -27,11 +19,9 @@ export function CloudLogs({ client }: SectionProps) {
   const [level, setLevel] = useState<LogLine['level']>('info')
   const [text, setText] = useState('')
   const [applied, setApplied] = useState('')
-  const cloud = useAdmin<CloudCodeAnswer>(client, 'cloud')
-  const logs = useAdmin<{ results: LogLine[] }>(client, 'logs', {
-    level,
-    text: applied || undefined,
-    limit: '200',
+  const cloud = useConsole(client, 'GET /api/admin/cloud')
+  const logs = useConsole(client, 'GET /api/admin/logs', {
+    query: { level, text: applied || undefined, limit: '200' },
   })
   const lines = logs.state.status === 'ready' ? logs.state.data.results : undefined
   return (

@@ -1,11 +1,10 @@
 import type { ComponentType } from 'react'
 import { Link } from 'wouter'
 import { useAuth } from '@portico/react'
-import type { BackendClient } from '@portico/sdk/backend'
 import { useBackendClient } from '../backend/use-backend-client.ts'
 import { useServerData, type Loaded } from '../backend/use-server-data.ts'
-import { PageLoading } from '../shell/page-loading.tsx'
-import { SignInFirst } from '../shell/access-state.tsx'
+import { PageLoading } from '../ui/page-loading.tsx'
+import { SignInFirst } from '../wallet/access-state.tsx'
 import { NotAllowed } from '../shell/not-allowed.tsx'
 import { Overview } from './overview.tsx'
 import { Users } from './users.tsx'
@@ -19,13 +18,9 @@ import { Import } from './import.tsx'
 import { Syncs } from './syncs.tsx'
 import { CloudJobs } from './cloud-jobs.tsx'
 import { CloudLogs } from './cloud-logs.tsx'
+import type { Role, SectionProps } from './section.ts'
+import { consoleCall } from './console-api.ts'
 import './admin.css'
-
-export type Role = 'admin' | 'viewer'
-export interface SectionProps {
-  client: BackendClient
-  role: Role
-}
 
 const sections: { path: string; label: string; view: ComponentType<SectionProps> }[] = [
   { path: '', label: 'Overview', view: Overview },
@@ -59,8 +54,7 @@ export function Console({ section = '' }: { section?: string }) {
   const me = useServerData({
     // Asked again for each signed-in user.
     key: ['console', 'me', auth.user?.id],
-    read: (signal) =>
-      client!.request<{ role: Role; address: string }>('GET', '/api/admin/me', { signal }),
+    read: (signal) => consoleCall(client!, 'GET /api/admin/me', { signal }),
     // Only the team has a role: anyone else is refused without asking the server.
     enabled: client !== undefined && auth.user?.role !== undefined,
     whileReading: 'loading',

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { BackendClient } from '@portico/sdk/backend'
 import { FIELD_TYPES, TYPE_LABEL, type GridColumn } from './field-types.ts'
 import { change } from './use-admin.ts'
+import { consoleCall } from './console-api.ts'
 
 /**
  * Adds a column to a class (a name and a type; pointers and relations name their class) and
@@ -25,7 +26,6 @@ export function FieldTools({
   const [confirming, setConfirming] = useState(false)
   const [problem, setProblem] = useState<string>()
   const fields = columns.filter((column) => !column.builtIn)
-  const base = `/api/admin/classes/${encodeURIComponent(className)}/fields`
   const targeted = type === 'pointer' || type === 'relation'
 
   const add = async () => {
@@ -38,7 +38,8 @@ export function FieldTools({
       return setProblem(`${className} already has a field ${trimmed}.`)
     if (targeted && !target.trim()) return setProblem(`Say which class the ${type} points to.`)
     const failed = await change(() =>
-      client.request('POST', base, {
+      consoleCall(client, 'POST /api/admin/classes/:className/fields', {
+        params: { className },
         body: { name: trimmed, type, ...(targeted ? { targetClass: target.trim() } : {}) },
       }),
     )
@@ -51,9 +52,10 @@ export function FieldTools({
     setConfirming(false)
     let changed = 0
     const failed = await change(async () => {
-      ;({ changed } = await client.request<{ changed: number }>(
-        'DELETE',
-        `${base}/${encodeURIComponent(removing)}`,
+      ;({ changed } = await consoleCall(
+        client,
+        'DELETE /api/admin/classes/:className/fields/:field',
+        { params: { className, field: removing } },
       ))
     })
     if (failed) return setProblem(failed)

@@ -2,18 +2,9 @@
 // shown in column headers, and what each cell's text and editor are. Values use the wire forms
 // of the object API (`{ __type: "Date", iso }`, Pointer, File, GeoPoint, Relation).
 
-export const FIELD_TYPES = [
-  'string',
-  'number',
-  'boolean',
-  'date',
-  'pointer',
-  'relation',
-  'file',
-  'geopoint',
-  'array',
-  'object',
-] as const
+import { FIELD_TYPES, type ConsoleDeclaredField } from '@portico/sdk/wire'
+
+export { FIELD_TYPES }
 export type FieldType = (typeof FIELD_TYPES)[number] | 'acl'
 
 /** How a type is named in a column header. */
@@ -31,10 +22,8 @@ export const TYPE_LABEL: Record<FieldType, string> = {
   acl: 'ACL',
 }
 
-export interface DeclaredField {
-  type: (typeof FIELD_TYPES)[number]
-  targetClass?: string
-}
+/** A column declared for a class before any object has a value in it. */
+export type DeclaredField = ConsoleDeclaredField
 
 /** One column of the browser: a document field, or one of the object's own columns. */
 export interface GridColumn {

@@ -1,27 +1,19 @@
 import { useState } from 'react'
-import type { SectionProps } from './console.tsx'
+import type { SectionProps } from './section.ts'
 import { ConsoleTable } from './console-table.tsx'
-import { bytes, change, dateTime, shortAddress, useAdmin } from './use-admin.ts'
-
-interface FileRow {
-  name: string
-  owner: string
-  contentType: string
-  size: number
-  storage: 'database' | 's3'
-  createdAt: string
-}
+import { bytes, change, dateTime, shortAddress } from './use-admin.ts'
+import { consoleCall, useConsole } from './console-api.ts'
 
 /** Types a browser only renders as a picture: previewed (the server serves them inert). */
 const PREVIEWED = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'])
 
 export function Files({ client, role }: SectionProps) {
-  const { state, reload } = useAdmin<{ results: FileRow[] }>(client, 'files')
+  const { state, reload } = useConsole(client, 'GET /api/admin/files')
   const [confirming, setConfirming] = useState<string>()
   const [message, setMessage] = useState<string>()
   const remove = async (name: string) => {
     const failed = await change(() =>
-      client.request('DELETE', `/api/admin/files/${encodeURIComponent(name)}`),
+      consoleCall(client, 'DELETE /api/admin/files/:name', { params: { name } }),
     )
     setConfirming(undefined)
     setMessage(failed ?? `${name.slice(17)} was deleted.`)

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { SectionProps } from './console.tsx'
+import type { SectionProps } from './section.ts'
 
 interface Report {
   file: string

@@ -2,8 +2,9 @@ import { useState } from 'react'
 import type { Acl } from '@portico/sdk/backend'
 import { AclEditor } from './acl-editor.tsx'
 import { aclOfDraft, draftOf, sameAcl } from './acl-form.ts'
-import type { SectionProps } from './console.tsx'
+import type { SectionProps } from './section.ts'
 import { change } from './use-admin.ts'
+import { consoleCall } from './console-api.ts'
 
 export interface ConsoleObject {
   objectId: string
@@ -33,7 +34,7 @@ export function ObjectEditor({
   const [access, setAccess] = useState(() => draftOf(object.acl, object.addresses))
   const [problem, setProblem] = useState<string>()
   const [confirming, setConfirming] = useState(false)
-  const path = `/api/admin/classes/${encodeURIComponent(className)}/${encodeURIComponent(object.objectId)}`
+  const params = { className, objectId: object.objectId }
   const readOnly = role !== 'admin'
 
   const save = async () => {
@@ -52,9 +53,11 @@ export function ObjectEditor({
     const unchanged = aclOfDraft(draftOf(object.acl, object.addresses))
     const aclChanged = !('acl' in unchanged) || !sameAcl(unchanged.acl, acl.acl)
     const failed = await change(() =>
-      client.request('PUT', path, {
+      consoleCall(client, 'PUT /api/admin/classes/:className/:objectId', {
+        params,
         body: {
-          data,
+          // A JSON object, as checked above.
+          data: data as Record<string, unknown>,
           ...(aclChanged ? { acl: acl.acl } : {}),
           ...(owner.trim() !== shownOwner ? { owner: owner.trim() } : {}),
         },
@@ -64,7 +67,9 @@ export function ObjectEditor({
     else onDone()
   }
   const remove = async () => {
-    const failed = await change(() => client.request('DELETE', path))
+    const failed = await change(() =>
+      consoleCall(client, 'DELETE /api/admin/classes/:className/:objectId', { params }),
+    )
     setConfirming(false)
     if (failed) setProblem(failed)
     else onDone()

@@ -1,13 +1,14 @@
 import { useRef, useState } from 'react'
-import type { SectionProps } from './console.tsx'
+import type { SectionProps } from './section.ts'
 import { ClassDefaultsPanel } from './class-defaults.tsx'
 import { DataGrid } from './data-grid.tsx'
 import { FieldTools } from './field-tools.tsx'
 import { ClassIndexes } from './class-indexes.tsx'
-import { columnsOf, type DeclaredField } from './field-types.ts'
+import { columnsOf } from './field-types.ts'
 import { FilterBar, type AppliedFilter } from './filter-bar.tsx'
 import { ObjectEditor, type ConsoleObject } from './object-editor.tsx'
-import { change, useAdmin } from './use-admin.ts'
+import { change } from './use-admin.ts'
+import { consoleCall, consolePath, useConsole } from './console-api.ts'
 
 const PAGE = 50
 /** A class with more objects than this (past the page shown) is counted as "10,000+". */
@@ -43,7 +44,7 @@ function Browser({
   initialClass,
   initialWhere,
 }: SectionProps & { initialClass?: string | undefined; initialWhere?: string | undefined }) {
-  const classes = useAdmin<{ classes: { className: string; count: number }[] }>(client, 'overview')
+  const classes = useConsole(client, 'GET /api/admin/overview')
   const [className, setClassName] = useState(initialClass)
   const [filter, setFilter] = useState<AppliedFilter>(() =>
     initialWhere
@@ -72,7 +73,6 @@ function Browser({
 
   const known = classes.state.status === 'ready' ? classes.state.data.classes : undefined
   const chosen = className ?? known?.[0]?.className
-  const classPath = chosen ? `classes/${encodeURIComponent(chosen)}` : undefined
   const problem = 'problem' in filter ? filter.problem : undefined
   const whereText = 'where' in filter && filter.where ? JSON.stringify(filter.where) : undefined
   const after = pageIndex > 0 ? ends[pageIndex - 1] : undefined
@@ -83,19 +83,18 @@ function Browser({
     order,
     limit: String(PAGE),
     ...(after ? { after } : { skip: String(pageIndex * PAGE) }),
-    ...(pageIndex === 0 ? { count: '1', countLimit: String(COUNT_LIMIT) } : {}),
+    ...(pageIndex === 0 ? { count: '1' as const, countLimit: String(COUNT_LIMIT) } : {}),
   }
   // An unreadable filter loads nothing: no rows is right, the class's every row would be wrong.
-  const page = useAdmin<{
-    results: ConsoleObject[]
-    count?: number
-    countCapped?: boolean
-    next?: string
-    owners?: Record<string, string>
-  }>(client, problem ? undefined : classPath, query)
-  const declared = useAdmin<{ fields: Record<string, DeclaredField> }>(
+  const page = useConsole(
     client,
-    classPath ? `${classPath}/fields` : undefined,
+    problem || !chosen ? undefined : 'GET /api/admin/classes/:className',
+    { params: { className: chosen ?? '' }, query },
+  )
+  const declared = useConsole(
+    client,
+    chosen ? 'GET /api/admin/classes/:className/fields' : undefined,
+    { params: { className: chosen ?? '' } },
   )
   const loaded = page.state.status === 'ready' && !problem ? page.state.data : undefined
   if (loaded?.count !== undefined) {
@@ -124,11 +123,9 @@ function Browser({
     [...objects.map((o) => o.data), ...seen.current.documents],
     declared.state.status === 'ready' ? declared.state.data.fields : {},
   )
-  const objectPath = (id: string) =>
-    `/api/admin/classes/${encodeURIComponent(chosen ?? '')}/${encodeURIComponent(id)}`
   const exportUrl = (format: 'json' | 'csv') =>
     client.url(
-      `/api/admin/classes/${encodeURIComponent(chosen ?? '')}/export?format=${format}${whereText ? `&where=${encodeURIComponent(whereText)}` : ''}`,
+      `${consolePath('GET /api/admin/classes/:className/export', { className: chosen ?? '' })}?format=${format}${whereText ? `&where=${encodeURIComponent(whereText)}` : ''}`,
     )
   const reload = () => {
     page.reload()
@@ -148,7 +145,10 @@ function Browser({
     const { [field]: _old, ...rest } = object.data
     const data = value === undefined ? rest : { ...rest, [field]: value }
     const failed = await change(() =>
-      client.request('PUT', objectPath(object.objectId), { body: { data } }),
+      consoleCall(client, 'PUT /api/admin/classes/:className/:objectId', {
+        params: { className: chosen ?? '', objectId: object.objectId },
+        body: { data },
+      }),
     )
     if (!failed) page.reload()
     return failed
@@ -163,7 +163,8 @@ function Browser({
     setConfirming(false)
     let answer: { deleted: string[]; missing: string[] } | undefined
     const failed = await change(async () => {
-      answer = await client.request('POST', `/api/admin/${classPath}/delete`, {
+      answer = await consoleCall(client, 'POST /api/admin/classes/:className/delete', {
+        params: { className: chosen ?? '' },
         body: { ids: [...selected.keys()] },
       })
     })

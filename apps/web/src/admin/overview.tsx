@@ -1,20 +1,13 @@
 import { Dashboard } from '../analytics/dashboard.tsx'
 import '../analytics/analytics.css'
-import type { SectionProps } from './console.tsx'
+import type { SectionProps } from './section.ts'
 import { ConsoleTable } from './console-table.tsx'
-import { bytes, useAdmin } from './use-admin.ts'
-
-interface OverviewData {
-  users: number
-  activeSessions: number
-  classes: { className: string; count: number }[]
-  files: { count: number; bytes: number }
-  eventsToday: number
-}
+import { bytes } from './use-admin.ts'
+import { useConsole } from './console-api.ts'
 
 /** Counts at a glance, then the events chart of the analytics page. */
 export function Overview({ client }: SectionProps) {
-  const { state } = useAdmin<OverviewData>(client, 'overview')
+  const { state } = useConsole(client, 'GET /api/admin/overview')
   return (
     <section aria-labelledby="overview-heading">
       <h2 id="overview-heading">Overview</h2>

@@ -1,28 +1,11 @@
 import { useState, type FormEvent } from 'react'
-import type { Acl } from '@portico/sdk/backend'
 import { AclEditor } from './acl-editor.tsx'
 import { aclOfDraft, draftOf, writersOf } from './acl-form.ts'
-import type { SectionProps } from './console.tsx'
+import type { SectionProps } from './section.ts'
 import { ConsoleTable } from './console-table.tsx'
-import { change, dateTime, useAdmin } from './use-admin.ts'
-
-interface RoleRef {
-  objectId: string
-  name: string
-}
-interface RoleRow extends RoleRef {
-  owner: string
-  acl: Acl
-  createdAt: string
-  updatedAt: string
-  userCount: number
-  roleCount: number
-}
-interface RoleDetail extends RoleRow {
-  users: { id: string; address: string | null }[]
-  roles: RoleRef[]
-  parentRoles: RoleRef[]
-}
+import { change, dateTime } from './use-admin.ts'
+import { consoleCall, useConsole } from './console-api.ts'
+import type { ConsoleBody } from '@portico/sdk/wire'
 
 const PAGE = 20
 const ROLE_NAME = /^[0-9a-zA-Z_\- ]{1,128}$/
@@ -54,9 +37,8 @@ function membersProblem(users: string[], roles: string[]): string | undefined {
  */
 export function Roles({ client, role }: SectionProps) {
   const [skip, setSkip] = useState(0)
-  const list = useAdmin<{ results: RoleRow[]; count: number }>(client, 'roles', {
-    limit: String(PAGE),
-    skip: String(skip),
+  const list = useConsole(client, 'GET /api/admin/roles', {
+    query: { limit: String(PAGE), skip: String(skip) },
   })
   const [open, setOpen] = useState<string>()
   const [name, setName] = useState('')
@@ -72,7 +54,7 @@ export function Roles({ client, role }: SectionProps) {
       : membersProblem(members.users, members.roles)
     if (problem) return setMessage({ text: problem, failed: true })
     const failed = await change(() =>
-      client.request('POST', '/api/admin/roles', { body: { name: name.trim(), ...members } }),
+      consoleCall(client, 'POST /api/admin/roles', { body: { name: name.trim(), ...members } }),
     )
     if (failed) return setMessage({ text: failed, failed: true })
     setMessage({ text: `The role ${name.trim()} was created.`, failed: false })
@@ -175,8 +157,7 @@ function RoleView({
   onChanged,
   onClose,
 }: SectionProps & { name: string; onChanged: () => void; onClose: () => void }) {
-  const path = `/api/admin/roles/${encodeURIComponent(name)}`
-  const detail = useAdmin<RoleDetail>(client, `roles/${encodeURIComponent(name)}`)
+  const detail = useConsole(client, 'GET /api/admin/roles/:name', { params: { name } })
   const [message, setMessage] = useState<{ text: string; failed: boolean }>()
   const fail = (text: string) => setMessage({ text, failed: true })
   const [newUser, setNewUser] = useState('')
@@ -190,8 +171,10 @@ function RoleView({
   )
   const draft = access ?? (shown ? draftOf(shown.acl, addresses) : undefined)
 
-  const update = async (body: object, done: string) => {
-    const failed = await change(() => client.request('PUT', path, { body }))
+  const update = async (body: ConsoleBody<'PUT /api/admin/roles/:name'>, done: string) => {
+    const failed = await change(() =>
+      consoleCall(client, 'PUT /api/admin/roles/:name', { params: { name }, body }),
+    )
     setMessage({ text: failed ?? done, failed: failed !== undefined })
     if (failed) return false
     detail.reload()
@@ -219,7 +202,9 @@ function RoleView({
     if (await update({ acl: acl.acl }, "The role's access was saved.")) setAccess(undefined)
   }
   const remove = async () => {
-    const failed = await change(() => client.request('DELETE', path))
+    const failed = await change(() =>
+      consoleCall(client, 'DELETE /api/admin/roles/:name', { params: { name } }),
+    )
     setConfirming(false)
     if (failed) return fail(failed)
     onChanged()

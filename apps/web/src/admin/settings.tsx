@@ -1,13 +1,6 @@
-import type { SectionProps } from './console.tsx'
+import type { SectionProps } from './section.ts'
 import { ConsoleTable } from './console-table.tsx'
-import { useAdmin } from './use-admin.ts'
-
-interface Setting {
-  name: string
-  value: string
-  source: 'environment' | 'default'
-  secret: boolean
-}
+import { useConsole } from './console-api.ts'
 
 const MASK = '••••••••'
 
@@ -33,7 +26,7 @@ export function maskUrls(value: string): string {
 
 /** The server's effective configuration; secrets never leave the server. */
 export function Settings({ client }: SectionProps) {
-  const { state } = useAdmin<{ results: Setting[] }>(client, 'settings')
+  const { state } = useConsole(client, 'GET /api/admin/settings')
   return (
     <section aria-labelledby="settings-heading">
       <h2 id="settings-heading">Settings</h2>

@@ -1,31 +1,15 @@
 import { useState } from 'react'
 import { Link } from 'wouter'
-import type { SectionProps } from './console.tsx'
+import type { SectionProps } from './section.ts'
 import { ConsoleTable } from './console-table.tsx'
-import { change, dateTime, shortAddress, useAdmin } from './use-admin.ts'
+import { change, dateTime, shortAddress } from './use-admin.ts'
+import { consoleCall, useConsole } from './console-api.ts'
+import type { ConsoleSyncRow } from '@portico/sdk/wire'
 
 /** A contract-event sync as `GET /api/admin/syncs` lists it. */
-export interface SyncRow {
-  name: string
-  /** Declared by the site (`defineSync`), or a watch made at run time (`watchContractEvent`). */
-  kind: 'site' | 'watch'
-  chainId: number
-  className: string
-  addresses: string[]
-  events: string[]
-  filter: unknown
-  createdAt: string | null
-  writer: 'this process' | 'another process'
-  mode: 'starting' | 'backfill' | 'following' | null
-  nextBlock: string | null
-  head: string | null
-  blocksLeft: string | null
-  eventsPerSecond: number | null
-  rows: number
-  lastError: string | null
-  updatedAt: string | null
-}
+export type SyncRow = ConsoleSyncRow
 
+/** A contract-event sync as `GET /api/admin/syncs` lists it. */
 const MODES = { starting: 'Starting', backfill: 'Backfilling', following: 'Following the head' }
 
 /**
@@ -33,12 +17,12 @@ const MODES = { starting: 'Starting', backfill: 'Backfilling', following: 'Follo
  * fills; an admin can stop a watch (its rows stay in the class).
  */
 export function Syncs({ client, role }: SectionProps) {
-  const { state, reload } = useAdmin<{ processId: string; results: SyncRow[] }>(client, 'syncs')
+  const { state, reload } = useConsole(client, 'GET /api/admin/syncs')
   const [confirming, setConfirming] = useState<string>()
   const [message, setMessage] = useState<string>()
   const remove = async (tableName: string) => {
     const failed = await change(() =>
-      client.request('DELETE', `/api/admin/watches/${encodeURIComponent(tableName)}`),
+      consoleCall(client, 'DELETE /api/admin/watches/:tableName', { params: { tableName } }),
     )
     setConfirming(undefined)
     setMessage(failed ?? `The watch of ${tableName} was stopped; its rows stay.`)

@@ -1,25 +1,9 @@
 import { useState } from 'react'
-import type { SectionProps } from './console.tsx'
+import type { SectionProps } from './section.ts'
 import { ConsoleTable } from './console-table.tsx'
-import { change, dateTime, useAdmin } from './use-admin.ts'
-
-interface UserRow {
-  id: string
-  address: string
-  firstSignInAt: string
-  lastSignInAt: string
-  activeSessions: number
-  lastSeenAt: string | null
-}
-interface SessionRow {
-  id: string
-  chainId: number
-  userAgent: string | null
-  createdAt: string
-  lastSeenAt: string
-  expiresAt: string
-  revokedAt: string | null
-}
+import { change, dateTime } from './use-admin.ts'
+import { consoleCall, useConsole } from './console-api.ts'
+import type { ConsoleSessionRow as SessionRow, ConsoleUserRow as UserRow } from '@portico/sdk/wire'
 
 /** Whether a session can still be used. */
 const stateOf = (session: SessionRow) =>
@@ -29,8 +13,8 @@ const stateOf = (session: SessionRow) =>
 export function Users({ client, role }: SectionProps) {
   const [search, setSearch] = useState('')
   const [open, setOpen] = useState<UserRow>()
-  const { state, reload } = useAdmin<{ results: UserRow[] }>(client, 'users', {
-    search: search.trim() || undefined,
+  const { state, reload } = useConsole(client, 'GET /api/admin/users', {
+    query: { search: search.trim() || undefined },
   })
   return (
     <section aria-labelledby="users-heading">
@@ -85,10 +69,12 @@ function UserSessions({
   user,
   onChanged,
 }: SectionProps & { user: UserRow; onChanged: () => void }) {
-  const { state, reload } = useAdmin<{ results: SessionRow[] }>(client, `users/${user.id}/sessions`)
+  const { state, reload } = useConsole(client, 'GET /api/admin/users/:userId/sessions', {
+    params: { userId: user.id },
+  })
   const [message, setMessage] = useState<string>()
-  const revoke = async (path: string, done: string) => {
-    const failed = await change(() => client.request('POST', `/api/admin/${path}`))
+  const revoke = async (call: () => Promise<unknown>, done: string) => {
+    const failed = await change(call)
     setMessage(failed ?? done)
     reload()
     onChanged()
@@ -104,7 +90,13 @@ function UserSessions({
           <button
             type="button"
             onClick={() =>
-              revoke(`users/${user.id}/revoke-sessions`, 'Every session of this user was revoked.')
+              revoke(
+                () =>
+                  consoleCall(client, 'POST /api/admin/users/:userId/revoke-sessions', {
+                    params: { userId: user.id },
+                  }),
+                'Every session of this user was revoked.',
+              )
             }
           >
             Revoke all sessions
@@ -137,7 +129,13 @@ function UserSessions({
                   type="button"
                   className="button-secondary"
                   onClick={() =>
-                    revoke(`sessions/${session.id}/revoke`, 'The session was revoked.')
+                    revoke(
+                      () =>
+                        consoleCall(client, 'POST /api/admin/sessions/:sessionId/revoke', {
+                          params: { sessionId: session.id },
+                        }),
+                      'The session was revoked.',
+                    )
                   }
                 >
                   Revoke

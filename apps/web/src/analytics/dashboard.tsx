@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import type { BackendClient } from '@portico/sdk/backend'
-import { SignInFirst } from '../shell/access-state.tsx'
+import { SignInFirst } from '../wallet/access-state.tsx'
 import { NotAllowed } from '../shell/not-allowed.tsx'
 import { RangePicker, SubdomainFilter } from './controls.tsx'
 import { AudiencePanels } from './audience.tsx'

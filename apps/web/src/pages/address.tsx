@@ -5,7 +5,7 @@ import { useAuth } from '@portico/react'
 import { useBackendClient } from '../backend/use-backend-client.ts'
 import { useServerData } from '../backend/use-server-data.ts'
 import { loadPublicProfile } from '../profile/profile-store.ts'
-import { Avatar } from '../shell/identicon.tsx'
+import { Avatar } from '../ui/identicon.tsx'
 import { usePageParams } from '../shell/page-params.ts'
 
 /**

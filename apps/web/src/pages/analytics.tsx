@@ -3,9 +3,9 @@ import { RecentActivity, useAuth } from '@portico/react'
 import type { BackendClient } from '@portico/sdk/backend'
 import { useBackendClient } from '../backend/use-backend-client.ts'
 import { useServerData } from '../backend/use-server-data.ts'
-import { SignInFirst } from '../shell/access-state.tsx'
+import { SignInFirst } from '../wallet/access-state.tsx'
 import { NotAllowed } from '../shell/not-allowed.tsx'
-import { PageLoading } from '../shell/page-loading.tsx'
+import { PageLoading } from '../ui/page-loading.tsx'
 import '../analytics/analytics.css'
 
 /** The dashboard and its charts load only for the team: a visitor gets the prompt at once. */

@@ -3,7 +3,7 @@ import { useLocation } from 'wouter'
 import { RevealScan } from '../reveal/reveal-provider.tsx'
 import { ErrorBoundary } from './error-boundary.tsx'
 import { Layout } from './layout.tsx'
-import { PageLoading } from './page-loading.tsx'
+import { PageLoading } from '../ui/page-loading.tsx'
 import { PageParamsContext } from './page-params.ts'
 import { matchPage, syncBodyClass, type PageDefinition } from './page-table.ts'
 

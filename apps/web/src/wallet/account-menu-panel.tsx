@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { Link } from 'wouter'
 import { useAuth } from '@portico/react'
-import { Avatar } from '../shell/identicon.tsx'
+import { Avatar } from '../ui/identicon.tsx'
 
 /** The open account menu: who (picture, name, full address, copyable), the Account page, sign out. */
 export function AccountMenuPanel({

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { useLocation } from 'wouter'
 import { useOwnProfile } from '../profile/use-own-profile.ts'
-import { Avatar } from '../shell/identicon.tsx'
+import { Avatar } from '../ui/identicon.tsx'
 import { shortAddress } from './config.ts'
 
 import { AccountMenuPanel } from './account-menu-panel.tsx'

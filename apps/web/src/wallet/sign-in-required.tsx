@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { useAuth } from '@portico/react'
-import { SignInFirst } from '../shell/access-state.tsx'
-import { PageLoading } from '../shell/page-loading.tsx'
+import { SignInFirst } from './access-state.tsx'
+import { PageLoading } from '../ui/page-loading.tsx'
 
 /**
  * Guards a page marked `auth: 'required'` in the page table: signed-in users see it, everyone

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { startFlakyServer, type FlakyServer } from '@portico/test-kit/flaky-server'
 import { BackendError } from '../errors/backend.ts'
-import { sdkVersion } from '../version/sdk-version.ts'
+import { sdkVersion } from '../sdk-version.ts'
 import { createBackendClient, type BackendClientConfig } from './client.ts'
 import { backoffDelay } from './retry.ts'
 

@@ -1,7 +1,11 @@
 import { answerCode, BackendError } from '../errors/backend.ts'
 import { checkUrl } from '../errors/config.ts'
-import { sdkVersion } from '../version/sdk-version.ts'
-import { createLiveConnection, type LiveConnection } from './live-connection.ts'
+import { sdkVersion } from '../sdk-version.ts'
+import {
+  createLiveConnection,
+  type LiveConnection,
+  type WebSocketClass,
+} from './live-connection.ts'
 import { backoffDelay, newIdempotencyKey } from './retry.ts'
 
 export type BackendFetch = (input: string, init: RequestInit) => Promise<Response>
@@ -38,16 +42,8 @@ export interface BackendClientConfig {
   WebSocket?: WebSocketClass | undefined
 }
 
-/** What live queries need of a WebSocket class (the browser's, or the `ws` package's). */
-export type WebSocketClass = new (url: string) => {
-  readyState: number
-  send(data: string): void
-  close(): void
-  onopen: ((event: unknown) => void) | null
-  onmessage: ((event: { data: unknown }) => void) | null
-  onclose: ((event: unknown) => void) | null
-  onerror: ((event: unknown) => void) | null
-}
+// The socket's own module says what it needs of a WebSocket class.
+export type { WebSocketClass } from './live-connection.ts'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 

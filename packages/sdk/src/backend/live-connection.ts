@@ -7,7 +7,6 @@ import type {
   LiveUnsubscribeMessage,
   WireObject,
 } from '../wire/types.ts'
-import type { WebSocketClass } from './client.ts'
 import { backoffDelay } from './retry.ts'
 
 // The socket behind live queries (`/api/live`): one per backend client, created with it, carrying
@@ -15,6 +14,17 @@ import { backoffDelay } from './retry.ts'
 // last; when it drops, it is opened again with backoff and the subscriptions are made again
 // (changes made while it was down are not replayed: each entry hears `onReconnect`). Objects
 // arrive as the wire sends them; `subscribe` (live.ts) turns them into saved objects.
+
+/** What live queries need of a WebSocket class (the browser's, or the `ws` package's). */
+export type WebSocketClass = new (url: string) => {
+  readyState: number
+  send(data: string): void
+  close(): void
+  onopen: ((event: unknown) => void) | null
+  onmessage: ((event: { data: unknown }) => void) | null
+  onclose: ((event: unknown) => void) | null
+  onerror: ((event: unknown) => void) | null
+}
 
 /** One subscription as the connection carries it. */
 export interface LiveEntry {

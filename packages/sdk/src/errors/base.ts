@@ -1,4 +1,4 @@
-import { sdkVersion } from '../version/sdk-version.ts'
+import { sdkVersion } from '../sdk-version.ts'
 
 export interface BaseErrorParameters {
   /** The underlying error, kept whole so callers can `walk()` to it. */

@@ -1,4 +1,4 @@
-import { chainName } from '../wallet/chain-names.ts'
+import { chainName } from '../chain-names.ts'
 import { BaseError, type BaseErrorParameters } from './base.ts'
 
 // Errors of wallet connection (docs/errors.md). Errors that wallets and viem raise themselves

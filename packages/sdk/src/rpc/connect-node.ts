@@ -8,7 +8,7 @@ import {
 import { checkUrl } from '../errors/config.ts'
 import { ChainUrlMissingError, NodeConfigMissingError } from '../errors/rpc.ts'
 import { warnIfKeyInBrowser } from './browser-key-warning.ts'
-import { sdkVersion } from '../version/sdk-version.ts'
+import { sdkVersion } from '../sdk-version.ts'
 import { gatewayChainUrl, nodeDefaults } from './defaults.ts'
 import type { FetchFn } from './fetch.ts'
 import { nodeTransport, type NodeTransportOptions } from './transport.ts'

@@ -1,6 +1,6 @@
 import type { BackendClient } from '../backend/client.ts'
 import { SdkVersionUnsupportedError } from '../errors/version.ts'
-import { sdkVersion } from './sdk-version.ts'
+import { sdkVersion } from '../sdk-version.ts'
 
 export interface ServerVersion {
   /** The server's own version. */

@@ -1,5 +1,5 @@
 // Entry point `@portico/sdk/version`: this SDK's version, the server's, and what the server offers.
-export { sdkVersion } from './sdk-version.ts'
+export { sdkVersion } from '../sdk-version.ts'
 export {
   checkVersion,
   compareVersions,

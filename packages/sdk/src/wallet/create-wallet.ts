@@ -27,7 +27,7 @@ import {
 } from '../errors/wallet.ts'
 import type { Store } from '../store/store.ts'
 import { injectedWaitMs, waitForInjectedWallet, type InjectedWindow } from './detect-injected.ts'
-import { chainName } from './chain-names.ts'
+import { chainName } from '../chain-names.ts'
 import type {
   WalletConnectorInfo,
   WalletKind,

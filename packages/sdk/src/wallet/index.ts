@@ -35,4 +35,4 @@ export {
   type WalletNotConnectedErrorType,
   type ChainNotAllowedErrorType,
 } from '../errors/wallet.ts'
-export { chainName } from './chain-names.ts'
+export { chainName } from '../chain-names.ts'

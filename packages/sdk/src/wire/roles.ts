@@ -134,3 +134,20 @@ export const updateRoleBodySchema = {
   },
   additionalProperties: false,
 } as const
+
+/** The path of one role: `/…/roles/:name`. */
+export const roleParamsSchema = {
+  type: 'object',
+  properties: { name: roleNameSchema },
+  required: ['name'],
+} as const
+
+/** A page of roles: `limit` (at most 1000, default 100) and `skip`. */
+export const rolePageSchema = {
+  type: 'object',
+  properties: {
+    limit: { type: 'string', pattern: '^[0-9]{1,9}$', description: 'at most 1000 (default 100)' },
+    skip: { type: 'string', pattern: '^[0-9]{1,9}$' },
+  },
+  additionalProperties: false,
+} as const

@@ -1,6 +1,8 @@
 import { and, asc, eq, gt } from 'drizzle-orm'
 import { guardConsoleRoutes } from '../admin/guard.ts'
-import { consoleAccess } from '../admin/access.ts'
+import { consoleAccess } from '../auth/team.ts'
+import type { ConsoleNeeds } from '../admin/needs.ts'
+import type { AddressIndex } from './service.ts'
 import { consoleErrors, tags } from '../admin/schemas.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import { indexedAddresses } from '../db/address-schema.ts'
@@ -32,7 +34,10 @@ export const addressIndexHealthSchema = {
 export const consoleAddressRoutes = routePlugin(
   'portico-console-addresses',
   ['portico-current-user'],
-  async function consoleAddressRoutes(app, services) {
+  async function consoleAddressRoutes(
+    app,
+    services: ConsoleNeeds & { addressIndex: AddressIndex },
+  ) {
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
 

@@ -19,24 +19,6 @@ export interface ClassDefaults {
   }
 }
 
-export const classDefaultsSchema = {
-  type: 'object',
-  properties: {
-    className: { type: 'string' },
-    writers: { type: 'string', enum: ['users', 'sync'] },
-    sync: { type: ['string', 'null'] },
-    newObject: {
-      type: 'object',
-      properties: {
-        creator: { type: 'string', enum: ['read-write', 'none'] },
-        public: { type: 'string', enum: ['read', 'none', 'on-request'] },
-      },
-      required: ['creator', 'public'],
-    },
-  },
-  required: ['className', 'writers', 'sync', 'newObject'],
-} as const
-
 /** The defaults of `className`, given the syncs this server runs. */
 export function classDefaults(className: string, syncs: readonly Sync[]): ClassDefaults {
   const sync = syncs.find((s) => s.className === className)

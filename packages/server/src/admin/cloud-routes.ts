@@ -1,3 +1,4 @@
+import { consoleRoutes as c, MAX_JOB_PARAMS_BYTES } from '@portico/sdk/wire'
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import { guardConsoleRoutes } from './guard.ts'
 import type { FastifyRequest } from 'fastify'
@@ -8,142 +9,26 @@ import { JOB_STATUS } from '../objects/names.ts'
 import type { CloudLogLine } from '../cloud/logs.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import type { WireObject } from '../objects/rows.ts'
-import { consoleAccess, type ConsoleNeed } from './access.ts'
+import { consoleAccess, type ConsoleNeed } from '../auth/team.ts'
 import { recordAudit } from '../audit/log.ts'
-import { consoleErrors, digits, tags } from './schemas.ts'
+import { consoleErrors, tags } from './schemas.ts'
+import type { CloudCode } from '../cloud/code.ts'
+import type { ConsoleNeeds } from './needs.ts'
+
+/** The services these routes use. */
+export type ConsoleCloudNeeds = ConsoleNeeds & { cloud: CloudCode }
 
 // The console's cloud code: what CLOUD_CODE defined (functions, triggers, jobs), starting a
 // job, its runs with their log, and the Logs section: cloud code's logger lines with the
 // server's own recent warnings and errors, newest first. Access is decided before the input is
 // validated, so a visitor hears 401 and a viewer 403 whatever they sent.
 
-/** Largest params a job is started with, as JSON. */
-export const MAX_JOB_PARAMS_BYTES = 64 * 1024
-
 const errors = { 400: errorBodySchema, ...consoleErrors } as const
-const isoOrNull = { type: ['string', 'null'] } as const
-
-const cloudAnswer = {
-  type: 'object',
-  properties: {
-    configured: { type: 'boolean', description: 'Whether CLOUD_CODE names cloud code to load' },
-    functions: { type: 'array', items: { type: 'string' } },
-    triggers: {
-      type: 'array',
-      items: { type: 'string' },
-      description: 'Each trigger as "<kind> <class>", e.g. "beforeSave Note"',
-    },
-    jobs: { type: 'array', items: { type: 'string' } },
-  },
-  required: ['configured', 'functions', 'triggers', 'jobs'],
-  additionalProperties: false,
-} as const
-
-const logLineSchema = {
-  type: 'object',
-  properties: {
-    time: { type: 'string' },
-    level: { type: 'string', enum: ['info', 'warn', 'error'] },
-    message: { type: 'string' },
-  },
-  required: ['time', 'level', 'message'],
-  additionalProperties: false,
-} as const
-
-const runSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    jobName: { type: 'string' },
-    source: { type: 'string', enum: ['api', 'console'] },
-    status: { type: 'string', enum: ['running', 'succeeded', 'failed'] },
-    message: { type: 'string' },
-    params: { type: 'object', additionalProperties: true },
-    startedAt: isoOrNull,
-    finishedAt: isoOrNull,
-    log: { type: 'array', items: logLineSchema },
-  },
-  required: [
-    'id',
-    'jobName',
-    'source',
-    'status',
-    'message',
-    'params',
-    'startedAt',
-    'finishedAt',
-    'log',
-  ],
-  additionalProperties: false,
-} as const
-
-const runsAnswer = {
-  type: 'object',
-  properties: {
-    results: { type: 'array', items: runSchema },
-    hasMore: { type: 'boolean', description: 'Whether older runs follow this page' },
-  },
-  required: ['results', 'hasMore'],
-  additionalProperties: false,
-} as const
-
-const consoleLogLine = {
-  type: 'object',
-  properties: {
-    time: { type: 'string' },
-    level: { type: 'string', enum: ['info', 'warn', 'error'] },
-    source: {
-      type: 'string',
-      enum: ['cloud', 'server'],
-      description: "cloud: cloud code's logger; server: the server's own warnings and errors",
-    },
-    message: { type: 'string' },
-    requestId: { type: 'string' },
-    jobId: { type: 'string' },
-  },
-  required: ['time', 'level', 'source', 'message'],
-  additionalProperties: false,
-} as const
-
-const jobParams = {
-  type: 'object',
-  properties: { name: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$' } },
-  required: ['name'],
-  additionalProperties: false,
-} as const
-
-const startBody = {
-  type: 'object',
-  properties: {
-    params: {
-      type: 'object',
-      additionalProperties: true,
-      description: `What the job's request.params holds (a JSON object, at most ${MAX_JOB_PARAMS_BYTES / 1024} KB)`,
-    },
-  },
-  additionalProperties: false,
-} as const
-
-const runsQuery = {
-  type: 'object',
-  properties: { limit: digits, skip: digits },
-  additionalProperties: false,
-} as const
-
-const logsQuery = {
-  type: 'object',
-  properties: {
-    level: { type: 'string', enum: ['info', 'warn', 'error'], description: 'This level or above' },
-    text: { type: 'string', maxLength: 200, description: 'Lines containing this (any case)' },
-    limit: digits,
-  },
-  additionalProperties: false,
-} as const
 
 export const consoleCloudRoutes = routePlugin(
   'portico-console-cloud',
   ['portico-current-user'],
-  async function consoleCloudRoutes(fastify, services) {
+  async function consoleCloudRoutes(fastify, services: ConsoleCloudNeeds) {
     const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
     guardConsoleRoutes(app, services.config.app)
     const requireConsole = consoleAccess(services.config.app)
@@ -159,7 +44,7 @@ export const consoleCloudRoutes = routePlugin(
         schema: {
           tags,
           summary: "The site's cloud code (CLOUD_CODE): its functions, triggers and jobs",
-          response: { 200: cloudAnswer, ...consoleErrors },
+          response: { 200: c['GET /api/admin/cloud'].answer, ...consoleErrors },
         },
       },
       async () => {
@@ -181,15 +66,10 @@ export const consoleCloudRoutes = routePlugin(
           tags,
           summary:
             'Start a run of a cloud code job; answers its id at once (it runs in the background)',
-          params: jobParams,
-          body: startBody,
+          params: c['POST /api/admin/cloud/jobs/:name'].params,
+          body: c['POST /api/admin/cloud/jobs/:name'].body,
           response: {
-            202: {
-              type: 'object',
-              properties: { id: { type: 'string' } },
-              required: ['id'],
-              additionalProperties: false,
-            },
+            202: c['POST /api/admin/cloud/jobs/:name'].answer,
             ...errors,
             404: errorBodySchema,
           },
@@ -222,8 +102,8 @@ export const consoleCloudRoutes = routePlugin(
         schema: {
           tags,
           summary: "Cloud code jobs' runs, newest first, with status, times, message and log",
-          querystring: runsQuery,
-          response: { 200: runsAnswer, ...errors },
+          querystring: c['GET /api/admin/cloud/runs'].querystring,
+          response: { 200: c['GET /api/admin/cloud/runs'].answer, ...errors },
         },
       },
       async (request) => {
@@ -248,14 +128,9 @@ export const consoleCloudRoutes = routePlugin(
           tags,
           summary:
             "Recent log lines, newest first: cloud code's logger and the server's warnings and errors (this process's)",
-          querystring: logsQuery,
+          querystring: c['GET /api/admin/logs'].querystring,
           response: {
-            200: {
-              type: 'object',
-              properties: { results: { type: 'array', items: consoleLogLine } },
-              required: ['results'],
-              additionalProperties: false,
-            },
+            200: c['GET /api/admin/logs'].answer,
             ...errors,
           },
         },

@@ -1,6 +1,6 @@
+import { consoleRoutes as c } from '@portico/sdk/wire'
 import { parseAcl, withPublicRead } from '../objects/acl.ts'
 import { desc, eq, sql } from 'drizzle-orm'
-import { aclSchema, objectSchema, queryAnswerSchema } from '@portico/sdk/wire'
 import { files, users } from '../db/schema.ts'
 import { badRequest, errorBodySchema, notFound } from '../errors.ts'
 import { ANY_OWNER } from '../objects/access.ts'
@@ -8,85 +8,36 @@ import { assertStoredClassName } from '../objects/names.ts'
 import { parseWhereText } from '../objects/condition.ts'
 import { translatePage } from '../objects/query.ts'
 import { normaliseDocument } from '../objects/wire.ts'
-import { consoleAccess } from './access.ts'
+import { consoleAccess } from '../auth/team.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { consoleFieldRoutes } from './field-routes.ts'
 import { consoleIndexRoutes } from './index-routes.ts'
 import { aclByUserId, aclUserIds, addressesOf } from './acl-users.ts'
-import { consoleErrors, digits, paging, pagingQuery, tags } from './schemas.ts'
-import { STORED_FILE_NAME } from '../files/store.ts'
+import { consoleErrors, paging, tags } from './schemas.ts'
 import { exportCsv, exportJson } from './export.ts'
 import { pageEnd, parsePageEnd, whereAfter } from './keyset.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import { ROLE_CLASS, roleWriteProblem } from '../roles/rules.ts'
+import type { FileStore } from '../files/store.ts'
+import type { ConsoleNeeds } from './needs.ts'
+import type { ConsoleFieldNeeds } from './field-routes.ts'
+import type { ConsoleIndexNeeds } from './index-routes.ts'
+
+/** The services these routes use. */
+export type ConsoleDataNeeds = ConsoleNeeds &
+  ConsoleFieldNeeds &
+  ConsoleIndexNeeds & { files: FileStore }
 
 // The console's routes over data: objects through the same query language as the SDK (as the
 // console, which reads every object), record edits and deletes recorded in the audit log,
 // streamed exports and files. Imports are in import-route.ts.
 
 const errors = { 400: errorBodySchema, 404: errorBodySchema, ...consoleErrors } as const
-const className = { type: 'string', maxLength: 64 } as const
-const objectId = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } as const
-const classParams = { type: 'object', properties: { className }, required: ['className'] } as const
-const objectParams = {
-  type: 'object',
-  properties: { className, objectId },
-  required: ['className', 'objectId'],
-} as const
-const queryString = {
-  type: 'object',
-  properties: {
-    where: {
-      type: 'string',
-      maxLength: 20_000,
-      description: 'JSON constraints, as the SDK sends them',
-    },
-    order: { type: 'string', maxLength: 400 },
-    limit: digits,
-    skip: digits,
-    after: {
-      type: 'string',
-      maxLength: 400,
-      description:
-        "The previous page's `next`: the page after it, read from where it ended (orders by createdAt, updatedAt or objectId) instead of skipping",
-    },
-    count: { type: 'string', enum: ['0', '1', 'true', 'false'] },
-    countLimit: {
-      ...digits,
-      description:
-        'Count at most this many (a larger class answers this many, with `countCapped`): a count reads every match',
-    },
-  },
-  additionalProperties: false,
-} as const
-
-/** A page of objects as the console reads it: with each owner's wallet address. */
-const consoleQueryAnswer = {
-  ...queryAnswerSchema,
-  properties: {
-    ...queryAnswerSchema.properties,
-    owners: {
-      type: 'object',
-      description:
-        'The wallet address of each user the page names (its owners and the users its ACLs name), by user id',
-      additionalProperties: { type: 'string' },
-    },
-    next: {
-      type: 'string',
-      description:
-        'Where this full page ended, to send as `after` for the next one (orders by createdAt, updatedAt or objectId)',
-    },
-    countCapped: {
-      type: 'boolean',
-      description: 'True when more objects match than `countLimit`, which is then the count',
-    },
-  },
-} as const
 
 export const consoleDataRoutes = routePlugin(
   'portico-console-data',
   ['portico-current-user'],
-  async function consoleDataRoutes(app, services) {
+  async function consoleDataRoutes(app, services: ConsoleDataNeeds) {
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
     await consoleFieldRoutes(app, services)
@@ -112,9 +63,9 @@ export const consoleDataRoutes = routePlugin(
           tags,
           summary:
             'Every object of a class (the console reads all), filtered and sorted as the SDK queries',
-          params: classParams,
-          querystring: queryString,
-          response: { 200: consoleQueryAnswer, ...errors },
+          params: c['GET /api/admin/classes/:className'].params,
+          querystring: c['GET /api/admin/classes/:className'].querystring,
+          response: { 200: c['GET /api/admin/classes/:className'].answer, ...errors },
         },
       },
       async (request) => {
@@ -167,23 +118,9 @@ export const consoleDataRoutes = routePlugin(
         schema: {
           tags,
           summary: "Replace an object's document, and/or set its owner and public read",
-          params: objectParams,
-          body: {
-            type: 'object',
-            properties: {
-              data: { type: 'object' },
-              publicRead: { type: 'boolean' },
-              acl: aclSchema,
-              owner: {
-                type: 'string',
-                pattern: '^[A-Za-z0-9_-]{1,80}$',
-                description: "The new owner's user id, or wallet address (0x…)",
-              },
-            },
-            required: ['data'],
-            additionalProperties: false,
-          },
-          response: { 200: objectSchema, ...errors },
+          params: c['PUT /api/admin/classes/:className/:objectId'].params,
+          body: c['PUT /api/admin/classes/:className/:objectId'].body,
+          response: { 200: c['PUT /api/admin/classes/:className/:objectId'].answer, ...errors },
         },
       },
       async (request) => {
@@ -247,7 +184,7 @@ export const consoleDataRoutes = routePlugin(
         schema: {
           tags,
           summary: 'Delete an object (needs a sign-in from the last 15 minutes)',
-          params: objectParams,
+          params: c['DELETE /api/admin/classes/:className/:objectId'].params,
           response: { 204: { type: 'null' }, ...errors },
         },
       },
@@ -270,15 +207,8 @@ export const consoleDataRoutes = routePlugin(
         schema: {
           tags,
           summary: 'Export a class, or the objects a filter selects, as JSON or CSV (streamed)',
-          params: classParams,
-          querystring: {
-            type: 'object',
-            properties: {
-              format: { type: 'string', enum: ['json', 'csv'] },
-              where: queryString.properties.where,
-            },
-            additionalProperties: false,
-          },
+          params: c['GET /api/admin/classes/:className/export'].params,
+          querystring: c['GET /api/admin/classes/:className/export'].querystring,
           response: errors,
         },
       },
@@ -303,7 +233,7 @@ export const consoleDataRoutes = routePlugin(
         schema: {
           tags,
           summary: 'Files with owner, type, size and where they are kept, newest first',
-          querystring: pagingQuery,
+          querystring: c['GET /api/admin/files'].querystring,
           response: errors,
         },
       },
@@ -334,16 +264,7 @@ export const consoleDataRoutes = routePlugin(
         schema: {
           tags,
           summary: 'Delete a file and its bytes (needs a sign-in from the last 15 minutes)',
-          params: {
-            type: 'object',
-            properties: {
-              name: {
-                type: 'string',
-                pattern: STORED_FILE_NAME,
-              },
-            },
-            required: ['name'],
-          },
+          params: c['DELETE /api/admin/files/:name'].params,
           response: { 204: { type: 'null' }, ...errors, 503: errorBodySchema },
         },
       },

@@ -1,3 +1,4 @@
+import { BULK_DELETE_MAX, consoleRoutes as c, type FIELD_TYPES } from '@portico/sdk/wire'
 import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import type { Database } from '../db/client.ts'
@@ -5,30 +6,22 @@ import { sharedValues } from '../db/schema.ts'
 import { HttpError, badRequest, errorBodySchema, notFound } from '../errors.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import { assertFieldName, assertStoredClassName, isPointerClass } from '../objects/names.ts'
-import type { Services } from '../services.ts'
+import type { Sync } from '../sync/definition.ts'
+import type { ConsoleNeeds } from './needs.ts'
 import { parseWhere } from '../objects/condition.ts'
-import { consoleAccess } from './access.ts'
+import { consoleAccess } from '../auth/team.ts'
 import { recordAudit } from '../audit/log.ts'
 import { consoleErrors, tags } from './schemas.ts'
-import { classDefaults, classDefaultsSchema } from './class-defaults.ts'
+import { classDefaults } from './class-defaults.ts'
+
+/** The services these routes use. */
+export type ConsoleFieldNeeds = ConsoleNeeds & { syncs: readonly Sync[] }
 
 // A class's columns as the console's data browser declares them, and the changes over many
 // objects at once: removing a field from every object, deleting a selection. Documents have no
 // schema, so a declared field is only a column shown before any object has a value in it; it is
 // kept beside the server's other shared values.
 
-export const FIELD_TYPES = [
-  'string',
-  'number',
-  'boolean',
-  'date',
-  'pointer',
-  'relation',
-  'file',
-  'geopoint',
-  'array',
-  'object',
-] as const
 export type FieldType = (typeof FIELD_TYPES)[number]
 
 export interface DeclaredField {
@@ -38,25 +31,6 @@ export interface DeclaredField {
 }
 
 const errors = { 400: errorBodySchema, 404: errorBodySchema, ...consoleErrors } as const
-const className = { type: 'string', maxLength: 64 } as const
-const fieldName = { type: 'string', maxLength: 64 } as const
-const classParams = { type: 'object', properties: { className }, required: ['className'] } as const
-const declaredFieldSchema = {
-  type: 'object',
-  properties: {
-    type: { type: 'string', enum: [...FIELD_TYPES] },
-    targetClass: { type: 'string', maxLength: 64 },
-  },
-  required: ['type'],
-  additionalProperties: false,
-} as const
-const fieldsAnswer = {
-  type: 'object',
-  properties: { fields: { type: 'object', additionalProperties: declaredFieldSchema } },
-  required: ['fields'],
-} as const
-/** Most objects one bulk delete names: a page of the browser at its largest. */
-const BULK_MAX = 200
 
 const keyOf = (className: string) => `console.fields.${className}`
 
@@ -77,7 +51,7 @@ async function saveFields(db: Database, className: string, fields: Record<string
 }
 
 /** The field routes, inside the console's data plugin (whose access hook guards them). */
-export async function consoleFieldRoutes(app: FastifyInstance, services: Services) {
+export async function consoleFieldRoutes(app: FastifyInstance, services: ConsoleFieldNeeds) {
   const requireConsole = consoleAccess(services.config.app)
   const db = services.db
   const objects = services.objects
@@ -88,8 +62,8 @@ export async function consoleFieldRoutes(app: FastifyInstance, services: Service
       schema: {
         tags,
         summary: "The columns declared for a class in the console (beside its objects' fields)",
-        params: classParams,
-        response: { 200: fieldsAnswer, ...errors },
+        params: c['GET /api/admin/classes/:className/fields'].params,
+        response: { 200: c['GET /api/admin/classes/:className/fields'].answer, ...errors },
       },
     },
     async (request) => {
@@ -105,8 +79,8 @@ export async function consoleFieldRoutes(app: FastifyInstance, services: Service
       schema: {
         tags,
         summary: "A class's defaults: who writes its objects and the ACL a new one starts with",
-        params: classParams,
-        response: { 200: classDefaultsSchema, ...errors },
+        params: c['GET /api/admin/classes/:className/defaults'].params,
+        response: { 200: c['GET /api/admin/classes/:className/defaults'].answer, ...errors },
       },
     },
     async (request) => {
@@ -124,14 +98,9 @@ export async function consoleFieldRoutes(app: FastifyInstance, services: Service
       schema: {
         tags,
         summary: 'Declare a column of a class, with its type (objects get values when edited)',
-        params: classParams,
-        body: {
-          type: 'object',
-          properties: { name: fieldName, ...declaredFieldSchema.properties },
-          required: ['name', 'type'],
-          additionalProperties: false,
-        },
-        response: { 200: fieldsAnswer, ...errors },
+        params: c['POST /api/admin/classes/:className/fields'].params,
+        body: c['POST /api/admin/classes/:className/fields'].body,
+        response: { 200: c['GET /api/admin/classes/:className/fields'].answer, ...errors },
       },
     },
     async (request) => {
@@ -164,11 +133,7 @@ export async function consoleFieldRoutes(app: FastifyInstance, services: Service
         tags,
         summary:
           'Remove a field from every object of a class, and its column (needs a sign-in from the last 15 minutes)',
-        params: {
-          type: 'object',
-          properties: { className, field: fieldName },
-          required: ['className', 'field'],
-        },
+        params: c['DELETE /api/admin/classes/:className/fields/:field'].params,
         response: {
           200: {
             type: 'object',
@@ -218,22 +183,9 @@ export async function consoleFieldRoutes(app: FastifyInstance, services: Service
     {
       schema: {
         tags,
-        summary: `Delete up to ${BULK_MAX} objects of a class by id (needs a sign-in from the last 15 minutes)`,
-        params: classParams,
-        body: {
-          type: 'object',
-          properties: {
-            ids: {
-              type: 'array',
-              minItems: 1,
-              maxItems: BULK_MAX,
-              uniqueItems: true,
-              items: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
-            },
-          },
-          required: ['ids'],
-          additionalProperties: false,
-        },
+        summary: `Delete up to ${BULK_DELETE_MAX} objects of a class by id (needs a sign-in from the last 15 minutes)`,
+        params: c['POST /api/admin/classes/:className/delete'].params,
+        body: c['POST /api/admin/classes/:className/delete'].body,
         response: {
           200: {
             type: 'object',

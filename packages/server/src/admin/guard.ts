@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { consoleAccess } from './access.ts'
+import { consoleAccess } from '../auth/team.ts'
 
 /**
  * Decides access before anything else on every route of a console plugin: a visitor is told

@@ -3,11 +3,15 @@ import { PassThrough } from 'node:stream'
 import { badRequest, errorBodySchema, HttpError } from '../errors.ts'
 import { ImportFileError } from '../import/export-file.ts'
 import { importOpened, openFile } from '../import/parse-import.ts'
-import { consoleAccess } from './access.ts'
+import { consoleAccess } from '../auth/team.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { recordAudit } from '../audit/log.ts'
 import { consoleErrors, tags } from './schemas.ts'
 import { routePlugin } from '../http/route-plugin.ts'
+import type { ConsoleNeeds } from './needs.ts'
+
+/** The services these routes use. */
+export type ConsoleImportNeeds = ConsoleNeeds
 
 /** Largest export file accepted by the console's import (the command line has no limit). */
 const IMPORT_MAX_BYTES = 50 * 1024 * 1024
@@ -20,7 +24,7 @@ const IMPORT_MAX_BYTES = 50 * 1024 * 1024
 export const consoleImportRoute = routePlugin(
   'portico-console-import',
   ['portico-current-user'],
-  async function consoleImportRoute(app, services) {
+  async function consoleImportRoute(app, services: ConsoleImportNeeds) {
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
     const db = services.db

@@ -1,26 +1,32 @@
+import { consoleRoutes as c } from '@portico/sdk/wire'
 import { and, count, desc, eq, gt, ilike, isNull, sql } from 'drizzle-orm'
 
 import { errorBodySchema } from '../errors.ts'
 import { badRequest, notFound } from '../errors.ts'
 import { eventCounts, files, sessions, users } from '../db/schema.ts'
 import { createApiKey, listApiKeys, revokeApiKey } from '../rpc/api-keys.ts'
-import { consoleAccess } from './access.ts'
+import { consoleAccess } from '../auth/team.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { listAudit, recordAudit } from '../audit/log.ts'
-import { consoleErrors, digits, paging, recordId, tags } from './schemas.ts'
+import { consoleErrors, paging, tags } from './schemas.ts'
 import { effectiveSettings } from './settings.ts'
 import { routePlugin } from '../http/route-plugin.ts'
+import type { ApiKeyVerifier } from '../rpc/api-keys.ts'
+import type { Sessions } from '../auth/sessions.ts'
+import type { ConsoleNeeds } from './needs.ts'
+
+/** The services these routes use. */
+export type ConsolePeopleNeeds = ConsoleNeeds & { apiKeys: ApiKeyVerifier; sessions: Sessions }
 
 // The console's routes about people and the server: who is signed in, sessions, API keys,
 // settings and the audit log. Objects, files and imports are in data-routes.ts.
 
 const errors = consoleErrors
-const id = recordId
 
 export const consolePeopleRoutes = routePlugin(
   'portico-console-people',
   ['portico-current-user'],
-  async function consolePeopleRoutes(app, services) {
+  async function consolePeopleRoutes(app, services: ConsolePeopleNeeds) {
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
     const db = services.db
@@ -79,11 +85,7 @@ export const consolePeopleRoutes = routePlugin(
         schema: {
           tags,
           summary: 'Users, newest sign-in first; search by address',
-          querystring: {
-            type: 'object',
-            properties: { search: { type: 'string', maxLength: 42 }, limit: digits, skip: digits },
-            additionalProperties: false,
-          },
+          querystring: c['GET /api/admin/users'].querystring,
           response: errors,
         },
       },
@@ -119,7 +121,7 @@ export const consolePeopleRoutes = routePlugin(
         schema: {
           tags,
           summary: "A user's sessions: device, last use, state",
-          params: { type: 'object', properties: { userId: id }, required: ['userId'] },
+          params: c['GET /api/admin/users/:userId/sessions'].params,
           response: errors,
         },
       },
@@ -149,7 +151,7 @@ export const consolePeopleRoutes = routePlugin(
         schema: {
           tags,
           summary: 'Revoke one session (its next request is refused)',
-          params: { type: 'object', properties: { sessionId: id }, required: ['sessionId'] },
+          params: c['POST /api/admin/sessions/:sessionId/revoke'].params,
           response: { 404: errorBodySchema, ...errors },
         },
       },
@@ -183,7 +185,7 @@ export const consolePeopleRoutes = routePlugin(
         schema: {
           tags,
           summary: "Revoke all of a user's sessions",
-          params: { type: 'object', properties: { userId: id }, required: ['userId'] },
+          params: c['POST /api/admin/users/:userId/revoke-sessions'].params,
           response: errors,
         },
       },
@@ -230,12 +232,7 @@ export const consolePeopleRoutes = routePlugin(
         schema: {
           tags,
           summary: 'Create a gateway API key: the answer is the only time the key is shown',
-          body: {
-            type: 'object',
-            properties: { label: { type: 'string', minLength: 1, maxLength: 100 } },
-            required: ['label'],
-            additionalProperties: false,
-          },
+          body: c['POST /api/admin/api-keys'].body,
           response: { 400: errorBodySchema, ...errors },
         },
       },
@@ -260,7 +257,7 @@ export const consolePeopleRoutes = routePlugin(
         schema: {
           tags,
           summary: 'Revoke a gateway API key (refused by every process within 30 s)',
-          params: { type: 'object', properties: { keyId: id }, required: ['keyId'] },
+          params: c['POST /api/admin/api-keys/:keyId/revoke'].params,
           response: { 404: errorBodySchema, ...errors },
         },
       },
@@ -301,11 +298,7 @@ export const consolePeopleRoutes = routePlugin(
         schema: {
           tags,
           summary: 'The audit log of console changes, newest first',
-          querystring: {
-            type: 'object',
-            properties: { limit: digits, before: digits },
-            additionalProperties: false,
-          },
+          querystring: c['GET /api/admin/audit'].querystring,
           response: errors,
         },
       },

@@ -1,11 +1,5 @@
+import { consoleRoutes as c } from '@portico/sdk/wire'
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
-import {
-  aclSchema,
-  createRoleBodySchema,
-  roleSchema,
-  rolesAnswerSchema,
-  updateRoleBodySchema,
-} from '@portico/sdk/wire'
 import { errorBodySchema } from '../errors.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import { ANY_OWNER } from '../objects/access.ts'
@@ -20,12 +14,15 @@ import {
   type RoleDetail,
   type RoleDeps,
 } from '../roles/roles.ts'
-import { roleParams, rolePage } from '../roles/schemas.ts'
-import { consoleAccess } from './access.ts'
+import { consoleAccess } from '../auth/team.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { aclByUserId, addressesOf } from './acl-users.ts'
 import { recordAudit } from '../audit/log.ts'
 import { consoleErrors, tags } from './schemas.ts'
+import type { ConsoleNeeds } from './needs.ts'
+
+/** The services these routes use. */
+export type ConsoleRoleNeeds = ConsoleNeeds
 
 // The console's roles: the same operations as `/api/roles` (roles/roles.ts), as the console,
 // which reads and changes every role whatever its ACL. Users are shown by their wallet address,
@@ -34,40 +31,10 @@ import { consoleErrors, tags } from './schemas.ts'
 
 const errors = { 400: errorBodySchema, 404: errorBodySchema, ...consoleErrors } as const
 
-/** A role as the console shows it: its users with their (primary) wallet address. */
-const consoleRoleSchema = {
-  ...roleSchema,
-  properties: {
-    ...roleSchema.properties,
-    users: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { id: { type: 'string' }, address: { type: ['string', 'null'] } },
-        required: ['id', 'address'],
-        additionalProperties: false,
-      },
-      description: 'Users in it directly, with their wallet address (null: no such user any more)',
-    },
-  },
-} as const
-
-const consoleCreateBody = {
-  ...createRoleBodySchema,
-  properties: {
-    ...createRoleBodySchema.properties,
-    acl: {
-      ...aclSchema,
-      description:
-        'Who reads the role and who changes it outside the console; by default everyone reads it and only the console (and the master key) changes it',
-    },
-  },
-} as const
-
 export const consoleRoleRoutes = routePlugin(
   'portico-console-roles',
   ['portico-current-user'],
-  async function consoleRoleRoutes(fastify, services) {
+  async function consoleRoleRoutes(fastify, services: ConsoleRoleNeeds) {
     const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
@@ -95,8 +62,8 @@ export const consoleRoleRoutes = routePlugin(
         schema: {
           tags,
           summary: 'Every role, by name, with how many users and roles each holds',
-          querystring: rolePage,
-          response: { 200: rolesAnswerSchema, ...errors },
+          querystring: c['GET /api/admin/roles'].querystring,
+          response: { 200: c['GET /api/admin/roles'].answer, ...errors },
         },
       },
       async (request) => {
@@ -111,8 +78,8 @@ export const consoleRoleRoutes = routePlugin(
         schema: {
           tags,
           summary: "A role's users (by wallet address), child roles and parent roles",
-          params: roleParams,
-          response: { 200: consoleRoleSchema, ...errors },
+          params: c['GET /api/admin/roles/:name'].params,
+          response: { 200: c['GET /api/admin/roles/:name'].answer, ...errors },
         },
       },
       async (request) => {
@@ -127,8 +94,8 @@ export const consoleRoleRoutes = routePlugin(
         schema: {
           tags,
           summary: 'Create a role with its first users (wallet addresses or ids) and child roles',
-          body: consoleCreateBody,
-          response: { 201: consoleRoleSchema, ...errors, 409: errorBodySchema },
+          body: c['POST /api/admin/roles'].body,
+          response: { 201: c['POST /api/admin/roles'].answer, ...errors, 409: errorBodySchema },
         },
       },
       async (request, reply) => {
@@ -163,9 +130,9 @@ export const consoleRoleRoutes = routePlugin(
         schema: {
           tags,
           summary: "Add and remove a role's users and child roles, and/or replace its ACL",
-          params: roleParams,
-          body: updateRoleBodySchema,
-          response: { 200: consoleRoleSchema, ...errors },
+          params: c['PUT /api/admin/roles/:name'].params,
+          body: c['PUT /api/admin/roles/:name'].body,
+          response: { 200: c['GET /api/admin/roles/:name'].answer, ...errors },
         },
       },
       async (request) => {
@@ -197,7 +164,7 @@ export const consoleRoleRoutes = routePlugin(
         schema: {
           tags,
           summary: 'Delete a role (needs a sign-in from the last 15 minutes)',
-          params: roleParams,
+          params: c['DELETE /api/admin/roles/:name'].params,
           response: { 204: { type: 'null' }, ...errors },
         },
       },

@@ -4,15 +4,6 @@ import { errorBodySchema } from '../errors.ts'
 
 export const tags = ['admin']
 export const consoleErrors = { 401: errorBodySchema, 403: errorBodySchema } as const
-export const digits = { type: 'string', pattern: '^[0-9]{1,9}$' } as const
-/** Ids of users, sessions and API keys. */
-export const recordId = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,80}$' } as const
-/** `limit` and `skip` of a console list (`limit` at most `max`). */
-export const pagingQuery = {
-  type: 'object',
-  properties: { limit: digits, skip: digits },
-  additionalProperties: false,
-} as const
 
 export function paging(
   query: { limit?: string | undefined; skip?: string | undefined },

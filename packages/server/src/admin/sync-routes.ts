@@ -1,12 +1,27 @@
+import { consoleRoutes as c } from '@portico/sdk/wire'
 import { eventSyncs } from '../db/schema.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { errorBodySchema, notFound } from '../errors.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import { WatchRefusal } from '../sync/watch-params.ts'
-import { consoleAccess } from './access.ts'
+import { consoleAccess } from '../auth/team.ts'
 import { recordAudit } from '../audit/log.ts'
 import { consoleWeb3ApiRoutes } from './web3api-routes.ts'
 import { consoleErrors, tags } from './schemas.ts'
+import type { Sync } from '../sync/definition.ts'
+import type { SyncStatus } from '../sync/syncer.ts'
+import type { Watches } from '../sync/watches.ts'
+import type { ConsoleNeeds } from './needs.ts'
+import type { Web3Api } from '../web3api/service.ts'
+
+/** The services these routes use. */
+export type ConsoleSyncNeeds = ConsoleNeeds & {
+  web3api: Web3Api
+  processId: string
+  syncs: Sync[]
+  watches: Watches
+  syncStatus(): (SyncStatus & { writer: boolean })[]
+}
 
 // The console's view of the contract-event syncs: the site's (`defineSync`) and the watches
 // made at run time (`watchContractEvent`), with their progress, and removing a watch. Progress
@@ -17,7 +32,7 @@ const errors = consoleErrors
 export const consoleSyncRoutes = routePlugin(
   'portico-console-syncs',
   ['portico-current-user'],
-  async function consoleSyncRoutes(app, services) {
+  async function consoleSyncRoutes(app, services: ConsoleSyncNeeds) {
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
     await consoleWeb3ApiRoutes(app, services)
@@ -82,11 +97,7 @@ export const consoleSyncRoutes = routePlugin(
         schema: {
           tags,
           summary: 'Stop a contract-event watch (its rows stay in its class)',
-          params: {
-            type: 'object',
-            properties: { tableName: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$' } },
-            required: ['tableName'],
-          },
+          params: c['DELETE /api/admin/watches/:tableName'].params,
           response: { 204: { type: 'null' }, 404: errorBodySchema, ...errors },
         },
       },

@@ -1,14 +1,18 @@
 import type { FastifyInstance } from 'fastify'
-import type { Services } from '../services.ts'
+import type { ServerConfig } from '../config/server.ts'
+import type { Web3Api } from '../web3api/service.ts'
 import { ADDRESS_ENDPOINTS } from '../web3api/address-reads.ts'
-import { consoleAccess } from './access.ts'
+import { consoleAccess } from '../auth/team.ts'
 import { consoleErrors, tags } from './schemas.ts'
 
 // The console's view of Moralis v1's Web3 API, beside the syncs (sync-routes.ts registers it):
 // which functions this process answered, how often, how many of those were errors, and how long
 // they took; and whether the address index that the wallet-wide functions read is there.
 
-export async function consoleWeb3ApiRoutes(app: FastifyInstance, services: Services) {
+export async function consoleWeb3ApiRoutes(
+  app: FastifyInstance,
+  services: { config: ServerConfig; processId: string; web3api: Web3Api },
+) {
   const requireConsole = consoleAccess(services.config.app)
   app.get(
     '/api/admin/web3api',

@@ -9,6 +9,9 @@ import { routePlugin } from '../http/route-plugin.ts'
 import { parseWhere } from '../objects/condition.ts'
 import type { ObjectStore } from '../objects/object-store.ts'
 
+/** The services these routes use. */
+export type PublicProfileNeeds = { db: Database; objects: ObjectStore }
+
 // What the public page of a wallet (`/u/<address>`) shows of its user. The profile is the user's
 // own `Profile` object, written by the web app and readable by them alone; `public: true` in it
 // says they chose to show their display name and avatar. Only those two leave here, and only
@@ -79,7 +82,7 @@ const profileSchema = {
 export const publicProfileRoutes = routePlugin(
   'portico-public-profiles',
   [],
-  async function publicProfileRoutes(fastify, services) {
+  async function publicProfileRoutes(fastify, services: PublicProfileNeeds) {
     const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
     app.get(
       '/api/profiles/:address',

@@ -2,7 +2,7 @@ import { and, desc, eq, gt, isNull, lt } from 'drizzle-orm'
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import type { FastifyReply } from 'fastify'
 import type { Hex } from 'viem'
-import { consoleRoleOf } from '../admin/access.ts'
+import { consoleRoleOf } from './team.ts'
 import { addressesOf, type LinkedAddress } from '../auth/addresses.ts'
 import { issueNonce, pruneNonces } from '../auth/nonces.ts'
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE, sessionCookieName } from '../auth/sessions.ts'
@@ -13,6 +13,24 @@ import { sessions } from '../db/schema.ts'
 import { forbidden, notFound } from '../errors.ts'
 import { authSchemas as s } from './schemas.ts'
 import { routePlugin } from '../http/route-plugin.ts'
+import type { ServerConfig } from '../config/server.ts'
+import type { Database } from '../db/client.ts'
+import type { ObjectStore } from '../objects/object-store.ts'
+import type { Sessions } from './sessions.ts'
+import type { SignIns } from './sign-in.ts'
+import type { ChainClients } from './signature.ts'
+
+/** The services these routes use. */
+export type AuthRouteNeeds = {
+  config: ServerConfig
+  db: Database
+  objects: ObjectStore
+  sessions: Sessions
+  signIns: SignIns
+  chainClients: ChainClients
+  /** Cloud code, told of logouts (its `afterLogout` trigger). */
+  cloud: { triggers: { afterLogout(user: { id: string }, sessionId: string): Promise<void> } }
+}
 
 /** Wallets as `/api` answers them. */
 const walletsAnswer = (wallets: LinkedAddress[]) => ({
@@ -44,7 +62,7 @@ const roleOf = (
 export const authRoutes = routePlugin(
   'portico-auth',
   ['portico-current-user'],
-  async function authRoutes(fastify, services) {
+  async function authRoutes(fastify, services: AuthRouteNeeds) {
     const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
     const config = services.config.app
     let issued = 0

@@ -24,7 +24,13 @@ import { CloudRegistry } from './registry.ts'
 export interface CloudCodeOptions {
   /** The file or folder to load; undefined for none (functions and jobs are then empty). */
   path: string | undefined
-  services: CompatServices
+  /** What loading and the triggers use. */
+  services: Omit<CompatServices, 'cloud'>
+  /**
+   * The server's services with this cloud code in them, and the mount's routes, which its SDK
+   * calls: both exist once cloud code has loaded, and are asked for at each call.
+   */
+  server: () => CompatServices
   routes: () => CompatRoutes
   roles: ViewerRoles
   counter: WindowCounter
@@ -51,7 +57,12 @@ export async function openCloudCode(options: CloudCodeOptions): Promise<CloudCod
   const Parse: ParseSdk = loadParseSdk({
     appId: services.config.app.appId,
     serverUrl: `http://127.0.0.1${services.config.compat.mount ?? '/server'}`,
-    controller: inProcessController({ services, routes: options.routes, sdk: () => Parse }),
+    controller: inProcessController({
+      services: options.server,
+      routes: options.routes,
+      log: services.log,
+      sdk: () => Parse,
+    }),
   })
   installCloudApi(Parse, registry, logs)
   const triggers = new CloudTriggers(Parse, registry, {

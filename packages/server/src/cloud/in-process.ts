@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
 import {
   sessionResolver,
   TOKEN_PREFIX,
@@ -18,8 +18,10 @@ import type { ParseSdk, RestController } from './parse-sdk.ts'
 // not MASTER_KEY is set: cloud code is the site's own server code.
 
 export interface InProcessOptions {
-  services: CompatServices
+  /** The server's services and the mount's routes, asked for at each call (cloud code loads first). */
+  services: () => CompatServices
   routes: () => CompatRoutes
+  log: FastifyBaseLogger
   /** The SDK whose `Parse.Error` the calls reject with (set once it is loaded). */
   sdk: () => ParseSdk
 }
@@ -29,7 +31,6 @@ const notFromCloud: FastifyInstance['inject'] = (() => {
 }) as unknown as FastifyInstance['inject']
 
 export function inProcessController(options: InProcessOptions): RestController {
-  const { services } = options
   return {
     async request(method, path, data, sent = {}) {
       const verb = String(method).toUpperCase()
@@ -48,20 +49,21 @@ export function inProcessController(options: InProcessOptions): RestController {
         ip: scope?.ip ?? '127.0.0.1',
         headers: scope?.headers ?? {},
         id: scope?.requestId ?? '',
-        log: scope?.log ?? services.log,
+        log: scope?.log ?? options.log,
       } as unknown as FastifyRequest
-      const call: CompatCall = {
-        services,
-        request,
-        inject: notFromCloud,
-        method: verb as Method,
-        path: String(path).replace(/^\/+/, ''),
-        params,
-        bytes: undefined,
-        master: useMasterKey === true,
-        ...sessionResolver(services.sessions, token),
-      }
       try {
+        const services = options.services()
+        const call: CompatCall = {
+          services,
+          request,
+          inject: notFromCloud,
+          method: verb as Method,
+          path: String(path).replace(/^\/+/, ''),
+          params,
+          bytes: undefined,
+          master: useMasterKey === true,
+          ...sessionResolver(services.sessions, token),
+        }
         const answer = await withScope(
           {
             sessionToken: token,
@@ -76,7 +78,7 @@ export function inProcessController(options: InProcessOptions): RestController {
       } catch (error) {
         const parsed = toParseError(error)
         if (parsed) throw new Parse.Error(parsed.code, parsed.message)
-        services.log.error({ err: error }, 'cloud code SDK call failed')
+        options.log.error({ err: error }, 'cloud code SDK call failed')
         throw new Parse.Error(1, 'Something went wrong on the server.')
       }
     },

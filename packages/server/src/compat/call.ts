@@ -1,3 +1,4 @@
+import type { SiteFunctions } from './functions.ts'
 import type { AddressIndex } from '../addresses/service.ts'
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
 import type { CurrentUser, Sessions } from '../auth/sessions.ts'
@@ -47,6 +48,8 @@ export interface CompatServices {
   mailer: Mailer | undefined
   /** Moralis v1's Web3 API (`functions/getNativeBalance`, …). */
   web3api: Web3Api
+  /** The site module's functions (a Web3 API name they define is theirs). */
+  functions: SiteFunctions
 }
 
 export interface CompatCall {

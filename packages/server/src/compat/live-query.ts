@@ -3,7 +3,13 @@ import { isDeepStrictEqual } from 'node:util'
 import type { WebSocket } from 'ws'
 import { readMessages, sendJson, type SocketHandler } from '../live/sockets.ts'
 import { MAX_SUBSCRIPTIONS, Subscriber } from '../live/subscriber.ts'
-import type { Services } from '../services.ts'
+import type { FastifyBaseLogger } from 'fastify'
+import type { ServerConfig } from '../config/server.ts'
+import type { Sessions } from '../auth/sessions.ts'
+import type { ObjectStore } from '../objects/object-store.ts'
+import type { Sync } from '../sync/definition.ts'
+import type { LiveHub } from '../live/hub.ts'
+import type { Database } from '../db/client.ts'
 import { compatClassName } from './classes.ts'
 import { TOKEN_PREFIX } from './call.ts'
 import { ParseCode, toParseError } from './parse-error.ts'
@@ -33,10 +39,16 @@ const stringList = (value: unknown): string[] | undefined =>
 
 let nextClientId = 1
 
-export type ParseLiveQueryServices = Pick<
-  Services,
-  'config' | 'liveHub' | 'sessions' | 'log' | 'syncs' | 'objects' | 'db'
->
+export interface ParseLiveQueryServices {
+  config: ServerConfig
+  liveHub: LiveHub
+  sessions: Sessions
+  log: FastifyBaseLogger
+  syncs: readonly Sync[]
+  objects: ObjectStore
+  /** Relation members, read by the `where` pipeline. */
+  db: Database
+}
 
 export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHandler {
   const { config, log } = services

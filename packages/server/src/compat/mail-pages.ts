@@ -9,7 +9,7 @@ import {
 } from '../auth/passwords.ts'
 import type { Database } from '../db/client.ts'
 import { ANY_OWNER } from '../objects/access.ts'
-import type { Services } from '../services.ts'
+import type { CompatServices } from './call.ts'
 import { MAIL_PAGES } from './password-users.ts'
 
 // The pages the mailed links open, below the mount: the password reset form (a new password
@@ -62,7 +62,7 @@ function tokenOf(value: unknown): string | undefined {
 const described = (summary: string) => ({ schema: { tags: ['compatibility'], summary } })
 
 /** Adds the pages to the mount (`app` is the mount's encapsulated instance). */
-export function mailPages(app: FastifyInstance, services: Services, mount: string): void {
+export function mailPages(app: FastifyInstance, services: CompatServices, mount: string): void {
   const { db } = services
   const resetUrl = `${mount}/${MAIL_PAGES.reset}`
   const title = `${services.config.app.appName}: new password`

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { parseJsonText } from '../http/json-body.ts'
 import { RateLimited } from '../errors.ts'
-import { sessionResolver, type CompatCall } from './call.ts'
+import { sessionResolver, type CompatCall, type CompatServices } from './call.ts'
 import { checkEnvelope, readEnvelope } from './envelope.ts'
 import { serveFile } from './files.ts'
 import { answersWithoutAppId } from './functions.ts'
@@ -10,7 +10,7 @@ import { ensureMasterOwner, masterKeyCheck } from './master-key.ts'
 import { ParseCode, ParseError, parseStatus, toParseError } from './parse-error.ts'
 import { once } from './request-id.ts'
 import { withScope } from '../http/request-scope.ts'
-import type { Services } from '../services.ts'
+import type { CompatRoutes } from './routes.ts'
 
 // The Moralis v1 / Parse compatibility mount (`/server` by default): the REST routes those
 // clients use, in their envelope, on Portico's object store, sessions, files and access rule.
@@ -19,7 +19,7 @@ import type { Services } from '../services.ts'
 // its body (`_method`), and a batch runs its sub-requests through the same table.
 
 export interface CompatOptions {
-  services: Services
+  services: CompatServices & { compatRoutes: CompatRoutes }
 }
 
 const described = (summary: string) => ({

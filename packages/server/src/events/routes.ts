@@ -1,4 +1,4 @@
-import { consoleRoleOf } from '../admin/access.ts'
+import { consoleRoleOf } from '../auth/team.ts'
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import type { FastifyRequest } from 'fastify'
 
@@ -10,6 +10,11 @@ import { createVisitorHasher } from '../events/visitor.ts'
 import { badRequest, forbidden } from '../errors.ts'
 import { eventSchemas } from './schemas.ts'
 import { routePlugin } from '../http/route-plugin.ts'
+import type { ServerConfig } from '../config/server.ts'
+import type { Database } from '../db/client.ts'
+
+/** The services these routes use. */
+export type EventRouteNeeds = { config: ServerConfig; db: Database }
 
 /** Largest `options` object accepted, as JSON text. */
 export const maxOptionsBytes = 4096
@@ -18,7 +23,7 @@ export const maxOptionsBytes = 4096
 export const eventRoutes = routePlugin(
   'portico-events',
   ['portico-current-user'],
-  async function eventRoutes(fastify, services) {
+  async function eventRoutes(fastify, services: EventRouteNeeds) {
     const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
     const config = services.config.app
     const writer = createEventWriter(services.db)

@@ -3,6 +3,11 @@ import { badRequest, errorBodySchema, HttpError, notFound } from '../errors.ts'
 import type { Readable } from 'node:stream'
 import { ALLOWED_TYPES, FILE_NAME, mediaType, STORED_FILE_NAME } from '../files/store.ts'
 import { routePlugin } from '../http/route-plugin.ts'
+import type { ServerConfig } from '../config/server.ts'
+import type { FileStore } from './store.ts'
+
+/** The services these routes use. */
+export type FileRouteNeeds = { config: ServerConfig; files: FileStore }
 
 // `POST /api/files/:name` (the raw bytes as the body), `GET` and `DELETE /api/files/:name`;
 // what may be stored, where, and how it is served is files/store.ts (`services.files`).
@@ -10,7 +15,7 @@ import { routePlugin } from '../http/route-plugin.ts'
 export const fileRoutes = routePlugin(
   'portico-files',
   ['portico-current-user'],
-  async function fileRoutes(app, services) {
+  async function fileRoutes(app, services: FileRouteNeeds) {
     const maxBytes = services.config.fileMaxBytes
     // This plugin is encapsulated: the raw parsers below apply to the file routes only.
     app.removeAllContentTypeParsers()

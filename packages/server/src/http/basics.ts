@@ -4,9 +4,9 @@ import rateLimit from '@fastify/rate-limit'
 import swagger from '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { currentUserPlugin } from '../auth/sessions.ts'
-import { idempotencyPlugin } from '../idempotency/plugin.ts'
-import type { Services } from '../services.ts'
+import type { ServerConfig } from '../config/server.ts'
+import type { DatabaseHandle } from '../db/client.ts'
+import type { SocketSlots, WindowCounter } from '../db/cluster/cluster.ts'
 import { serverVersion } from '../version.ts'
 import { installErrorHandler } from './error-handler.ts'
 import { installJsonBodyParser } from './json-body.ts'
@@ -16,13 +16,24 @@ import { originGuard } from './origin-guard.ts'
 import { rateLimitStore } from './rate-limit-store.ts'
 import { securityHeaders } from './security-headers.ts'
 
+/** What the HTTP basics use of the server's services. */
+export interface HttpBasicsNeeds {
+  config: ServerConfig
+  database: { pool?: DatabaseHandle['pool'] }
+  windowCounter: WindowCounter
+  socketSlots: Pick<SocketSlots, 'open'>
+  /** The live hub's subscriptions, counted for the metrics. */
+  liveHub: { readonly size: number }
+}
+
 /**
  * What every route stands on, in the order requests meet it: errors answered as
  * `{ error: { code, message } }`, strict JSON, the request id on every answer, the OpenAPI
- * document, metrics, compression, cookies, the origin guard, security headers, rate limits
- * (their counters from the cluster), the current user and `Idempotency-Key`.
+ * document, metrics, compression, cookies, the origin guard, security headers and rate limits
+ * (their counters from the cluster). The current user and `Idempotency-Key` come next (app.ts):
+ * they are auth's and idempotency's, registered on top of these.
  */
-export const httpBasics = fp<{ services: Services }>(
+export const httpBasics = fp<{ services: HttpBasicsNeeds }>(
   async function httpBasics(app: FastifyInstance, { services }) {
     const { config } = services
     installErrorHandler(app)
@@ -49,11 +60,6 @@ export const httpBasics = fp<{ services: Services }>(
     await app.register(securityHeaders, { config })
     // Limits are set per route (auth, events); the RPC gateway counts calls with the same counter.
     await app.register(rateLimit, { global: false, store: rateLimitStore(services.windowCounter) })
-    await app.register(currentUserPlugin, {
-      sessions: services.sessions,
-      publicOrigins: config.app.publicOrigins,
-    })
-    await app.register(idempotencyPlugin, { db: services.db })
   },
   { name: 'portico-http' },
 )

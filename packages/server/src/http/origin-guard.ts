@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { SESSION_COOKIE } from '../auth/sessions.ts'
+import { SESSION_COOKIE } from './session-cookie.ts'
 import { HttpError } from '../errors.ts'
 import type { ServerConfig } from '../config/server.ts'
 

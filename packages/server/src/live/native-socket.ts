@@ -5,7 +5,11 @@ import { sessionTokenOf } from '../auth/sessions.ts'
 import { HttpError } from '../errors.ts'
 import { assertClassName } from '../objects/names.ts'
 import { parseWhere } from '../objects/condition.ts'
-import type { Services } from '../services.ts'
+import type { FastifyBaseLogger } from 'fastify'
+import type { ServerConfig } from '../config/server.ts'
+import type { Sessions } from '../auth/sessions.ts'
+import type { ObjectStore } from '../objects/object-store.ts'
+import type { LiveHub } from './hub.ts'
 import { checkMessage } from './messages.ts'
 import { MAX_SUBSCRIPTIONS, MAX_TOKEN_LENGTH, Subscriber, type RequestId } from './subscriber.ts'
 import { readMessages, sendJson, type SocketHandler } from './sockets.ts'
@@ -21,10 +25,13 @@ import { readMessages, sendJson, type SocketHandler } from './sockets.ts'
 // one of the site's origins (otherwise any site could read a visitor's private objects through
 // their cookie); other clients send their bearer token in `connect`.
 
-export type NativeLiveServices = Pick<
-  Services,
-  'config' | 'liveHub' | 'sessions' | 'log' | 'objects'
->
+export interface NativeLiveServices {
+  config: ServerConfig
+  liveHub: LiveHub
+  sessions: Sessions
+  log: FastifyBaseLogger
+  objects: ObjectStore
+}
 
 export function nativeLiveSocket(services: NativeLiveServices): SocketHandler {
   const { config, log } = services

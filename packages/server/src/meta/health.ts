@@ -2,6 +2,22 @@ import { pendingMigrations, pingDatabase } from '../db/client.ts'
 import { serverVersion } from '../version.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import { addressIndexHealthSchema } from '../addresses/console-routes.ts'
+import type { ServerConfig } from '../config/server.ts'
+import type { Database, DatabaseKind } from '../db/client.ts'
+import type { FileStore } from '../files/store.ts'
+import type { SyncStatus } from '../sync/syncer.ts'
+import type { AddressIndex } from '../addresses/service.ts'
+
+/** The services these routes use. */
+export type HealthNeeds = {
+  config: ServerConfig
+  db: Database
+  database: { kind: DatabaseKind }
+  files: FileStore
+  syncs: unknown[]
+  addressIndex: Pick<AddressIndex, 'chainIds' | 'status'>
+  syncStatus(): (SyncStatus & { writer: boolean })[]
+}
 
 const healthSchema = {
   type: 'object',
@@ -59,7 +75,7 @@ const readySchema = {
 export const healthRoutes = routePlugin(
   'portico-health',
   [],
-  async function healthRoutes(app, services) {
+  async function healthRoutes(app, services: HealthNeeds) {
     app.get(
       '/api/health',
       {

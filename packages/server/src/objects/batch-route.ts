@@ -5,6 +5,10 @@ import { answerBudget, withSharedAnswerBudget } from '../http/answer-budget.ts'
 import { subRequestKey } from '../idempotency/store.ts'
 import { answerTooLarge } from './pages.ts'
 import { routePlugin } from '../http/route-plugin.ts'
+import type { ServerConfig } from '../config/server.ts'
+
+/** The services these routes use. */
+export type BatchNeeds = { config: ServerConfig }
 
 // `POST /api/batch`: up to `batchMaxRequests` object sub-requests, run
 // in order. Each one goes through the same route, validation and access check as if it had
@@ -27,7 +31,7 @@ const FORWARDED = [
 export const batchRoutes = routePlugin(
   'portico-batch',
   ['portico-current-user', 'portico-idempotency'],
-  async function batchRoutes(fastify, services) {
+  async function batchRoutes(fastify, services: BatchNeeds) {
     const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
     const max = services.config.batchMaxRequests
     app.post(

@@ -9,6 +9,11 @@ import { translatePage } from './query.ts'
 import { normaliseDocument } from './wire.ts'
 import { objectSchemas as s } from './schemas.ts'
 import { routePlugin } from '../http/route-plugin.ts'
+import type { Database } from '../db/client.ts'
+import type { ObjectStore } from './object-store.ts'
+
+/** The services these routes use. */
+export type ObjectRouteNeeds = { db: Database; objects: ObjectStore }
 
 // Objects: JSON documents in named classes, each with an ACL (acl.ts). Created without one, an
 // object is its creator's, private unless `publicRead`. Someone who cannot read an object gets
@@ -19,7 +24,7 @@ import { routePlugin } from '../http/route-plugin.ts'
 export const objectRoutes = routePlugin(
   'portico-objects',
   ['portico-current-user', 'portico-idempotency'],
-  async function objectRoutes(fastify, services) {
+  async function objectRoutes(fastify, services: ObjectRouteNeeds) {
     const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
     const objects = services.objects
     app.post(

@@ -2,8 +2,11 @@ import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-
 import { routePlugin } from '../http/route-plugin.ts'
 import { parseAcl } from '../objects/acl.ts'
 import { translatePage } from '../objects/query.ts'
-import { changeRole, createRole, deleteRole, listRoles, readRole } from './roles.ts'
+import { changeRole, createRole, deleteRole, listRoles, readRole, type RoleDeps } from './roles.ts'
 import { roleSchemas as s } from './schemas.ts'
+
+/** The services these routes use. */
+export type RoleRouteNeeds = RoleDeps
 
 // Roles under `/api/roles`, addressed by their name (unique, and what ACLs name them by). The
 // role's own ACL decides: who may read it sees it, who may write it changes its members and
@@ -12,7 +15,7 @@ import { roleSchemas as s } from './schemas.ts'
 export const roleRoutes = routePlugin(
   'portico-roles',
   ['portico-current-user', 'portico-idempotency'],
-  async function roleRoutes(fastify, services) {
+  async function roleRoutes(fastify, services: RoleRouteNeeds) {
     const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
 
     app.get('/api/roles', { schema: s.list }, async (request) => {

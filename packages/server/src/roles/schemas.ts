@@ -1,6 +1,7 @@
 import {
   createRoleBodySchema,
-  roleNameSchema,
+  roleParamsSchema,
+  rolePageSchema,
   roleSchema,
   rolesAnswerSchema,
   updateRoleBodySchema,
@@ -11,26 +12,14 @@ import { errorBodySchema } from '../errors.ts'
 // generated from them. The shapes of bodies and answers are the shared wire contract.
 
 const tags = ['roles']
-const digits = { type: 'string', pattern: '^[0-9]{1,9}$' } as const
 const errors = {
   400: errorBodySchema,
   401: errorBodySchema,
   403: errorBodySchema,
   404: errorBodySchema,
 } as const
-export const roleParams = {
-  type: 'object',
-  properties: { name: roleNameSchema },
-  required: ['name'],
-} as const
-export const rolePage = {
-  type: 'object',
-  properties: {
-    limit: { ...digits, description: 'at most 1000 (default 100)' },
-    skip: digits,
-  },
-  additionalProperties: false,
-} as const
+export const roleParams = roleParamsSchema
+export const rolePage = rolePageSchema
 
 export const roleSchemas = {
   list: {

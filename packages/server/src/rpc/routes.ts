@@ -1,7 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { unauthorized } from '../errors.ts'
-import type { Services } from '../services.ts'
+import type { ServerConfig } from '../config/server.ts'
+import type { WindowCounter } from '../db/cluster/cluster.ts'
+import type { ApiKeyVerifier } from './api-keys.ts'
+
+/** What the gateway's routes use of the server's services. */
+export interface RpcRouteNeeds {
+  config: ServerConfig
+  apiKeys: ApiKeyVerifier
+  windowCounter: WindowCounter
+}
 import type { LeanRpcParts } from './lean-path.ts'
 import { RpcAccess } from './access.ts'
 import { rpcErrorHandler } from './error-handler.ts'
@@ -26,7 +35,7 @@ const jsonRpcObject = {
  * on the server; callers authenticate with an API key (`x-api-key`) or a session; each caller IP
  * and each key or user is rate-limited.
  */
-export const rpcRoutes = fp<{ services: Services; leanPath: LeanRpcParts }>(
+export const rpcRoutes = fp<{ services: RpcRouteNeeds; leanPath: LeanRpcParts }>(
   async function rpcRoutes(app: FastifyInstance, { services, leanPath }) {
     const config = services.config.rpc
     const gateway = new RpcGateway({

@@ -1,9 +1,9 @@
 import { useId, useState } from 'react'
-import { useConnectDialog } from '../wallet/connect-dialog-provider.tsx'
+import { useConnectDialog } from './connect-dialog-provider.tsx'
 
 // The two states a page for signed-in users or for the site's team can be in besides its
 // content, drawn the same way on every page (Account, Analytics, Console): a card under the
-// page's own heading, with one primary action. "Not allowed" is in not-allowed.tsx: only the
+// page's own heading, with one primary action. "Not allowed" is in shell/not-allowed.tsx: only the
 // team's pages use it, so it stays out of the first load.
 
 let pendingNote: string | undefined

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import type { CurrentUser } from '../auth/sessions.ts'
+import type { CurrentUser } from './sessions.ts'
 import { HttpError, forbidden } from '../errors.ts'
 
 // Who may use the console: ADMIN_ADDRESSES change things, VIEWER_ADDRESSES look. Every refusal

@@ -4,7 +4,7 @@ import { sdkVersion } from './sdk-version.ts'
 
 describe('sdkVersion', () => {
   it('is the version in package.json', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
     expect(sdkVersion).toBe(pkg.version)
   })
 })
