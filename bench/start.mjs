@@ -38,7 +38,11 @@ setTimeout(() => {
   process.exit(1)
 }, 1_200_000).unref()
 
-/** Resolves with the status of one GET, or 0 when nothing answers. */
+/**
+ * Resolves with the status of one GET, or 0 when nothing answers.
+ * @param {string} url
+ * @returns {Promise<number>}
+ */
 function status(url) {
   return new Promise((resolve) => {
     const request = http.get(url, { agent: false }, (response) => {
@@ -53,6 +57,10 @@ function status(url) {
 /**
  * Spawns `node args…` and polls `url` every 5 ms until it answers 200; resolves with the
  * milliseconds from the spawn, and stops the process (SIGTERM, as a supervisor does).
+ * @param {string[]} args
+ * @param {string} url
+ * @param {Record<string, string>} [env]
+ * @returns {Promise<number>}
  */
 async function timeToReady(args, url, env = {}) {
   const started = performance.now()
@@ -65,6 +73,7 @@ async function timeToReady(args, url, env = {}) {
   let errors = ''
   child.stderr.on('data', (chunk) => (errors += chunk))
   const exited = new Promise((resolve) => child.on('exit', resolve))
+  /** @type {number} */
   let ms
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited early:\n${errors}`)
@@ -80,7 +89,12 @@ async function timeToReady(args, url, env = {}) {
   return ms
 }
 
-/** Spawns `node cli.js args…`; resolves with the milliseconds to its first byte of output. */
+/**
+ * Spawns `node cli.js args…`; resolves with the milliseconds to its first byte of output.
+ * @param {string[]} args
+ * @param {Record<string, string>} env
+ * @returns {Promise<number>}
+ */
 function timeToOutput(args, env) {
   return new Promise((resolve, reject) => {
     const started = performance.now()
@@ -90,6 +104,7 @@ function timeToOutput(args, env) {
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     children.add(child)
+    /** @type {number | undefined} */
     let ms
     const first = () => (ms ??= performance.now() - started)
     child.stdout.on('data', first)
@@ -117,6 +132,7 @@ async function startPostgres() {
   fs.chmodSync(dir, 0o755)
   const asRoot = process.getuid?.() === 0
   if (asRoot) spawnSync('chown', ['postgres:', dir])
+  /** @param {string} tool @param {string[]} args */
   const run = (tool, args) => {
     const file = path.join(bin, tool)
     const result = asRoot
@@ -141,10 +157,11 @@ async function startPostgres() {
   return `postgres://postgres@127.0.0.1:${port}/postgres`
 }
 
+/** @param {number[]} values */
 const summary = (values) => {
   const sorted = [...values].sort((a, b) => a - b)
-  const ms = (value) => `${Math.round(value)}`.padStart(5)
-  return `${ms(sorted[0])} / ${ms(sorted[Math.floor(sorted.length / 2)])} / ${ms(sorted.at(-1))} ms`
+  const ms = (/** @type {number | undefined} */ value) => `${Math.round(value ?? 0)}`.padStart(5)
+  return `${ms(sorted[0])} / ${ms(medianOf(values))} / ${ms(sorted.at(-1))} ms`
 }
 
 const databaseUrl = await startPostgres()
@@ -158,6 +175,7 @@ const bareServer =
 
 /** @type {Map<string, number[]>} */
 const figures = new Map()
+/** @param {string} name @param {number} ms */
 const record = (name, ms) => {
   figures.set(name, [...(figures.get(name) ?? []), ms])
   console.log(`${name}: ${Math.round(ms)} ms`)
@@ -165,7 +183,7 @@ const record = (name, ms) => {
 
 for (let run = 1; run <= runs; run++) {
   const port = await freePort()
-  const url = (where) => `http://127.0.0.1:${port}${where}`
+  const url = (/** @type {string} */ where) => `http://127.0.0.1:${port}${where}`
   record(
     'bare node:http server, first answer',
     await timeToReady(['-e', bareServer, String(port)], url('/')),
@@ -193,13 +211,15 @@ for (let run = 1; run <= runs; run++) {
   )
 }
 
-const bare = figures.get('bare node:http server, first answer')
-const bareMedian = [...bare].sort((a, b) => a - b)[Math.floor(bare.length / 2)]
+/** @param {number[]} values */
+const medianOf = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
+const bare = figures.get('bare node:http server, first answer') ?? []
+const bareMedian = medianOf(bare)
 console.log(
   `\nbench:start, ${runs} runs each (min / median / max), load ${os.loadavg()[0].toFixed(1)}:`,
 )
 for (const [name, values] of figures) {
-  const median = [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+  const median = medianOf(values)
   const beside = values === bare ? '' : `   (${(median / bareMedian).toFixed(1)}× the bare server)`
   console.log(`${name.padEnd(42)} ${summary(values)}${beside}`)
 }
