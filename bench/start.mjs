@@ -2,12 +2,12 @@
 // machine in the same run: a bare `node:http` server started the same way, timed to its first
 // answer. Each start is timed from the spawn to `GET /api/ready` answering 200 (the port opens
 // earlier and answers 503 while the server starts): on an empty DATA_DIR, on the one that start
-// left, and on PostgreSQL (DATABASE_URL, or a throwaway cluster when PostgreSQL's binaries are
-// installed). Then the command line's commands, timed to their first line of output. Three runs
-// of each, interleaved; each figure is printed as min / median / max in milliseconds.
+// left, and on the PostgreSQL that DATABASE_URL names. Then the command line's commands, timed
+// to their first line of output. Three runs of each, interleaved; each figure is printed as
+// min / median / max in milliseconds.
 //   npm run bench:start            (needs `npm run build -w @portico/server`)
 // Only 127.0.0.1; stops what it starts.
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
@@ -25,18 +25,18 @@ const runs = Number(process.env.BENCH_RUNS ?? 3)
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-start-'))
 /** @type {Set<import('node:child_process').ChildProcess>} */
 const children = new Set()
-/** @type {(() => void)[]} */
-const cleanups = []
-process.on('exit', () => {
+/** Stops what the run started and removes its files, however the run ends. */
+function stopEverything() {
   for (const child of children) child.kill('SIGKILL')
-  for (const cleanup of cleanups) cleanup()
   fs.rmSync(scratch, { recursive: true, force: true })
-})
+}
+process.on('exit', stopEverything)
 process.on('SIGINT', () => process.exit(130))
-setTimeout(() => {
+const giveUp = () => {
   console.error('bench:start took longer than 20 minutes, stopping')
   process.exit(1)
-}, 1_200_000).unref()
+}
+setTimeout(giveUp, 1_200_000).unref()
 
 /**
  * Resolves with the status of one GET, or 0 when nothing answers.
@@ -117,46 +117,6 @@ function timeToOutput(args, env) {
   })
 }
 
-/** A throwaway PostgreSQL cluster on 127.0.0.1, or undefined without its binaries. */
-async function startPostgres() {
-  if (process.env.DATABASE_URL) return process.env.DATABASE_URL
-  const versions = fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql') : []
-  const bin = versions
-    .map((version) => path.join('/usr/lib/postgresql', version, 'bin'))
-    .find((dir) => fs.existsSync(path.join(dir, 'postgres')))
-  if (!bin) return undefined
-  const dir = path.join(scratch, 'pg')
-  fs.mkdirSync(dir)
-  // As root the cluster runs as `postgres`, which must reach its folder.
-  fs.chmodSync(scratch, 0o755)
-  fs.chmodSync(dir, 0o755)
-  const asRoot = process.getuid?.() === 0
-  if (asRoot) spawnSync('chown', ['postgres:', dir])
-  /** @param {string} tool @param {string[]} args */
-  const run = (tool, args) => {
-    const file = path.join(bin, tool)
-    const result = asRoot
-      ? spawnSync('runuser', ['-u', 'postgres', '--', file, ...args], { encoding: 'utf8' })
-      : spawnSync(file, args, { encoding: 'utf8' })
-    if (result.status !== 0) throw new Error(`${tool} failed: ${result.stderr || result.stdout}`)
-  }
-  const port = await freePort()
-  const data = path.join(dir, 'data')
-  run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8'])
-  run('pg_ctl', [
-    '-D',
-    data,
-    '-o',
-    `-h 127.0.0.1 -p ${port} -k ${dir}`,
-    '-l',
-    path.join(dir, 'log'),
-    '-w',
-    'start',
-  ])
-  cleanups.push(() => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']))
-  return `postgres://postgres@127.0.0.1:${port}/postgres`
-}
-
 /** @param {number[]} values */
 const summary = (values) => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -164,7 +124,7 @@ const summary = (values) => {
   return `${ms(sorted[0])} / ${ms(medianOf(values))} / ${ms(sorted.at(-1))} ms`
 }
 
-const databaseUrl = await startPostgres()
+const databaseUrl = process.env.DATABASE_URL
 // A Parse Dashboard export of the test fixtures: the import prints its first line once the
 // database is open.
 const exportFolder = path.join(root, 'packages', 'server', 'test', 'fixtures', 'parse-dashboard')
@@ -216,7 +176,7 @@ const medianOf = (values) => [...values].sort((a, b) => a - b)[Math.floor(values
 const bare = figures.get('bare node:http server, first answer') ?? []
 const bareMedian = medianOf(bare)
 console.log(
-  `\nbench:start, ${runs} runs each (min / median / max), load ${os.loadavg()[0].toFixed(1)}:`,
+  `\nbench:start, ${runs} runs each (min / median / max), load ${(os.loadavg()[0] ?? 0).toFixed(1)}:`,
 )
 for (const [name, values] of figures) {
   const median = medianOf(values)
