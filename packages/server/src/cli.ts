@@ -2,7 +2,7 @@
 import { ConfigError, loadConfig } from './config/server.ts'
 import { DataDirLockedError, lockDataDir } from './db/lock.ts'
 import { listenWhileStarting } from './http/starting.ts'
-import { keepMemoryLow } from './memory.ts'
+import { keepDatabaseCodeLean, keepMemoryLow } from './memory.ts'
 
 // Only what opening the port needs is imported up front: the server's modules (Fastify, the
 // embedded database, drizzle, viem, ...) take a second or more to load, and are imported once
@@ -11,7 +11,7 @@ import { keepMemoryLow } from './memory.ts'
 /** `portico` (or `portico serve`): starts the server until SIGINT/SIGTERM. */
 async function serve(): Promise<void> {
   const config = loadConfig()
-  keepMemoryLow({ embedded: !config.databaseUrl })
+  keepDatabaseCodeLean({ embedded: !config.databaseUrl })
   const unlock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir)
   const starting = await listenWhileStarting({
     host: config.host,
@@ -56,6 +56,7 @@ async function serve(): Promise<void> {
 
   // Every route ready: from here on they are served on the open port.
   await app.ready()
+  keepMemoryLow()
   const where = config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`
   console.log(`Portico is running at ${url} (${where})`)
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
-import { afterAll } from 'vitest'
+import { afterAll, expect } from 'vitest'
 import { getAddress } from 'viem'
 import { buildServer } from '../src/app.ts'
 import { issueNonce } from '../src/auth/nonces.ts'
@@ -17,10 +17,17 @@ import {
 } from '../src/db/client.ts'
 import { openCluster, type Cluster, type ClusterSettings } from '../src/db/cluster/cluster.ts'
 import { pgliteFromDump, pgliteFromTemplate, POSTGRES_TEMPLATE_ENV } from './database-templates.ts'
+import { kindsFor } from './one-database.ts'
 
-/** The database kinds this run can test: PGlite always, PostgreSQL when the harness started one. */
+/**
+ * The database kinds the calling test file runs on: PGlite always and PostgreSQL when the harness
+ * started one, or only one of them for a file listed in one-database.ts (docs/testing.md).
+ */
 export function databaseKinds(): DatabaseKind[] {
-  return process.env.PORTICO_TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']
+  const available: DatabaseKind[] = process.env.PORTICO_TEST_DATABASE_URL
+    ? ['pglite', 'postgres']
+    : ['pglite']
+  return kindsFor(expect.getState().testPath, available)
 }
 
 /**
