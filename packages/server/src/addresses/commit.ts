@@ -1,10 +1,11 @@
-import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, sql } from 'drizzle-orm'
 import { rowsOf, textArray, type Database } from '../db/client.ts'
 import { syncBlocks, users } from '../db/schema.ts'
 import type { ObjectStore, ObjectWrites } from '../objects/object-store.ts'
 import { keepBlocks, KEPT_BLOCKS, SYNC_OWNER } from '../sync/store.ts'
 import type { Acl } from '../objects/acl.ts'
 import { className } from './classes.ts'
+import { confirm } from './confirm.ts'
 import type { NativeTransaction, NftTransfer, TokenTransfer } from './read-range.ts'
 import {
   balanceRow,
@@ -145,7 +146,7 @@ export function commitRange(
     // address's history, before this address was indexed, counted for that address alone.
     await recountBalances(tx, writes, target, write.tokens)
     await recountHoldings(tx, writes, target, write.nfts)
-    await confirm(tx, writes, target, write.confirmThrough, write.confirmFrom)
+    await confirm(tx, writes, chainId, write.confirmThrough, write.confirmFrom)
     await keepBlocks(
       tx,
       target.name,
@@ -471,41 +472,4 @@ function heldBefore<T extends typeof tokenBalances | typeof nftHoldings>(
 /** Numeric text as the database prints it, without a fraction (`5.0` never, but be sure). */
 function normal(text: string): string {
   return BigInt(text.split('.')[0]!).toString()
-}
-
-/** Flips the rows of blocks up to `through` (above `from`, when known) to confirmed. */
-async function confirm(
-  tx: Database,
-  writes: ObjectWrites,
-  target: IndexTarget,
-  through: bigint,
-  from: bigint | undefined,
-) {
-  const { chainId } = target
-  const tables = [
-    { kind: 'TokenTransfers', table: tokenTransfers, key: tokenTransferKey },
-    { kind: 'NFTTransfers', table: nftTransfers, key: nftTransferKey },
-    { kind: 'Transactions', table: nativeTransactions, key: (row: { hash: string }) => row.hash },
-  ] as const
-  for (const { kind, table, key } of tables) {
-    const flipped = (await tx
-      .update(table)
-      .set({ confirmed: true })
-      .where(
-        and(
-          eq(table.chainId, chainId),
-          eq(table.confirmed, false),
-          lte(table.blockNumber, through),
-          from === undefined ? undefined : gt(table.blockNumber, from),
-        ),
-      )
-      .returning()) as never[]
-    if (flipped.length)
-      await writes.merge(
-        className(chainId, kind),
-        flipped.map((row) => rowIdOf(chainId, kind, (key as (row: never) => string)(row))),
-        { confirmed: true },
-        { confirmed: false },
-      )
-  }
 }
