@@ -1,7 +1,7 @@
 import { and, eq, gt, lte } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { nativeTransactions, nftTransfers, tokenTransfers } from '../db/address-schema.ts'
-import type { ObjectWrites } from '../objects/store.ts'
+import type { ObjectWrites } from '../objects/object-store.ts'
 import { className } from './classes.ts'
 import { nftTransferKey, rowIdOf, tokenTransferKey } from './rows.ts'
 
