@@ -18,6 +18,7 @@ import { LiveHub } from './live/hub.ts'
 import { openChangeFeed } from './objects/changes.ts'
 import { FieldIndexes } from './objects/field-indexes.ts'
 import { ClassPermissionsCache } from './objects/class-permissions.ts'
+import { logOpenClasses } from './compat/open-classes.ts'
 import { ViewerRoles } from './objects/viewer-roles.ts'
 import { ObjectStore } from './objects/store.ts'
 import { ApiKeyVerifier } from './rpc/api-keys.ts'
@@ -216,6 +217,9 @@ export async function openServices(
       watches,
       syncStatus: () => syncs.status(),
       start() {
+        // Awaited on close: the listing reads the database.
+        const logged = logOpenClasses({ db: database.db, config, syncs: syncs.all }, log)
+        closers.push(() => logged)
         syncs.start((list) =>
           startSyncs({
             db: database.db,

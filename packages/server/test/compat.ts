@@ -31,11 +31,13 @@ export async function listeningApp(
 /**
  * A server with the mount at `/server` and a master key (accepted from this machine), and the
  * Parse SDK `Parse` pointed at it: initialized with that key, REST and LiveQuery URLs set.
+ * `compat` sets more of the mount's settings (`strictDefaults`).
  */
 export async function parseTarget(
   kind: DatabaseKind,
   Parse: ParseSdk,
   masterKey: string,
+  compat: Partial<ServerConfig['compat']> = {},
 ): Promise<ListeningApp> {
   const server = await listeningApp(kind, {
     compat: {
@@ -43,6 +45,7 @@ export async function parseTarget(
       legacySignIn: true,
       masterKey,
       masterKeyIps: ['127.0.0.1/8', '::1/128'],
+      ...compat,
     },
   })
   Parse.initialize('portico', undefined, masterKey)

@@ -12,6 +12,7 @@ import { consoleAccess } from './access.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { consoleFieldRoutes } from './field-routes.ts'
 import { consoleIndexRoutes } from './index-routes.ts'
+import { consoleOpenClassRoutes } from './open-class-routes.ts'
 import { aclByUserId, aclUserIds, addressesOf } from './acl-users.ts'
 import { recordAudit } from './audit.ts'
 import { consoleErrors, digits, paging, pagingQuery, tags } from './schemas.ts'
@@ -92,6 +93,7 @@ export const consoleDataRoutes = routePlugin(
     guardConsoleRoutes(app, services.config.app)
     await consoleFieldRoutes(app, services)
     await consoleIndexRoutes(app, services)
+    await consoleOpenClassRoutes(app, services)
     const db = services.db
     const objects = services.objects
 

@@ -93,6 +93,7 @@ export function effectiveSettings(config: ServerConfig): Setting[] {
     ['METRICS_TOKEN', config.metricsToken ? MASK : 'off', Boolean(config.metricsToken)],
     ['COMPAT_MOUNT', config.compat.mount ?? 'off'],
     ['COMPAT_LEGACY_SIGN_IN', String(config.compat.legacySignIn)],
+    ['COMPAT_STRICT_DEFAULTS', String(config.compat.strictDefaults === true)],
     ['COMPAT_LOCAL_CHAIN_ID', config.sync.localChainId?.toString() ?? '—'],
     ['FUNCTIONS_MODULE', config.functionsModule ?? '—'],
     ['CLOUD_CODE', config.cloudCode ?? '—'],

@@ -12,6 +12,7 @@ import { resolveSubQueries } from './sub-queries.ts'
 import { relationConstraints, relationTargetClass } from './relation-queries.ts'
 import { MASTER_OWNER } from './master-key.ts'
 import type { CreateRequest } from '../objects/writer.ts'
+import { hasParseDefaults } from './parse-defaults.ts'
 import { VISITOR_OWNER } from '../objects/store.ts'
 import { recordAudit } from '../admin/audit.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
@@ -198,14 +199,16 @@ export async function createInClass(call: CompatCall, className: string): Promis
   const data = withDefaults(sent, await fieldRules(call.services.objects, className))
   const relations = relationChangesOf(call.params)
   if (className === '_Role') checkRoleWrite(undefined, data, relations)
+  const parseDefaults = hasParseDefaults(call.services.config, className)
   const request: CreateRequest = {
     className,
     writer,
     signedOut: writer === undefined,
+    openWithoutPermissions: parseDefaults,
     client: call.request.ip,
     ownerId: creator ?? (writer === undefined ? VISITOR_OWNER.id : MASTER_OWNER.id),
     data,
-    acl: createAcl(call.params.ACL, creator),
+    acl: createAcl(call.params.ACL, creator, parseDefaults),
     // A change made with the master key is in the console's audit log as the console's own are.
     auditActor: writer === ANY_OWNER ? masterKeyActor(call) : undefined,
   }

@@ -6,11 +6,12 @@ import { ownerAcl, parseAcl, type Acl } from '../objects/acl.ts'
 import { assertFieldName, isPointerClass } from '../objects/names.ts'
 import { MAX_RELATION_CHANGE, type RelationChange } from '../objects/relations.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
+import { PUBLIC_ACL } from './parse-defaults.ts'
 
 // Portico objects in Parse's shape, and Parse writes (fields, ACL, operations) applied to
 // Portico objects. ACLs are Parse's own (objects/acl.ts), stored and answered as they are. An
-// object created without an ACL gets Portico's default: everyone reads it, only its creator
-// writes it (Parse's default would also let everyone write; Portico narrows it).
+// object created without an ACL gets Parse's default (everyone reads and writes it) where
+// parse-defaults.ts says so, else Portico's: everyone reads it, only its creator writes it.
 
 export type ParseObject = Record<string, unknown>
 
@@ -31,9 +32,13 @@ export function toParseObject(object: WireObject, keys?: readonly string[]): Par
   }
 }
 
-/** The ACL an object is created with: the one sent, else everyone reads and `creator` writes. */
-export function createAcl(sent: unknown, creator: string | undefined): Acl {
+/**
+ * The ACL an object is created with: the one sent, else Parse's public one when `parseDefaults`,
+ * else everyone reads and `creator` writes.
+ */
+export function createAcl(sent: unknown, creator: string | undefined, parseDefaults = false): Acl {
   if (sent !== undefined) return parseAcl(sent)
+  if (parseDefaults) return { ...PUBLIC_ACL }
   return creator === undefined ? { '*': { read: true } } : ownerAcl(creator, true)
 }
 

@@ -57,6 +57,12 @@ export interface ServerConfig {
     masterKey: string | undefined
     /** Addresses and CIDRs the master key is accepted from (MASTER_KEY_IPS; default loopback). */
     masterKeyIps: string[]
+    /**
+     * Portico's narrower defaults instead of Parse's (COMPAT_STRICT_DEFAULTS, off): a class
+     * without permissions takes no signed-out creates, an object saved without an ACL is its
+     * creator's to write. Off, the mount and cloud code have Parse's (parse-defaults.ts).
+     */
+    strictDefaults?: boolean | undefined
   }
   /** Outgoing mail (SMTP_URL, MAIL_FROM): password resets and email verifications. */
   mail: MailConfig
@@ -195,6 +201,9 @@ function loadCompatConfig(env: Env, problems: string[]): ServerConfig['compat'] 
   const legacy = (env.COMPAT_LEGACY_SIGN_IN ?? 'true').trim()
   if (legacy !== 'true' && legacy !== 'false')
     problems.push(`COMPAT_LEGACY_SIGN_IN is true or false (got "${legacy}")`)
+  const strict = (env.COMPAT_STRICT_DEFAULTS ?? 'false').trim()
+  if (strict !== 'true' && strict !== 'false')
+    problems.push(`COMPAT_STRICT_DEFAULTS is true or false (got "${strict.slice(0, 20)}")`)
   const masterKey = env.MASTER_KEY?.trim() || undefined
   if (masterKey !== undefined && masterKey.length < 16)
     problems.push('MASTER_KEY must be at least 16 characters (for example `openssl rand -hex 32`)')
@@ -214,6 +223,7 @@ function loadCompatConfig(env: Env, problems: string[]): ServerConfig['compat'] 
     legacySignIn: legacy !== 'false',
     masterKey,
     masterKeyIps: ips.length ? ips : [...LOOPBACK],
+    strictDefaults: strict === 'true',
   }
 }
 
