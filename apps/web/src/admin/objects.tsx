@@ -8,6 +8,7 @@ import { columnsOf, type DeclaredField } from './field-types.ts'
 import { FilterBar, type AppliedFilter } from './filter-bar.tsx'
 import { ObjectEditor, type ConsoleObject } from './object-editor.tsx'
 import { change, useAdmin } from './use-admin.ts'
+import { OpenClassBadge, useOpenClasses } from './open-classes.tsx'
 
 const PAGE = 50
 /** A class with more objects than this (past the page shown) is counted as "10,000+". */
@@ -44,6 +45,8 @@ function Browser({
   initialWhere,
 }: SectionProps & { initialClass?: string | undefined; initialWhere?: string | undefined }) {
   const classes = useAdmin<{ classes: { className: string; count: number }[] }>(client, 'overview')
+  const openClasses = useOpenClasses(client)
+  const opened = openClasses.state.status === 'ready' ? openClasses.state.data.classes : []
   const [className, setClassName] = useState(initialClass)
   const [filter, setFilter] = useState<AppliedFilter>(() =>
     initialWhere
@@ -206,10 +209,27 @@ function Browser({
             {known?.map((c) => (
               <option key={c.className} value={c.className}>
                 {c.className} ({c.count})
+                {opened.some((o) => o.className === c.className)
+                  ? ' · open to signed-out writes'
+                  : ''}
               </option>
             ))}
           </select>
         </label>
+        {opened
+          .filter((o) => o.className === chosen)
+          .map((o) => (
+            <OpenClassBadge
+              key={o.className}
+              client={client}
+              open={o}
+              readOnly={readOnly}
+              onClosed={() => {
+                openClasses.reload()
+                setMessage({ text: `${o.className} is closed: every write now needs a sign-in.` })
+              }}
+            />
+          ))}
       </div>
       {chosen ? <ClassDefaultsPanel key={chosen} client={client} className={chosen} /> : null}
       {chosen ? (
