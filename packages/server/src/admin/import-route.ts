@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream'
 import { badRequest, errorBodySchema, HttpError } from '../errors.ts'
 import { ImportFileError } from '../import/export-file.ts'
 import { importOpened, openFile } from '../import/parse-import.ts'
+import { noteOpenClasses } from '../import/open-classes-note.ts'
 import { consoleAccess } from './access.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { recordAudit } from './audit.ts'
@@ -75,6 +76,7 @@ export const consoleImportRoute = routePlugin(
               const report = await importOpened(db, services.objects, file, (progress) =>
                 line({ progress }),
               )
+              await noteOpenClasses(services, report)
               await recordAudit(db, {
                 actor: user.address,
                 action: 'import',

@@ -78,12 +78,18 @@ async function hasPublicWrite(db: Database, className: string): Promise<boolean>
   return row !== undefined
 }
 
-/** The classes open to signed-out writes, by name. */
-export async function openClasses(sources: OpenClassSources): Promise<OpenClass[]> {
-  const [names, stored] = await Promise.all([classNames(sources.db), schemas(sources.db)])
+/** The classes open to signed-out writes, by name; among `only` when given. */
+export async function openClasses(
+  sources: OpenClassSources,
+  only?: readonly string[],
+): Promise<OpenClass[]> {
+  const [names, stored] = await Promise.all([
+    only ? [...only] : classNames(sources.db),
+    schemas(sources.db),
+  ])
   const synced = new Set(sources.syncs.map((sync) => sync.className))
   const open: OpenClass[] = []
-  for (const className of new Set([...names, ...stored.keys()])) {
+  for (const className of new Set([...names, ...(only ? [] : stored.keys())])) {
     if (className.startsWith('_') || synced.has(className)) continue
     const raw = stored.get(className)
     const permissions = raw === undefined ? undefined : storedPermissions(raw)
@@ -145,4 +151,14 @@ export async function logOpenClasses(
   } catch (error) {
     log.error({ err: error }, 'listing the classes open to signed-out writes failed')
   }
+}
+
+/** The import report's note on the open classes among `classNames`; undefined when none is. */
+export function openClassesNote(
+  open: readonly OpenClass[],
+  classNames: readonly string[],
+): string | undefined {
+  const named = open.filter((c) => classNames.includes(c.className))
+  if (named.length === 0) return undefined
+  return `${named.map((c) => c.className).join(', ')}: anyone signed out may ${named.some((c) => c.create) ? 'create in or ' : ''}write ${named.length === 1 ? 'this class' : 'these classes'} on the compatibility mount (Parse's defaults, as on Parse): close one to signed-in users in the console if the site did not mean it.`
 }
