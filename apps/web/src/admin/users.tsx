@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { SectionProps } from './console.tsx'
 import { ConsoleTable } from './console-table.tsx'
 import { change, dateTime, useAdmin } from './use-admin.ts'
+import { DeleteUser } from './delete-user.tsx'
 
 interface UserRow {
   id: string
@@ -73,7 +74,17 @@ export function Users({ client, role }: SectionProps) {
         ]}
       />
       {open ? (
-        <UserSessions key={open.id} client={client} role={role} user={open} onChanged={reload} />
+        <UserSessions
+          key={open.id}
+          client={client}
+          role={role}
+          user={open}
+          onChanged={reload}
+          onDeleted={() => {
+            setOpen(undefined)
+            reload()
+          }}
+        />
       ) : null}
     </section>
   )
@@ -84,7 +95,8 @@ function UserSessions({
   role,
   user,
   onChanged,
-}: SectionProps & { user: UserRow; onChanged: () => void }) {
+  onDeleted,
+}: SectionProps & { user: UserRow; onChanged: () => void; onDeleted: () => void }) {
   const { state, reload } = useAdmin<{ results: SessionRow[] }>(client, `users/${user.id}/sessions`)
   const [message, setMessage] = useState<string>()
   const revoke = async (path: string, done: string) => {
@@ -108,7 +120,8 @@ function UserSessions({
             }
           >
             Revoke all sessions
-          </button>
+          </button>{' '}
+          <DeleteUser client={client} userId={user.id} label={user.address} onDeleted={onDeleted} />
         </p>
       ) : null}
       <ConsoleTable

@@ -13,6 +13,7 @@ import { guardConsoleRoutes } from './guard.ts'
 import { consoleFieldRoutes } from './field-routes.ts'
 import { consoleIndexRoutes } from './index-routes.ts'
 import { consoleOpenClassRoutes } from './open-class-routes.ts'
+import { consoleUserDeleteRoute } from './user-delete-route.ts'
 import { aclByUserId, aclUserIds, addressesOf } from './acl-users.ts'
 import { recordAudit } from './audit.ts'
 import { consoleErrors, digits, paging, pagingQuery, tags } from './schemas.ts'
@@ -94,6 +95,7 @@ export const consoleDataRoutes = routePlugin(
     await consoleFieldRoutes(app, services)
     await consoleIndexRoutes(app, services)
     await consoleOpenClassRoutes(app, services)
+    await consoleUserDeleteRoute(app, services)
     const db = services.db
     const objects = services.objects
 

@@ -94,6 +94,7 @@ export function effectiveSettings(config: ServerConfig): Setting[] {
     ['COMPAT_MOUNT', config.compat.mount ?? 'off'],
     ['COMPAT_LEGACY_SIGN_IN', String(config.compat.legacySignIn)],
     ['COMPAT_STRICT_DEFAULTS', String(config.compat.strictDefaults === true)],
+    ['USER_DELETE_OBJECTS', config.compat.userDeleteObjects ?? 'keep'],
     ['COMPAT_LOCAL_CHAIN_ID', config.sync.localChainId?.toString() ?? '—'],
     ['FUNCTIONS_MODULE', config.functionsModule ?? '—'],
     ['CLOUD_CODE', config.cloudCode ?? '—'],

@@ -13,6 +13,7 @@ import { relationConstraints, relationTargetClass } from './relation-queries.ts'
 import { MASTER_OWNER } from './master-key.ts'
 import type { CreateRequest } from '../objects/writer.ts'
 import { hasParseDefaults } from './parse-defaults.ts'
+import { destroyUser } from './destroy-user.ts'
 import { VISITOR_OWNER } from '../objects/store.ts'
 import { recordAudit } from '../admin/audit.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
@@ -340,13 +341,8 @@ export async function deleteFromClass(
   className: string,
   objectId: string,
 ): Promise<CompatAnswer> {
-  if (className === '_User' && !call.master) {
-    // Someone else's user: Parse Server's answer (206) before Portico's own refusal.
-    const current = await call.session()
-    if (current && current.user.id !== objectId)
-      throw new ParseError(ParseCode.SESSION_MISSING, 'Insufficient auth.')
-  }
-  if (className === '_User' || className === '_EthAddress')
+  if (className === '_User') return destroyUser(call, objectId)
+  if (className === '_EthAddress')
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, `${className} rows cannot be deleted here.`)
   const writer = await writerOf(call)
   serverKept(className, writer)

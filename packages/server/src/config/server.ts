@@ -63,6 +63,11 @@ export interface ServerConfig {
      * creator's to write. Off, the mount and cloud code have Parse's (parse-defaults.ts).
      */
     strictDefaults?: boolean | undefined
+    /**
+     * What a deleted user's objects and files become (USER_DELETE_OBJECTS): `keep` (handed over to
+     * a user who never signs in, the default) or `delete`.
+     */
+    userDeleteObjects?: 'keep' | 'delete' | undefined
   }
   /** Outgoing mail (SMTP_URL, MAIL_FROM): password resets and email verifications. */
   mail: MailConfig
@@ -204,6 +209,9 @@ function loadCompatConfig(env: Env, problems: string[]): ServerConfig['compat'] 
   const strict = (env.COMPAT_STRICT_DEFAULTS ?? 'false').trim()
   if (strict !== 'true' && strict !== 'false')
     problems.push(`COMPAT_STRICT_DEFAULTS is true or false (got "${strict.slice(0, 20)}")`)
+  const userObjects = (env.USER_DELETE_OBJECTS ?? 'keep').trim()
+  if (userObjects !== 'keep' && userObjects !== 'delete')
+    problems.push(`USER_DELETE_OBJECTS is keep or delete (got "${userObjects.slice(0, 20)}")`)
   const masterKey = env.MASTER_KEY?.trim() || undefined
   if (masterKey !== undefined && masterKey.length < 16)
     problems.push('MASTER_KEY must be at least 16 characters (for example `openssl rand -hex 32`)')
@@ -224,6 +232,7 @@ function loadCompatConfig(env: Env, problems: string[]): ServerConfig['compat'] 
     masterKey,
     masterKeyIps: ips.length ? ips : [...LOOPBACK],
     strictDefaults: strict === 'true',
+    userDeleteObjects: userObjects === 'delete' ? 'delete' : 'keep',
   }
 }
 
