@@ -2,6 +2,7 @@ import type { FastifyError } from 'fastify'
 import type { ErrorCode } from '@portico/sdk/wire'
 import { HttpError } from '../errors.ts'
 import { isDataException } from '../http/error-handler.ts'
+import { GeoValueError } from '../objects/geo-condition.ts'
 
 // Errors as the Moralis v1 / Parse clients read them: `{ code, error }` with Parse's numeric
 // codes. Statuses follow Parse Server (101 → 404, rate limit → 429, everything else a client
@@ -81,6 +82,7 @@ export function parseStatus(code: number): number {
 /** Any error thrown while serving the mount → the Parse code and message a client gets. */
 export function toParseError(error: unknown): ParseError | undefined {
   if (error instanceof ParseError) return error
+  if (error instanceof GeoValueError) return new ParseError(ParseCode.INVALID_JSON, error.message)
   if (error instanceof HttpError) {
     if (error.code === 'cloud_code_error')
       return new ParseError((error.details as { parseCode: number }).parseCode, error.message)

@@ -184,13 +184,25 @@ describe.each(databaseKinds())('Parse types through the parse SDK on %s', (kind)
     expect(await containing(10, 10)).toEqual(['square'])
   })
 
-  it('refuses malformed geo queries with Parse error 102, never a 5xx', async () => {
+  it("refuses malformed geo queries with Parse's codes (107 for a $geoWithin value), never a 5xx", async () => {
     const query = places()
     query._addCondition('location', '$geoWithin', { $polygon: 1234 })
     await expect(query.find()).rejects.toMatchObject({
-      code: 102,
+      code: 107,
       message: '$polygon takes at least 3 points.',
     })
+    // The SDK's own withinPolygon, given too few points or not points.
+    await expect(
+      places()
+        .withinPolygon('location', [[1, 2]])
+        .find(),
+    ).rejects.toMatchObject({ code: 107 })
+    await expect(places().withinPolygon('location', [1, 2, 3]).find()).rejects.toMatchObject({
+      code: 107,
+    })
+    const intersects = places()
+    intersects._addCondition('area', '$geoIntersects', { $point: [0, 0] })
+    await expect(intersects.find()).rejects.toMatchObject({ code: 107 })
     const far = places()
     far._addCondition('location', '$nearSphere', {
       __type: 'GeoPoint',
