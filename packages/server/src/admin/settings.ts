@@ -95,6 +95,7 @@ export function effectiveSettings(config: ServerConfig): Setting[] {
     ['COMPAT_LEGACY_SIGN_IN', String(config.compat.legacySignIn)],
     ['COMPAT_STRICT_DEFAULTS', String(config.compat.strictDefaults === true)],
     ['USER_DELETE_OBJECTS', config.compat.userDeleteObjects ?? 'keep'],
+    ['COMPAT_ALLOW_CUSTOM_OBJECT_ID', String(config.compat.allowCustomObjectId === true)],
     ['COMPAT_LOCAL_CHAIN_ID', config.sync.localChainId?.toString() ?? '—'],
     ['FUNCTIONS_MODULE', config.functionsModule ?? '—'],
     ['CLOUD_CODE', config.cloudCode ?? '—'],

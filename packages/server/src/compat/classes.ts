@@ -14,6 +14,8 @@ import { MASTER_OWNER } from './master-key.ts'
 import type { CreateRequest } from '../objects/writer.ts'
 import { hasParseDefaults } from './parse-defaults.ts'
 import { destroyUser } from './destroy-user.ts'
+import { customObjectId } from './custom-object-ids.ts'
+import { assertOneGeoPoint } from './geo-fields.ts'
 import { VISITOR_OWNER } from '../objects/store.ts'
 import { recordAudit } from '../admin/audit.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
@@ -193,6 +195,8 @@ export async function createInClass(call: CompatCall, className: string): Promis
       ParseCode.OPERATION_FORBIDDEN,
       `${className} rows are made by signing in with a wallet.`,
     )
+  const objectId = customObjectId(call.services.config, call.params)
+  assertOneGeoPoint(call.params)
   const writer = await writerOf(call)
   serverKept(className, writer)
   const creator = writer === ANY_OWNER ? (await call.session())?.user.id : writer
@@ -206,6 +210,7 @@ export async function createInClass(call: CompatCall, className: string): Promis
     writer,
     signedOut: writer === undefined,
     openWithoutPermissions: parseDefaults,
+    objectId,
     client: call.request.ip,
     ownerId: creator ?? (writer === undefined ? VISITOR_OWNER.id : MASTER_OWNER.id),
     data,
@@ -215,9 +220,11 @@ export async function createInClass(call: CompatCall, className: string): Promis
   }
   let outcome
   try {
-    outcome = relations.length
-      ? { created: await call.services.objects.createRelated(request, relations) }
-      : await call.services.objects.create(request)
+    // A given id may be taken: written on its own, not in a group with other clients' creates.
+    outcome =
+      relations.length || objectId
+        ? { created: await call.services.objects.createRelated(request, relations) }
+        : await call.services.objects.create(request)
   } catch (error) {
     throw (className === '_Role' && duplicateRole(error, data.name)) || error
   }
@@ -261,6 +268,7 @@ export async function updateInClass(
 ): Promise<CompatAnswer> {
   if (className === '_EthAddress')
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, '_EthAddress rows are kept by the server.')
+  assertOneGeoPoint(call.params)
   const writer = await writerOf(call)
   serverKept(className, writer)
   // A user's own fields are checked against the wallets linked to that user, whoever writes.

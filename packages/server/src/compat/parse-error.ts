@@ -25,6 +25,8 @@ export const ParseCode = {
   SCRIPT_FAILED: 141,
   VALIDATION_ERROR: 142,
   DUPLICATE_REQUEST: 159,
+  MISSING_OBJECT_ID: 104,
+  DUPLICATE_VALUE: 137,
   REQUEST_LIMIT_EXCEEDED: 155,
   SESSION_MISSING: 206,
   ACCOUNT_ALREADY_LINKED: 208,
@@ -69,6 +71,7 @@ const CODES: Partial<Record<ErrorCode, number>> = {
   address_not_linked: ParseCode.OBJECT_NOT_FOUND,
   class_requires_sign_in: ParseCode.OBJECT_NOT_FOUND,
   invalid_class_permissions: ParseCode.INVALID_JSON,
+  object_id_taken: ParseCode.DUPLICATE_VALUE,
 }
 
 /** Status of an answer with this Parse code. */

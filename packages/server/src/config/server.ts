@@ -68,6 +68,8 @@ export interface ServerConfig {
      * a user who never signs in, the default) or `delete`.
      */
     userDeleteObjects?: 'keep' | 'delete' | undefined
+    /** Whether a create may name its objectId, as Parse's `allowCustomObjectId` (COMPAT_ALLOW_CUSTOM_OBJECT_ID). */
+    allowCustomObjectId?: boolean | undefined
   }
   /** Outgoing mail (SMTP_URL, MAIL_FROM): password resets and email verifications. */
   mail: MailConfig
@@ -209,6 +211,11 @@ function loadCompatConfig(env: Env, problems: string[]): ServerConfig['compat'] 
   const strict = (env.COMPAT_STRICT_DEFAULTS ?? 'false').trim()
   if (strict !== 'true' && strict !== 'false')
     problems.push(`COMPAT_STRICT_DEFAULTS is true or false (got "${strict.slice(0, 20)}")`)
+  const customIds = (env.COMPAT_ALLOW_CUSTOM_OBJECT_ID ?? 'false').trim()
+  if (customIds !== 'true' && customIds !== 'false')
+    problems.push(
+      `COMPAT_ALLOW_CUSTOM_OBJECT_ID is true or false (got "${customIds.slice(0, 20)}")`,
+    )
   const userObjects = (env.USER_DELETE_OBJECTS ?? 'keep').trim()
   if (userObjects !== 'keep' && userObjects !== 'delete')
     problems.push(`USER_DELETE_OBJECTS is keep or delete (got "${userObjects.slice(0, 20)}")`)
@@ -233,6 +240,7 @@ function loadCompatConfig(env: Env, problems: string[]): ServerConfig['compat'] 
     masterKeyIps: ips.length ? ips : [...LOOPBACK],
     strictDefaults: strict === 'true',
     userDeleteObjects: userObjects === 'delete' ? 'delete' : 'keep',
+    allowCustomObjectId: customIds === 'true',
   }
 }
 

@@ -823,11 +823,12 @@ export class ObjectStore {
     const context = this.#hooks.context()
     request = await this.#beforeSave(request, actor, context)
     const made = await this.#transaction(async (tx, writes) => {
-      const id = randomBytes(12).toString('base64url')
+      const id = request.objectId ?? randomBytes(12).toString('base64url')
       const data = markRelations(request.data, relations)
-      // The insert skips a row a unique index refuses: a role's name in use (ids are random).
+      // The insert skips a row a unique index refuses: a role's name in use, or an id the
+      // client gave (random ids do not clash).
       const [made] = await writes.insertNew(className, request, [{ id, data }], new Date())
-      if (!made) throw nameTaken(data.name)
+      if (!made) throw request.objectId && className !== '_Role' ? idTaken() : nameTaken(data.name)
       await writeRelations(tx, className, id, relations)
       if (request.auditActor !== undefined)
         await recordAudit(tx, {
@@ -1212,6 +1213,9 @@ const sameObject = (a: WireObject, b: WireObject) =>
   isDeepStrictEqual(a.acl, b.acl)
 
 const rowOf = ({ acl, ...row }: NewObject) => ({ ...row, ...permsOf(acl) })
+
+const idTaken = () =>
+  new HttpError(409, 'object_id_taken', 'An object of this class already has this objectId.')
 
 const nameTaken = (name: unknown) =>
   new HttpError(
