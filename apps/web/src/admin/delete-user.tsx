@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import type { BackendClient } from '@portico/sdk/backend'
+import { InlineProblem } from './inline-problem.tsx'
 import { change } from './use-admin.ts'
 
 /**
@@ -45,11 +46,7 @@ export function DeleteUser({
           Delete user…
         </button>
       )}
-      {problem ? (
-        <span role="alert" className="console-problem">
-          {problem}
-        </span>
-      ) : null}
+      <InlineProblem text={problem} />
     </>
   )
 }

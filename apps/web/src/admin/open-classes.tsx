@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import type { BackendClient } from '@portico/sdk/backend'
+import { InlineProblem } from './inline-problem.tsx'
 import { change, useAdmin } from './use-admin.ts'
 
 /** A class anyone signed out may write, as `GET /api/admin/open-classes` lists it. */
@@ -55,11 +56,7 @@ export function OpenClassBadge({
           Close to signed-in users
         </button>
       )}
-      {problem ? (
-        <span role="alert" className="console-problem">
-          {problem}
-        </span>
-      ) : null}
+      <InlineProblem text={problem} />
     </span>
   )
 }

@@ -1,10 +1,15 @@
 import { createRequire } from 'node:module'
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { getAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { databaseKinds, signedIn, testConfig } from '../../test/helpers.ts'
-import { listeningApp, parseLogIn, type ListeningApp, type ParseSdk } from '../../test/compat.ts'
+import {
+  parseLogIn,
+  parseTargetForSuite,
+  type ListeningApp,
+  type ParseSdk,
+} from '../../test/compat.ts'
 import { listAudit } from '../admin/audit.ts'
 import { DELETED_OWNER } from '../admin/delete-user.ts'
 import { objects, userAddresses } from '../db/schema.ts'
@@ -20,22 +25,14 @@ const MASTER = 'master-key-for-deleting-users'
 const ADMIN = getAddress(`0x${'a6'.repeat(20)}`)
 
 describe.each(databaseKinds())('deleting users on %s', (kind) => {
-  async function serverWith(userDeleteObjects: 'keep' | 'delete') {
-    const server = await listeningApp(kind, {
-      app: { ...testConfig().app, adminAddresses: [ADMIN] },
-      compat: {
-        mount: '/server',
-        legacySignIn: true,
-        masterKey: MASTER,
-        masterKeyIps: ['127.0.0.1/8', '::1/128'],
-        userDeleteObjects,
-      },
-    })
-    Parse.initialize('portico', undefined, MASTER)
-    Parse.serverURL = server.serverUrl
-    Parse.User.enableUnsafeCurrentUser()
-    return server
-  }
+  const serverWith = (userDeleteObjects: 'keep' | 'delete') =>
+    parseTargetForSuite(
+      kind,
+      Parse,
+      MASTER,
+      { userDeleteObjects },
+      { app: { ...testConfig().app, adminAddresses: [ADMIN] } },
+    )
   const ownerOf = (server: ListeningApp, id: string) =>
     server.app.services.db
       .select({ owner: objects.ownerId })
@@ -50,14 +47,7 @@ describe.each(databaseKinds())('deleting users on %s', (kind) => {
   }
 
   describe('keeping what they own', () => {
-    let server: ListeningApp
-    beforeAll(async () => {
-      server = await serverWith('keep')
-    })
-    afterAll(async () => {
-      await Parse.User.logOut().catch(() => {})
-      await server.close()
-    })
+    const target = serverWith('keep')
 
     it('lets a user delete themselves: no log-in, no session, their posts handed over', async () => {
       const ann = await Parse.User.signUp('ann', 'secret one', { email: 'ann@shop.test' })
@@ -66,9 +56,9 @@ describe.each(databaseKinds())('deleting users on %s', (kind) => {
       await ann.destroy()
       await expect(Parse.User.logIn('ann', 'secret one')).rejects.toMatchObject({ code: 101 })
       await expect(Parse.User.become(token)).rejects.toMatchObject({ code: 209 })
-      expect(await ownerOf(server, kept.id)).toBe(DELETED_OWNER.id)
-      expect(await ownerOf(server, ann.id)).toBe('gone')
-      const [entry] = await listAudit(server.app.services.db, { limit: 1 })
+      expect(await ownerOf(target(), kept.id)).toBe(DELETED_OWNER.id)
+      expect(await ownerOf(target(), ann.id)).toBe('gone')
+      const [entry] = await listAudit(target().app.services.db, { limit: 1 })
       expect(entry).toMatchObject({
         action: 'user.delete',
         target: `user/${ann.id}`,
@@ -91,8 +81,8 @@ describe.each(databaseKinds())('deleting users on %s', (kind) => {
       })
       await eve.destroy()
       await Parse.User.createWithoutData(bob.id).destroy({ useMasterKey: true })
-      const wallets = await server.app.services.db
-        .select()
+      const wallets = await target()
+        .app.services.db.select()
         .from(userAddresses)
         .where(eq(userAddresses.address, wallet.address.toLowerCase()))
       expect(wallets).toEqual([])
@@ -100,27 +90,27 @@ describe.each(databaseKinds())('deleting users on %s', (kind) => {
       const again = await parseLogIn(Parse, wallet)
       expect(again.id).not.toBe(bob.id)
       await Parse.User.logOut()
-      const [entry] = await listAudit(server.app.services.db, { limit: 1 })
+      const [entry] = await listAudit(target().app.services.db, { limit: 1 })
       expect(entry!.actor).toMatch(/^master key/)
     })
 
     it('deletes a user from the console, an admin with a fresh sign-in', async () => {
       const carol = await Parse.User.signUp('carol', 'secret')
       await Parse.User.logOut()
-      const admin = await signedIn(server.app, ADMIN)
-      const member = await signedIn(server.app)
+      const admin = await signedIn(target().app, ADMIN)
+      const member = await signedIn(target().app)
       const url = `/api/admin/users/${carol.id}`
       expect(
-        (await server.app.inject({ method: 'DELETE', url, headers: member.headers })).statusCode,
+        (await target().app.inject({ method: 'DELETE', url, headers: member.headers })).statusCode,
       ).toBe(403)
       expect(
-        (await server.app.inject({ method: 'DELETE', url, headers: admin.headers })).statusCode,
+        (await target().app.inject({ method: 'DELETE', url, headers: admin.headers })).statusCode,
       ).toBe(204)
       expect(
-        (await server.app.inject({ method: 'DELETE', url, headers: admin.headers })).statusCode,
+        (await target().app.inject({ method: 'DELETE', url, headers: admin.headers })).statusCode,
       ).toBe(404)
       await expect(Parse.User.logIn('carol', 'secret')).rejects.toMatchObject({ code: 101 })
-      const [entry] = await listAudit(server.app.services.db, { limit: 1 })
+      const [entry] = await listAudit(target().app.services.db, { limit: 1 })
       expect(entry).toMatchObject({
         actor: ADMIN,
         action: 'user.delete',
@@ -130,20 +120,13 @@ describe.each(databaseKinds())('deleting users on %s', (kind) => {
   })
 
   describe('with USER_DELETE_OBJECTS=delete', () => {
-    let server: ListeningApp
-    beforeAll(async () => {
-      server = await serverWith('delete')
-    })
-    afterAll(async () => {
-      await Parse.User.logOut().catch(() => {})
-      await server.close()
-    })
+    const target = serverWith('delete')
 
     it('deletes what they own with them', async () => {
       const dan = await Parse.User.signUp('dan', 'secret')
       const gone = await post(dan)
       await dan.destroy()
-      expect(await ownerOf(server, gone.id)).toBe('gone')
+      expect(await ownerOf(target(), gone.id)).toBe('gone')
       await expect(
         new Parse.Query('Post').get(gone.id, { useMasterKey: true }),
       ).rejects.toMatchObject({ code: 101 })

@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { getAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { databaseKinds, signedIn, testConfig } from '../../test/helpers.ts'
-import { listeningApp, parseLogIn, type ListeningApp, type ParseSdk } from '../../test/compat.ts'
+import { parseLogIn, parseTargetForSuite, type ParseSdk } from '../../test/compat.ts'
 import { listAudit } from '../admin/audit.ts'
 
 // What Parse's defaults leave open, as the site team sees it (the line logged at start, the
@@ -17,31 +17,18 @@ const MASTER = 'master-key-for-the-open-classes'
 const ADMIN = getAddress(`0x${'a4'.repeat(20)}`)
 
 describe.each(databaseKinds())('classes open to signed-out writes on %s', (kind) => {
-  let server: ListeningApp
+  const target = parseTargetForSuite(
+    kind,
+    Parse,
+    MASTER,
+    {},
+    {
+      app: { ...testConfig().app, adminAddresses: [ADMIN] },
+    },
+  )
   const alice = privateKeyToAccount(generatePrivateKey())
-  let admin: Record<string, string>
-  beforeAll(async () => {
-    const base = testConfig()
-    server = await listeningApp(kind, {
-      app: { ...base.app, adminAddresses: [ADMIN] },
-      compat: {
-        mount: '/server',
-        legacySignIn: true,
-        masterKey: MASTER,
-        masterKeyIps: ['127.0.0.1/8', '::1/128'],
-      },
-    })
-    Parse.initialize('portico', undefined, MASTER)
-    Parse.serverURL = server.serverUrl
-    Parse.User.enableUnsafeCurrentUser()
-    admin = (await signedIn(server.app, ADMIN)).headers
-  })
-  afterAll(async () => {
-    await Parse.User.logOut().catch(() => {})
-    await server.close()
-  })
-  const console = (method: 'GET' | 'POST', url: string) =>
-    server.app.inject({ method, url, headers: admin })
+  const console = async (method: 'GET' | 'POST', url: string) =>
+    target().app.inject({ method, url, headers: (await signedIn(target().app, ADMIN)).headers })
 
   it('names them at start and in the console, and closes one to signed-in users in one step', async () => {
     // A visitor's entry, and alice's note saved without an ACL: both everyone's to write.
@@ -60,8 +47,8 @@ describe.each(databaseKinds())('classes open to signed-out writes on %s', (kind)
     })
     await vault.update()
 
-    const warn = vi.spyOn(server.app.services.log, 'warn')
-    server.app.services.start()
+    const warn = vi.spyOn(target().app.services.log, 'warn')
+    target().app.services.start()
     await expect
       .poll(() => warn.mock.calls.map((call) => call[0]))
       .toContain(
@@ -83,7 +70,7 @@ describe.each(databaseKinds())('classes open to signed-out writes on %s', (kind)
       update: { requiresAuthentication: true },
       delete: { requiresAuthentication: true },
     })
-    const [audited] = await listAudit(server.app.services.db, { limit: 1 })
+    const [audited] = await listAudit(target().app.services.db, { limit: 1 })
     expect(audited).toMatchObject({ actor: ADMIN, action: 'class.close', target: 'Guestbook' })
     expect((await console('GET', '/api/admin/open-classes')).json().classes).toEqual([
       { className: 'Board', create: true, write: true },
@@ -112,12 +99,12 @@ describe.each(databaseKinds())('classes open to signed-out writes on %s', (kind)
   })
 
   it('lets only the team see the list and only admins close', async () => {
-    const member = await signedIn(server.app)
+    const member = await signedIn(target().app)
     for (const [method, url] of [
       ['GET', '/api/admin/open-classes'],
       ['POST', '/api/admin/classes/Board/close'],
     ] as const) {
-      const refused = await server.app.inject({ method, url, headers: member.headers })
+      const refused = await target().app.inject({ method, url, headers: member.headers })
       expect(refused.statusCode).toBe(403)
     }
     expect((await console('POST', '/api/admin/classes/not%20a%20class/close')).statusCode).toBe(400)

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { databaseKinds } from '../../test/helpers.ts'
-import { parseLogIn, type ListeningApp, type ParseSdk, parseTarget } from '../../test/compat.ts'
+import { parseLogIn, parseTargetForSuite, type ParseSdk } from '../../test/compat.ts'
 
 // Parse's defaults on the mount, through the real `parse` client: a class without permissions
 // takes creates from clients that are not signed in, and an object saved without an ACL is
@@ -31,15 +31,7 @@ describe.each(databaseKinds())("Parse's defaults on %s", (kind) => {
   }
 
   describe('by default', () => {
-    let server: ListeningApp
-    beforeAll(async () => {
-      server = await parseTarget(kind, Parse, MASTER)
-      Parse.User.enableUnsafeCurrentUser()
-    })
-    afterAll(async () => {
-      await Parse.User.logOut().catch(() => {})
-      await server.close()
-    })
+    const server = parseTargetForSuite(kind, Parse, MASTER)
 
     it('lets a signed-out client create, change and delete in a class without permissions', async () => {
       expect(Parse.User.current()).toBeNull()
@@ -89,7 +81,7 @@ describe.each(databaseKinds())("Parse's defaults on %s", (kind) => {
       await expect(new Parse.Role('visitors', new Parse.ACL()).save()).rejects.toMatchObject({
         code: 209,
       })
-      const viaApi = await server.app.inject({
+      const viaApi = await server().app.inject({
         method: 'POST',
         url: '/api/classes/Guestbook',
         payload: { data: { n: 1 } },
@@ -99,15 +91,7 @@ describe.each(databaseKinds())("Parse's defaults on %s", (kind) => {
   })
 
   describe('with COMPAT_STRICT_DEFAULTS', () => {
-    let server: ListeningApp
-    beforeAll(async () => {
-      server = await parseTarget(kind, Parse, MASTER, { strictDefaults: true })
-      Parse.User.enableUnsafeCurrentUser()
-    })
-    afterAll(async () => {
-      await Parse.User.logOut().catch(() => {})
-      await server.close()
-    })
+    parseTargetForSuite(kind, Parse, MASTER, { strictDefaults: true })
 
     it('refuses signed-out creates and keeps a no-ACL object its creator’s to change', async () => {
       await expect(new Parse.Object('Guestbook', { n: 1 }).save()).rejects.toMatchObject({

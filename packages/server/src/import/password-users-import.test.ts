@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getAddress } from 'viem'
 import { databaseKinds, signedIn, testConfig } from '../../test/helpers.ts'
-import { listeningApp, type ListeningApp, type ParseSdk } from '../../test/compat.ts'
+import { parseTarget, type ListeningApp, type ParseSdk } from '../../test/compat.ts'
 import { startSmtp, type TestSmtp } from '../../test/smtp.ts'
 import type { ImportReport } from './parse-import.ts'
 
@@ -82,19 +82,16 @@ describe.each(databaseKinds())('password users of a Dashboard export on %s', (ki
   let admin: Record<string, string>
   beforeAll(async () => {
     smtp = await startSmtp()
-    const base = testConfig()
-    server = await listeningApp(kind, {
-      app: { ...base.app, adminAddresses: [ADMIN] },
-      mail: { smtpUrl: smtp.url, from: 'Forum <no-reply@forum.test>' },
-      compat: {
-        mount: '/server',
-        legacySignIn: true,
-        masterKey: MASTER,
-        masterKeyIps: ['127.0.0.1/8', '::1/128'],
+    server = await parseTarget(
+      kind,
+      Parse,
+      MASTER,
+      {},
+      {
+        app: { ...testConfig().app, adminAddresses: [ADMIN] },
+        mail: { smtpUrl: smtp.url, from: 'Forum <no-reply@forum.test>' },
       },
-    })
-    Parse.initialize('portico', undefined, MASTER)
-    Parse.serverURL = server.serverUrl
+    )
     Parse.User.enableUnsafeCurrentUser()
     admin = (await signedIn(server.app, ADMIN)).headers
   })
