@@ -18,6 +18,7 @@ import { LiveHub } from './live/hub.ts'
 import { openChangeFeed } from './objects/changes.ts'
 import { FieldIndexes } from './objects/field-indexes.ts'
 import { ClassPermissionsCache } from './objects/class-permissions.ts'
+import { logOpenClasses } from './compat/open-classes.ts'
 import { ViewerRoles } from './objects/viewer-roles.ts'
 import type { ObjectStore } from './objects/object-store.ts'
 import { openObjectStore } from './objects/store.ts'
@@ -277,6 +278,9 @@ export async function openServices(
       syncStatus: () => syncs.status(),
       start() {
         addressIndex.start()
+        // Awaited on close: the listing reads the database.
+        const logged = logOpenClasses({ db: database.db, config, syncs: syncs.all }, log)
+        closers.push(() => logged)
         syncs.start((list) =>
           startSyncs({
             db: database.db,

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module'
 import WebSocket from 'ws'
 import type { FastifyInstance } from 'fastify'
 import { freePort } from '@portico/test-kit/ports'
+import { afterAll, beforeAll } from 'vitest'
 import { loadConfig, type ServerConfig } from '../src/config/server.ts'
 import type { DatabaseKind } from '../src/db/client.ts'
 import { testApp } from './helpers.ts'
@@ -32,18 +33,23 @@ export async function listeningApp(
 /**
  * A server with the mount at `/server` and a master key (accepted from this machine), and the
  * Parse SDK `Parse` pointed at it: initialized with that key, REST and LiveQuery URLs set.
+ * `compat` sets more of the mount's settings (`strictDefaults`), `overrides` other settings.
  */
 export async function parseTarget(
   kind: DatabaseKind,
   Parse: ParseSdk,
   masterKey: string,
+  compat: Partial<ServerConfig['compat']> = {},
+  overrides: Partial<ServerConfig> = {},
 ): Promise<ListeningApp> {
   const server = await listeningApp(kind, {
+    ...overrides,
     compat: {
       mount: '/server',
       legacySignIn: true,
       masterKey,
       masterKeyIps: ['127.0.0.1/8', '::1/128'],
+      ...compat,
     },
   })
   Parse.initialize('portico', undefined, masterKey)
@@ -111,4 +117,27 @@ export async function liveSocket(url: string) {
     send: (message: unknown) => socket.send(JSON.stringify(message)),
     close: () => socket.close(),
   }
+}
+
+/**
+ * `parseTarget` for the tests of one `describe`: started before them (the SDK keeping its
+ * current user in Node), stopped after them. Returns the server once started.
+ */
+export function parseTargetForSuite(
+  kind: DatabaseKind,
+  Parse: ParseSdk,
+  masterKey: string,
+  compat: Partial<ServerConfig['compat']> = {},
+  overrides: Partial<ServerConfig> = {},
+): () => ListeningApp {
+  let server: ListeningApp | undefined
+  beforeAll(async () => {
+    server = await parseTarget(kind, Parse, masterKey, compat, overrides)
+    Parse.User.enableUnsafeCurrentUser()
+  })
+  afterAll(async () => {
+    await Parse.User.logOut().catch(() => {})
+    await server?.close()
+  })
+  return () => server!
 }

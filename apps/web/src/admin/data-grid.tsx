@@ -357,7 +357,14 @@ function CellView({
   pointerHref: (className: string, objectId: string) => string
 }) {
   if (column.type === 'acl')
-    return <span title={JSON.stringify(object.acl)}>{aclSummary(object)}</span>
+    return (
+      <span title={JSON.stringify(object.acl)}>
+        {aclSummary(object)}
+        {object.acl['*']?.write ? (
+          <span className="badge badge-open">writable by everyone</span>
+        ) : null}
+      </span>
+    )
   if (value === undefined) return <span className="visually-hidden">not set</span>
   const typed = value as Record<string, string>
   switch (typeOfValue(value)) {

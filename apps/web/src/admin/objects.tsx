@@ -9,6 +9,7 @@ import { FilterBar, type AppliedFilter } from './filter-bar.tsx'
 import { ObjectEditor, type ConsoleObject } from './object-editor.tsx'
 import { change } from './use-admin.ts'
 import { consoleCall, consolePath, useConsole } from './console-api.ts'
+import { OpenClassBadge, useOpenClasses } from './open-classes.tsx'
 
 const PAGE = 50
 /** A class with more objects than this (past the page shown) is counted as "10,000+". */
@@ -45,6 +46,8 @@ function Browser({
   initialWhere,
 }: SectionProps & { initialClass?: string | undefined; initialWhere?: string | undefined }) {
   const classes = useConsole(client, 'GET /api/admin/overview')
+  const openClasses = useOpenClasses(client)
+  const opened = openClasses.state.status === 'ready' ? openClasses.state.data.classes : []
   const [className, setClassName] = useState(initialClass)
   const [filter, setFilter] = useState<AppliedFilter>(() =>
     initialWhere
@@ -207,10 +210,27 @@ function Browser({
             {known?.map((c) => (
               <option key={c.className} value={c.className}>
                 {c.className} ({c.count})
+                {opened.some((o) => o.className === c.className)
+                  ? ' · open to signed-out writes'
+                  : ''}
               </option>
             ))}
           </select>
         </label>
+        {opened
+          .filter((o) => o.className === chosen)
+          .map((o) => (
+            <OpenClassBadge
+              key={o.className}
+              client={client}
+              open={o}
+              readOnly={readOnly}
+              onClosed={() => {
+                openClasses.reload()
+                setMessage({ text: `${o.className} is closed: every write now needs a sign-in.` })
+              }}
+            />
+          ))}
       </div>
       {chosen ? <ClassDefaultsPanel key={chosen} client={client} className={chosen} /> : null}
       {chosen ? (

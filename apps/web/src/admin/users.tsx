@@ -4,6 +4,7 @@ import { ConsoleTable } from './console-table.tsx'
 import { change, dateTime } from './use-admin.ts'
 import { consoleCall, useConsole } from './console-api.ts'
 import type { ConsoleSessionRow as SessionRow, ConsoleUserRow as UserRow } from '@portico/sdk/wire'
+import { DeleteUser } from './delete-user.tsx'
 
 /** Whether a session can still be used. */
 const stateOf = (session: SessionRow) =>
@@ -57,7 +58,17 @@ export function Users({ client, role }: SectionProps) {
         ]}
       />
       {open ? (
-        <UserSessions key={open.id} client={client} role={role} user={open} onChanged={reload} />
+        <UserSessions
+          key={open.id}
+          client={client}
+          role={role}
+          user={open}
+          onChanged={reload}
+          onDeleted={() => {
+            setOpen(undefined)
+            reload()
+          }}
+        />
       ) : null}
     </section>
   )
@@ -68,7 +79,8 @@ function UserSessions({
   role,
   user,
   onChanged,
-}: SectionProps & { user: UserRow; onChanged: () => void }) {
+  onDeleted,
+}: SectionProps & { user: UserRow; onChanged: () => void; onDeleted: () => void }) {
   const { state, reload } = useConsole(client, 'GET /api/admin/users/:userId/sessions', {
     params: { userId: user.id },
   })
@@ -100,7 +112,8 @@ function UserSessions({
             }
           >
             Revoke all sessions
-          </button>
+          </button>{' '}
+          <DeleteUser client={client} userId={user.id} label={user.address} onDeleted={onDeleted} />
         </p>
       ) : null}
       <ConsoleTable

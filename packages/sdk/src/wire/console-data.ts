@@ -252,6 +252,34 @@ export const objects = {
     },
     answer: { description: 'The objects as JSON or CSV, streamed' },
   },
+  'GET /api/admin/open-classes': {
+    answer: {
+      type: 'object',
+      properties: {
+        classes: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              className: { type: 'string' },
+              create: { type: 'boolean' },
+              write: { type: 'boolean' },
+            },
+            required: ['className', 'create', 'write'],
+          },
+        },
+      },
+      required: ['classes'],
+    },
+  },
+  'POST /api/admin/classes/:className/close': {
+    params: classParams,
+    answer: {
+      type: 'object',
+      properties: { classLevelPermissions: { type: 'object', additionalProperties: true } },
+      required: ['classLevelPermissions'],
+    },
+  },
 } as const
 
 // Roles, as the console reads and changes them whatever their ACL.

@@ -166,6 +166,7 @@ const people = {
     params: userParams,
     answer: revokedCount,
   },
+  'DELETE /api/admin/users/:userId': { params: userParams, answer: noContent },
   'GET /api/admin/api-keys': { answer: resultsOf(apiKeyRow) },
   'POST /api/admin/api-keys': {
     body: {

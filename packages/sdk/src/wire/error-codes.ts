@@ -60,6 +60,7 @@ export const errorCodes = [
   'class_permission_denied',
   'class_requires_sign_in',
   'role_name_taken',
+  'object_id_taken',
   'invalid_query',
   'limit_too_large',
   'answer_too_large',

@@ -12,6 +12,9 @@ import { consoleAccess } from '../auth/team.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { consoleFieldRoutes } from './field-routes.ts'
 import { consoleIndexRoutes } from './index-routes.ts'
+import { consoleOpenClassRoutes } from './open-class-routes.ts'
+import type { DeleteUserSources } from './delete-user.ts'
+import { consoleUserDeleteRoute } from './user-delete-route.ts'
 import { aclByUserId, aclUserIds, addressesOf } from './acl-users.ts'
 import { consoleErrors, paging, tags } from './schemas.ts'
 import { exportCsv, exportJson } from './export.ts'
@@ -26,7 +29,8 @@ import type { ConsoleIndexNeeds } from './index-routes.ts'
 /** The services these routes use. */
 export type ConsoleDataNeeds = ConsoleNeeds &
   ConsoleFieldNeeds &
-  ConsoleIndexNeeds & { files: FileStore }
+  ConsoleIndexNeeds &
+  DeleteUserSources & { files: FileStore }
 
 // The console's routes over data: objects through the same query language as the SDK (as the
 // console, which reads every object), record edits and deletes recorded in the audit log,
@@ -42,6 +46,8 @@ export const consoleDataRoutes = routePlugin(
     guardConsoleRoutes(app, services.config.app)
     await consoleFieldRoutes(app, services)
     await consoleIndexRoutes(app, services)
+    await consoleOpenClassRoutes(app, services)
+    await consoleUserDeleteRoute(app, services)
     const db = services.db
     const objects = services.objects
 

@@ -3,15 +3,17 @@ import { PassThrough } from 'node:stream'
 import { badRequest, errorBodySchema, HttpError } from '../errors.ts'
 import { ImportFileError } from '../import/export-file.ts'
 import { importOpened, openFile } from '../import/parse-import.ts'
+import { noteOpenClasses } from '../import/open-classes-note.ts'
 import { consoleAccess } from '../auth/team.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { recordAudit } from '../audit/log.ts'
 import { consoleErrors, tags } from './schemas.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import type { ConsoleNeeds } from './needs.ts'
+import type { Sync } from '../sync/definition.ts'
 
 /** The services these routes use. */
-export type ConsoleImportNeeds = ConsoleNeeds
+export type ConsoleImportNeeds = ConsoleNeeds & { syncs: readonly Sync[] }
 
 /** Largest export file accepted by the console's import (the command line has no limit). */
 const IMPORT_MAX_BYTES = 50 * 1024 * 1024
@@ -79,6 +81,7 @@ export const consoleImportRoute = routePlugin(
               const report = await importOpened(db, services.objects, file, (progress) =>
                 line({ progress }),
               )
+              await noteOpenClasses(services, report)
               await recordAudit(db, {
                 actor: user.address,
                 action: 'import',

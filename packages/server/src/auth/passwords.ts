@@ -27,6 +27,12 @@ export const BCRYPT_HASH = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/
  */
 export const NOBODY_HASH = '$2b$10$RuArovT0pRIPQYt9SG.nOegFDAEFbgHgjqsZPyIdiGae/o3OFccIG'
 
+/**
+ * The stored "hash" of a login that no password opens yet: an imported user whose export had no
+ * hash (a Parse Dashboard export never has one) signs in once a password reset sets one.
+ */
+export const NO_PASSWORD = '!'
+
 export const hashPassword = (password: string) => bcrypt.hash(password, BCRYPT_COST)
 
 /** The login row of a user, by id. */
@@ -70,8 +76,10 @@ export async function checkLogin(
         .where(and(...conditions))
         .limit(1)
     : []
-  const valid = await bcrypt.compare(password, row?.passwordHash ?? NOBODY_HASH)
-  return valid && row ? row : undefined
+  // A login without a password is compared as a missing one is: the answer takes as long.
+  const opens = row && row.passwordHash !== NO_PASSWORD ? row : undefined
+  const valid = await bcrypt.compare(password, opens?.passwordHash ?? NOBODY_HASH)
+  return valid && opens ? opens : undefined
 }
 
 /** Which unique value of `login` another user already has (case-insensitively), if any. */

@@ -5,6 +5,7 @@ import { HttpError } from '../errors.ts'
 import { openMemoryCluster } from '../db/cluster/memory.ts'
 import { ImportFileError } from '../import/export-file.ts'
 import { importFile, importOrder, type ImportReport } from '../import/parse-import.ts'
+import { openClasses, openClassesNote } from '../compat/open-classes.ts'
 import { FieldIndexes } from '../objects/field-indexes.ts'
 import { ViewerRoles } from '../objects/viewer-roles.ts'
 import { openObjectStore } from '../objects/store.ts'
@@ -119,6 +120,12 @@ export async function importCommand(
         print(`${name}${error.line ? ` line ${error.line}` : ''}: not imported. ${error.message}`)
       }
     }
+    const imported = outcomes.flatMap((o) => (o.report ? [o.report.className] : []))
+    const open = await openClasses({ db: database.db, config: loadConfig(env), syncs: [] }, [
+      ...new Set(imported.filter((name) => !name.startsWith('_'))),
+    ])
+    const note = openClassesNote(open, imported)
+    if (note) print(`note: ${note}`)
   } finally {
     await services?.close()
     await database.close()

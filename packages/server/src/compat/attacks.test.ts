@@ -218,7 +218,16 @@ describe.each(databaseKinds())('attacks on the mount on %s', (kind) => {
   })
 
   it('answers the preflight on every path, errors included, Parse-shaped and never 5xx', async () => {
-    const { app } = await testApp(kind)
+    // Strict defaults: a signed-out create is then refused too (Parse's would store the body).
+    const { app } = await testApp(kind, {
+      compat: {
+        mount: '/server',
+        legacySignIn: true,
+        masterKey: undefined,
+        masterKeyIps: [],
+        strictDefaults: true,
+      },
+    })
     const preflight = await app.inject({
       method: 'OPTIONS',
       url: '/server/classes/Anything',

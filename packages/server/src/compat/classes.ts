@@ -11,6 +11,10 @@ import { storedWhere } from './where.ts'
 import { relationTargetClass } from '../objects/relation-reads.ts'
 import { MASTER_OWNER } from './master-key.ts'
 import type { CreateRequest } from '../objects/writer.ts'
+import { hasParseDefaults } from './parse-defaults.ts'
+import { destroyUser } from './destroy-user.ts'
+import { customObjectId } from './custom-object-ids.ts'
+import { assertOneGeoPoint } from './geo-fields.ts'
 import { VISITOR_OWNER } from '../objects/object-store.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import { applyParseWrite, createAcl, relationChangesOf } from './parse-object.ts'
@@ -155,6 +159,8 @@ export async function createInClass(call: CompatCall, className: string): Promis
       ParseCode.OPERATION_FORBIDDEN,
       `${className} rows are made by signing in with a wallet.`,
     )
+  const objectId = customObjectId(call.services.config, call.params)
+  assertOneGeoPoint(call.params)
   const writer = await writerOf(call)
   serverKept(className, writer)
   const creator = writer === ANY_OWNER ? (await call.session())?.user.id : writer
@@ -162,22 +168,27 @@ export async function createInClass(call: CompatCall, className: string): Promis
   const data = withDefaults(sent, await fieldRules(call.services.objects, className))
   const relations = relationChangesOf(call.params)
   if (className === '_Role') checkRoleWrite(undefined, data, relations)
+  const parseDefaults = hasParseDefaults(call.services.config, className)
   const request: CreateRequest = {
     className,
     writer,
     signedOut: writer === undefined,
+    openWithoutPermissions: parseDefaults,
+    objectId,
     client: call.request.ip,
     ownerId: creator ?? (writer === undefined ? VISITOR_OWNER.id : MASTER_OWNER.id),
     data,
-    acl: createAcl(call.params.ACL, creator),
+    acl: createAcl(call.params.ACL, creator, parseDefaults),
     // A change made with the master key is in the console's audit log as the console's own are.
     auditActor: auditActorOf(call, writer),
   }
   let outcome
   try {
-    outcome = relations.length
-      ? { created: await call.services.objects.createRelated(request, relations) }
-      : await call.services.objects.create(request)
+    // A given id may be taken: written on its own, not in a group with other clients' creates.
+    outcome =
+      relations.length || objectId
+        ? { created: await call.services.objects.createRelated(request, relations) }
+        : await call.services.objects.create(request)
   } catch (error) {
     throw (className === '_Role' && duplicateRole(error, data.name)) || error
   }
@@ -221,6 +232,7 @@ export async function updateInClass(
 ): Promise<CompatAnswer> {
   if (className === '_EthAddress')
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, '_EthAddress rows are kept by the server.')
+  assertOneGeoPoint(call.params)
   const writer = await writerOf(call)
   serverKept(className, writer)
   // A user's own fields are checked against the wallets linked to that user, whoever writes.
@@ -294,13 +306,8 @@ export async function deleteFromClass(
   className: string,
   objectId: string,
 ): Promise<CompatAnswer> {
-  if (className === '_User' && !call.master) {
-    // Someone else's user: Parse Server's answer (206) before Portico's own refusal.
-    const current = await call.session()
-    if (current && current.user.id !== objectId)
-      throw new ParseError(ParseCode.SESSION_MISSING, 'Insufficient auth.')
-  }
-  if (className === '_User' || className === '_EthAddress')
+  if (className === '_User') return destroyUser(call, objectId)
+  if (className === '_EthAddress')
     throw new ParseError(ParseCode.OPERATION_FORBIDDEN, `${className} rows cannot be deleted here.`)
   const writer = await writerOf(call)
   serverKept(className, writer)

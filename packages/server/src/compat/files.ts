@@ -4,6 +4,8 @@ import { isAllowedType, type FileStore } from '../files/store.ts'
 import type { FastifyReply } from 'fastify'
 import type { CompatAnswer, CompatCall } from './call.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
+import { ensureMasterOwner, MASTER_OWNER } from './master-key.ts'
+import { recordAudit } from '../audit/log.ts'
 
 // `files/:name`: uploads as the v1 clients send them (`{ base64, fileData, _ContentType }`, or the
 // raw bytes from a REST client), stored like every Portico file and served back at a URL that
@@ -32,9 +34,15 @@ export function storableName(name: string): string {
   return cleaned || 'file'
 }
 
-/** `POST files/:name`: the file in the envelope's `base64`, or the body's bytes. */
+/**
+ * `POST files/:name`: the file in the envelope's `base64`, or the body's bytes. Signed in, or
+ * with the master key as in Parse Server (a script's upload: the file is then the signed-in
+ * user's if a session came too, else the master key's own user's, and in the audit log).
+ */
 export async function uploadFile(call: CompatCall, givenName: string): Promise<CompatAnswer> {
-  const { user } = await call.requireSession()
+  const session = call.master ? await call.session() : await call.requireSession()
+  if (call.master && !session) await ensureMasterOwner(call.services.db)
+  const user = session?.user ?? MASTER_OWNER
   const name = storableName(givenName)
   let bytes: Buffer
   let type: unknown
@@ -68,6 +76,13 @@ export async function uploadFile(call: CompatCall, givenName: string): Promise<C
       `Files are at most ${config.fileMaxBytes} bytes.`,
     )
   const stored = await files.save({ ownerId: user.id, name, contentType, body: bytes })
+  if (call.master)
+    await recordAudit(call.services.db, {
+      actor: `master key (${call.request.ip})`,
+      action: 'file.upload',
+      target: `file/${stored}`,
+      after: { ownerId: user.id, contentType, size: bytes.length },
+    })
   const url = `${config.app.publicOrigins[0]}${config.compat.mount}/files/${config.app.appId}/${encodeURIComponent(stored)}`
   return { status: 201, body: { name: stored, url } }
 }

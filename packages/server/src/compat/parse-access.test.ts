@@ -234,7 +234,8 @@ describe.each(databaseKinds())('the Parse access model through the parse SDK on 
       useMasterKey: true,
     })
     const madeAcl = (await new Parse.Query('Vault').get(made.id, { useMasterKey: true })).getACL()
-    expect(madeAcl.toJSON()).toEqual({ '*': { read: true } })
+    // Saved without an ACL: Parse's default, everyone reads and writes it.
+    expect(madeAcl.toJSON()).toEqual({ '*': { read: true, write: true } })
     const stored = await new Parse.Query('Vault').get(locked.id, { useMasterKey: true })
     expect(stored.get('text')).toBe('changed by the master key')
     const audit = await listAudit(server.app.services.db, { limit: 10 })

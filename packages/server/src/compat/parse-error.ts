@@ -2,6 +2,7 @@ import type { FastifyError } from 'fastify'
 import type { ErrorCode } from '@portico/sdk/wire'
 import { HttpError } from '../errors.ts'
 import { isDataException } from '../http/error-handler.ts'
+import { GeoValueError } from '../objects/geo-condition.ts'
 
 // Errors as the Moralis v1 / Parse clients read them: `{ code, error }` with Parse's numeric
 // codes. Statuses follow Parse Server (101 → 404, rate limit → 429, everything else a client
@@ -24,6 +25,8 @@ export const ParseCode = {
   SCRIPT_FAILED: 141,
   VALIDATION_ERROR: 142,
   DUPLICATE_REQUEST: 159,
+  MISSING_OBJECT_ID: 104,
+  DUPLICATE_VALUE: 137,
   REQUEST_LIMIT_EXCEEDED: 155,
   SESSION_MISSING: 206,
   ACCOUNT_ALREADY_LINKED: 208,
@@ -68,6 +71,7 @@ const CODES: Partial<Record<ErrorCode, number>> = {
   address_not_linked: ParseCode.OBJECT_NOT_FOUND,
   class_requires_sign_in: ParseCode.OBJECT_NOT_FOUND,
   invalid_class_permissions: ParseCode.INVALID_JSON,
+  object_id_taken: ParseCode.DUPLICATE_VALUE,
 }
 
 /** Status of an answer with this Parse code. */
@@ -81,6 +85,7 @@ export function parseStatus(code: number): number {
 /** Any error thrown while serving the mount → the Parse code and message a client gets. */
 export function toParseError(error: unknown): ParseError | undefined {
   if (error instanceof ParseError) return error
+  if (error instanceof GeoValueError) return new ParseError(ParseCode.INVALID_JSON, error.message)
   if (error instanceof HttpError) {
     if (error.code === 'cloud_code_error')
       return new ParseError((error.details as { parseCode: number }).parseCode, error.message)

@@ -6,15 +6,20 @@ import { assertFieldName, isPointerClass } from '../objects/names.ts'
 import { PARSE_ENVELOPE } from '../objects/parse-shape.ts'
 import { MAX_RELATION_CHANGE, type RelationChange } from '../objects/relations.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
+import { PUBLIC_ACL } from './parse-defaults.ts'
 
 // Parse writes (fields, ACL, operations) applied to Portico objects; how objects look to Parse
 // clients is objects/parse-shape.ts. ACLs are Parse's own (objects/acl.ts), stored and answered
-// as they are. An object created without an ACL gets Portico's default: everyone reads it, only
-// its creator writes it (Parse's default would also let everyone write; Portico narrows it).
+// as they are. An object created without an ACL gets Parse's default (everyone reads and writes
+// it) where parse-defaults.ts says so, else Portico's: everyone reads it, only its creator writes it.
 
-/** The ACL an object is created with: the one sent, else everyone reads and `creator` writes. */
-export function createAcl(sent: unknown, creator: string | undefined): Acl {
+/**
+ * The ACL an object is created with: the one sent, else Parse's public one when `parseDefaults`,
+ * else everyone reads and `creator` writes.
+ */
+export function createAcl(sent: unknown, creator: string | undefined, parseDefaults = false): Acl {
   if (sent !== undefined) return parseAcl(sent)
+  if (parseDefaults) return { ...PUBLIC_ACL }
   return creator === undefined ? { '*': { read: true } } : ownerAcl(creator, true)
 }
 

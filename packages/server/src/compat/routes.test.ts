@@ -43,7 +43,7 @@ describe('the route table', () => {
       ['DELETE', 'classes/Item'],
       ['GET', 'functions/add'],
       ['GET', 'users'],
-      ['DELETE', 'users/abc'],
+      ['POST', 'users/abc'],
       ['GET', 'users/me/more'],
       ['GET', 'classes/Item/abc/more'],
       ['GET', ''],

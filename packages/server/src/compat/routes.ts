@@ -1,6 +1,7 @@
 import FindMyWay from 'find-my-way'
 import type { ChainClients } from '../auth/signature.ts'
 import { runBatch } from './batch.ts'
+import { destroyUser } from './destroy-user.ts'
 import type { CompatAnswer, CompatCall, CompatCloud, Method } from './call.ts'
 import {
   compatClassName,
@@ -150,6 +151,11 @@ export function compatRoutes(options: CompatRoutesOptions): CompatRoutes {
   const putUser = call((c, { objectId }) => updateUser(c, objectId!, options.clientFor))
   on('PUT', '/users/:objectId', putUser)
   on('PUT', '/classes/_User/:objectId', putUser)
+  on(
+    'DELETE',
+    '/users/:objectId',
+    call((c, { objectId }) => destroyUser(c, objectId!)),
+  )
   on(
     'DELETE',
     '/classes/_EthAddress/:objectId',

@@ -3,6 +3,7 @@ import { queryRows } from '../db/client.ts'
 import { objects } from '../db/schema.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import { parseClassPermissions, SCHEMA_CLASS } from '../objects/class-permissions.ts'
+import { assertOneGeoPointField, geoPointFieldsHeld } from './geo-fields.ts'
 import { isValidName, SYSTEM_CLASSES } from '../objects/names.ts'
 import { PARSE_DEFAULT_FIELDS } from '../objects/parse-shape.ts'
 import type { Document } from '../objects/wire.ts'
@@ -235,6 +236,8 @@ export async function saveSchema(
   if (!creating && !existing) throw missing(className)
 
   const { objects } = call.services
+  const addsGeoPoint = Object.values(fields).some((spec) => spec?.type === 'GeoPoint')
+  const held = addsGeoPoint ? await geoPointFieldsHeld(call.services.db, className) : []
   await ensureMasterOwner(call.services.db)
   const now = new Date()
   await objects.insertAbsent([
@@ -254,6 +257,16 @@ export async function saveSchema(
       const declared: Record<string, Document> = isObject(current.data.fields)
         ? { ...(current.data.fields as Record<string, Document>) }
         : {}
+      if (addsGeoPoint) {
+        const before = Object.keys(declared).filter((name) => declared[name]?.type === 'GeoPoint')
+        const kept = [...new Set([...before, ...held])].filter(
+          (name) => !(name in fields && fields[name] === undefined),
+        )
+        assertOneGeoPointField(kept, {
+          ...Object.fromEntries(kept.map((name) => [name, { type: 'GeoPoint' }])),
+          ...fields,
+        })
+      }
       for (const [field, spec] of Object.entries(fields))
         if (spec === undefined) delete declared[field]
         else declared[field] = spec

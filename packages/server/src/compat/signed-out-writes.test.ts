@@ -6,8 +6,8 @@ import { parseLogIn, type ListeningApp, type ParseSdk, parseTarget } from '../..
 
 // What a client that is not signed in may write, through the real `parse` client and Portico's
 // own routes: changes and deletes as the object's ACL and its class's permissions let everyone
-// (Parse's rule); creates only in a class whose permissions let everyone create (Portico's
-// default is that creating needs a sign-in).
+// (Parse's rule); with COMPAT_STRICT_DEFAULTS, creates only in a class whose permissions let
+// everyone create (Parse's defaults, without it, are in parse-defaults.test.ts).
 
 const require = createRequire(import.meta.url)
 const Parse = require('parse/node') as ParseSdk
@@ -40,7 +40,7 @@ describe.each(databaseKinds())('writes without a sign-in on %s', (kind) => {
     )
 
   beforeAll(async () => {
-    server = await parseTarget(kind, Parse, MASTER)
+    server = await parseTarget(kind, Parse, MASTER, { strictDefaults: true })
     Parse.User.enableUnsafeCurrentUser()
   })
   afterAll(async () => {

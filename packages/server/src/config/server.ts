@@ -63,6 +63,19 @@ export interface ServerConfig {
     masterKey: string | undefined
     /** Addresses and CIDRs the master key is accepted from (MASTER_KEY_IPS; default loopback). */
     masterKeyIps: string[]
+    /**
+     * Portico's narrower defaults instead of Parse's (COMPAT_STRICT_DEFAULTS, off): a class
+     * without permissions takes no signed-out creates, an object saved without an ACL is its
+     * creator's to write. Off, the mount and cloud code have Parse's (parse-defaults.ts).
+     */
+    strictDefaults?: boolean | undefined
+    /**
+     * What a deleted user's objects and files become (USER_DELETE_OBJECTS): `keep` (handed over to
+     * a user who never signs in, the default) or `delete`.
+     */
+    userDeleteObjects?: 'keep' | 'delete' | undefined
+    /** Whether a create may name its objectId, as Parse's `allowCustomObjectId` (COMPAT_ALLOW_CUSTOM_OBJECT_ID). */
+    allowCustomObjectId?: boolean | undefined
   }
   /** Outgoing mail (SMTP_URL, MAIL_FROM): password resets and email verifications. */
   mail: MailConfig
@@ -203,6 +216,17 @@ function loadCompatConfig(env: Env, problems: string[]): ServerConfig['compat'] 
   const legacy = (env.COMPAT_LEGACY_SIGN_IN ?? 'true').trim()
   if (legacy !== 'true' && legacy !== 'false')
     problems.push(`COMPAT_LEGACY_SIGN_IN is true or false (got "${legacy}")`)
+  const strict = (env.COMPAT_STRICT_DEFAULTS ?? 'false').trim()
+  if (strict !== 'true' && strict !== 'false')
+    problems.push(`COMPAT_STRICT_DEFAULTS is true or false (got "${strict.slice(0, 20)}")`)
+  const customIds = (env.COMPAT_ALLOW_CUSTOM_OBJECT_ID ?? 'false').trim()
+  if (customIds !== 'true' && customIds !== 'false')
+    problems.push(
+      `COMPAT_ALLOW_CUSTOM_OBJECT_ID is true or false (got "${customIds.slice(0, 20)}")`,
+    )
+  const userObjects = (env.USER_DELETE_OBJECTS ?? 'keep').trim()
+  if (userObjects !== 'keep' && userObjects !== 'delete')
+    problems.push(`USER_DELETE_OBJECTS is keep or delete (got "${userObjects.slice(0, 20)}")`)
   const masterKey = env.MASTER_KEY?.trim() || undefined
   if (masterKey !== undefined && masterKey.length < 16)
     problems.push('MASTER_KEY must be at least 16 characters (for example `openssl rand -hex 32`)')
@@ -222,6 +246,9 @@ function loadCompatConfig(env: Env, problems: string[]): ServerConfig['compat'] 
     legacySignIn: legacy !== 'false',
     masterKey,
     masterKeyIps: ips.length ? ips : [...LOOPBACK],
+    strictDefaults: strict === 'true',
+    userDeleteObjects: userObjects === 'delete' ? 'delete' : 'keep',
+    allowCustomObjectId: customIds === 'true',
   }
 }
 

@@ -152,6 +152,8 @@ export async function importClass(
   await db.insert(users).values(IMPORT_OWNER).onConflictDoNothing()
   const people = new UserIds(db, objects)
   const relations = new Set<string>()
+  // The line each objectId was first read on: a second row with it is refused, naming both.
+  const firstLines = new Map<string, number>()
   for (let start = 0; start < input.rows.length; start += BATCH) {
     const batch = input.rows.slice(start, start + BATCH)
     const ready: { line: number; row: PreparedRow }[] = []
@@ -160,6 +162,9 @@ export async function importClass(
         if (error) throw new RowRefused(error.message, error.field)
         const row = prepareRow(value, className)
         if (className === '_Role') checkRole(row)
+        const first = firstLines.get(row.id)
+        if (first !== undefined) throw repeated(row.id, first, line)
+        firstLines.set(row.id, line)
         ready.push({ line, row })
       } catch (refusal) {
         if (!(refusal instanceof RowRefused)) throw refusal
@@ -200,6 +205,10 @@ export async function importClass(
   for (const field of [...relations].sort())
     report.notes.push(
       `"${field}" is a Relation: its members come only from a _Join:${field}:${className}.json file (the legacy export has them, imported after the classes); a Dashboard export has none.`,
+    )
+  if (report.withoutPassword)
+    report.notes.push(
+      `${report.withoutPassword} password user${report.withoutPassword === 1 ? '' : 's'} came without a password hash (a Dashboard export has none): imported with their username, email and objects, they cannot sign in until they reset their password by mail (requestPasswordReset, through SMTP_URL); then they may link a wallet.`,
     )
   // Said at the end: a `_User` file's ACLs name users it imports itself.
   await people.recheck()
@@ -302,11 +311,14 @@ async function writeUsers(
   people: UserIds,
   report: ImportReport,
 ) {
+  // Counted once its transaction committed: a row refused after its user was made is not one.
+  const awaiting = new Set<string>()
   for (const { line, row } of rows) {
     try {
       const imported = await db.transaction(async (transaction) => {
         const tx = transaction as unknown as Database
-        const { userId, addressObjects } = await importUser(tx, row)
+        const { userId, addressObjects, withoutPassword } = await importUser(tx, row)
+        if (withoutPassword) awaiting.add(row.id)
         const acl = people.acl(row.acl)
         // The user's own id in the ACL of their `_User` row is their Portico id.
         if (userId !== row.id && row.acl[row.id]) {
@@ -329,12 +341,22 @@ async function writeUsers(
       report.imported += imported
       report.unchanged += 1 - imported
     } catch (error) {
+      awaiting.delete(row.id)
       const refusal = error instanceof RowRefused ? error : databaseRefusal(error)
       if (!refusal) throw error
       refuse(report, line, row.raw, refusal)
     }
   }
+  if (awaiting.size) report.withoutPassword = (report.withoutPassword ?? 0) + awaiting.size
 }
+
+/** The refusal of a row whose objectId an earlier row of the same file has. */
+const repeated = (id: string, first: number, line: number) =>
+  new RowRefused(
+    `objectId "${id.slice(0, 64)}" is on line ${first} and again on line ${line} of this file: only the first of the two is taken`,
+    'objectId',
+    'An export holds each object once: keep the right one of the two rows (or give the other a new objectId), then run the import again.',
+  )
 
 /** Role names as Parse allows them. */
 const ROLE_NAME = /^[0-9A-Za-z_\- ]{1,64}$/

@@ -25,6 +25,13 @@ export interface ImportReport {
   files: { line: number; objectId: string; field: string; name: string; url: string }[]
   /** What was imported differently from the file, said once per file. */
   notes: string[]
+  /**
+   * `_User` rows imported with a username and no password hash (a Dashboard export has none):
+   * they sign in once they reset their password by mail.
+   */
+  withoutPassword?: number
+  /** Classes anyone signed out may create in or write once imported (compat/open-classes.ts). */
+  openClasses?: { className: string; create: boolean; write: boolean }[]
 }
 
 /** The report of a file before any of its rows is read. */

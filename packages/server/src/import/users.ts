@@ -1,6 +1,12 @@
 import { isAddress } from 'viem'
 import { createUser, linkAddress } from '../auth/addresses.ts'
-import { BCRYPT_HASH, clashOf, createPasswordUser, type LoginClash } from '../auth/passwords.ts'
+import {
+  BCRYPT_HASH,
+  clashOf,
+  createPasswordUser,
+  NO_PASSWORD,
+  type LoginClash,
+} from '../auth/passwords.ts'
 import { passwordLogins } from '../db/schema.ts'
 import type { Database } from '../db/client.ts'
 import { HttpError } from '../errors.ts'
@@ -10,7 +16,10 @@ import { RowRefused, type PreparedRow } from './rows.ts'
 // A `_User` row becomes a Portico user, who signs in with any of the row's wallets: its
 // `ethAddress`, every entry of `accounts` (Moralis kept a user's linked wallets there) and the
 // address its `authData.moralisEth` signed in with, and with their Parse password when the row
-// carries its bcrypt hash (`_hashed_password` or `bcryptPassword`). The user keeps the row's `objectId` as its id
+// carries its bcrypt hash (`_hashed_password` or `bcryptPassword`). A row with a username but
+// neither (a Parse Dashboard export never carries hashes) is still imported, so that the pointers
+// and ACLs naming the user hold: its login opens with no password until the user resets it by
+// mail. The user keeps the row's `objectId` as its id
 // unless one of those addresses already signs in as a user, who is then the one imported into.
 // Everything here runs in the row's own transaction: a refused row leaves no user and no address.
 
@@ -91,24 +100,29 @@ const loginClash = (clash: LoginClash | 'id') =>
 export async function importUser(
   tx: Database,
   row: PreparedRow,
-): Promise<{ userId: string; addressObjects: NewObject[] }> {
+): Promise<{ userId: string; addressObjects: NewObject[]; withoutPassword?: true }> {
   const addresses = addressesOfRow(row)
   const passwordHash = passwordHashOfRow(row)
   if (addresses.length === 0) {
-    if (passwordHash === undefined)
+    if (passwordHash === undefined && (typeof row.raw.username !== 'string' || !row.raw.username))
       throw new RowRefused(
-        'the user has no wallet address ("ethAddress", "accounts" or authData.moralisEth) and no password hash ("_hashed_password" or "bcryptPassword"): it could not sign in',
+        'the user has no wallet address ("ethAddress", "accounts" or authData.moralisEth) and no "username": it could not sign in',
         'ethAddress',
-        'Add the wallet address or the password hash the user signs in with to the row, or leave the row out.',
+        'Add the wallet address or the username the user signs in with to the row, or leave the row out.',
       )
-    // A password user: they log in with their Parse password, checked against the same hash.
+    // A password user: they log in with their Parse password, checked against the same hash, or
+    // once they set one by a reset when the export has none.
     const made = await createPasswordUser(tx, {
       id: row.id,
-      ...loginOfRow(row, passwordHash),
+      ...loginOfRow(row, passwordHash ?? NO_PASSWORD),
       createdAt: row.createdAt,
     })
     if ('clash' in made) throw loginClash(made.clash)
-    return { userId: made.id, addressObjects: [] }
+    return {
+      userId: made.id,
+      addressObjects: [],
+      ...(passwordHash === undefined ? { withoutPassword: true as const } : {}),
+    }
   }
   let userId: string
   try {

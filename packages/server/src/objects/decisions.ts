@@ -35,7 +35,8 @@ import type { CreateRequest } from './writer.ts'
 // A client that is not signed in (`userId` / actor undefined) is judged as `*`: it changes and
 // deletes what the ACLs and the class's permissions let everyone change, as in Parse. Creating
 // is Portico's one exception: it needs a sign-in unless the class's permissions name `*` for
-// `create` (a class without permissions is open to signed-in users only). Each signed-out
+// `create`, or the class has none and the request says that is open (Parse's default, which the
+// compatibility mount asks for). Each signed-out
 // write is counted against its client's limit (signed-out-writes.ts) once its checks passed and
 // before anything is written.
 
@@ -133,7 +134,7 @@ export class AccessDecisions {
   /** Throws unless the class's rules and permissions let `actor` create `request` (and add its fields). */
   async mayCreate(request: CreateRequest, actor: Changer | undefined): Promise<void> {
     this.rules.assertWritable(request.className, actor)
-    if (actor === undefined) await this.#mayCreateSignedOut(request.className)
+    if (actor === undefined) await this.#mayCreateSignedOut(request)
     if (this.permissions && actor !== ANY_OWNER) {
       const viewer = await this.viewer(actor)
       await this.allowed(request.className, 'create', viewer)
@@ -147,9 +148,14 @@ export class AccessDecisions {
     await this.db.insert(users).values(VISITOR_OWNER).onConflictDoNothing()
   }
 
-  /** Throws 401 unless `className`'s permissions let everyone create (see the top of this file). */
-  async #mayCreateSignedOut(className: string): Promise<void> {
-    const rule = (await this.permissions?.of(className))?.operations.create
+  /**
+   * Throws 401 unless `className`'s permissions let everyone create, or it has none and the
+   * request takes that as open (see the top of this file).
+   */
+  async #mayCreateSignedOut({ className, openWithoutPermissions }: CreateRequest): Promise<void> {
+    const permissions = await this.permissions?.of(className)
+    if (openWithoutPermissions && this.permissions && !permissions) return
+    const rule = permissions?.operations.create
     if (!rule?.who.has('*'))
       throw unauthorized(
         `Sign in to create ${className} objects: only a class whose permissions let everyone (*) create takes them from clients that are not signed in.`,

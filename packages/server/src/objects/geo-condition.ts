@@ -1,4 +1,4 @@
-import { badRequest } from '../errors.ts'
+import { badRequest, HttpError } from '../errors.ts'
 import { coordinate, coordinatesProblem } from './wire.ts'
 
 // The geo operators of the query language, in the wire forms the Parse SDK sends and Parse
@@ -72,17 +72,38 @@ export function geoTest(op: string, value: unknown, siblings: [string, unknown][
         northeast: geoPoint(box[1], '$box'),
       }
     }
-    case '$geoWithin': {
-      const within = only(value, '$geoWithin', ['$polygon', '$centerSphere'])
-      if ('$polygon' in within) return { op: '$polygon', points: polygon(within.$polygon) }
-      return centerSphere(within.$centerSphere)
-    }
-    case '$geoIntersects': {
-      const point = only(value, '$geoIntersects', ['$point']).$point
-      return { op: '$geoIntersects', point: geoPoint(point, '$geoIntersects.$point') }
-    }
+    case '$geoWithin':
+      return asGeoValue(() => {
+        const within = only(value, '$geoWithin', ['$polygon', '$centerSphere'])
+        if ('$polygon' in within) return { op: '$polygon', points: polygon(within.$polygon) }
+        return centerSphere(within.$centerSphere)
+      })
+    case '$geoIntersects':
+      return asGeoValue(() => {
+        const point = only(value, '$geoIntersects', ['$point']).$point
+        return { op: '$geoIntersects', point: geoPoint(point, '$geoIntersects.$point') }
+      })
   }
   throw invalid(`Unknown operator ${op.slice(0, 20)}.`)
+}
+
+/**
+ * A malformed value of `$geoWithin` or `$geoIntersects`: the same refusal on `/api`, but Parse
+ * answers it with 107 (invalid JSON) where other bad queries are 102, and the mount follows it.
+ */
+export class GeoValueError extends HttpError {
+  constructor(message: string) {
+    super(400, 'invalid_query', message)
+  }
+}
+
+function asGeoValue(read: () => GeoTest): GeoTest {
+  try {
+    return read()
+  } catch (error) {
+    if (error instanceof HttpError) throw new GeoValueError(error.message)
+    throw error
+  }
 }
 
 /** An object of exactly one of `keys`. */

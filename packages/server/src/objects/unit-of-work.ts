@@ -146,11 +146,12 @@ export class UnitOfWork {
   async createRelated(request: CreateRequest, relations: RelationChange[]): Promise<WireObject> {
     const { className } = request
     const { result } = await this.committed(async (tx, writes) => {
-      const id = randomBytes(12).toString('base64url')
+      const id = request.objectId ?? randomBytes(12).toString('base64url')
       const data = markRelations(request.data, relations)
-      // The insert skips a row a unique index refuses: a role's name in use (ids are random).
+      // The insert skips a row a unique index refuses: a role's name in use, or an id the
+      // client gave (random ids do not clash).
       const [made] = await writes.insertNew(className, request, [{ id, data }], new Date())
-      if (!made) throw nameTaken(data.name)
+      if (!made) throw request.objectId && className !== '_Role' ? idTaken() : nameTaken(data.name)
       await writeRelations(tx, className, id, relations)
       await audit(tx, request.auditActor, 'object.create', null, made)
       return made
@@ -221,6 +222,9 @@ const sameObject = (a: WireObject, b: WireObject) =>
   a.updatedAt === b.updatedAt &&
   isDeepStrictEqual(a.data, b.data) &&
   isDeepStrictEqual(a.acl, b.acl)
+
+const idTaken = () =>
+  new HttpError(409, 'object_id_taken', 'An object of this class already has this objectId.')
 
 const nameTaken = (name: unknown) =>
   new HttpError(

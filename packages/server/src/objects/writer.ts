@@ -35,6 +35,10 @@ export interface CreateRequest {
    * only where the class's permissions name `*` for `create`.
    */
   signedOut?: boolean | undefined
+  /** The id the client gave (Parse's custom object ids): written by `createRelated` only. */
+  objectId?: string | undefined
+  /** Signed out, allowed too in a class with no permissions at all (Parse's default). */
+  openWithoutPermissions?: boolean | undefined
   /** The address of the client that sent it: a signed-out create counts against its limit. */
   client?: string | undefined
   idempotency?: IdempotencyClaim | undefined

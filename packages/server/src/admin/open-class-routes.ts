@@ -1,0 +1,121 @@
+import type { FastifyInstance } from 'fastify'
+import { errorBodySchema } from '../errors.ts'
+import { ANY_OWNER } from '../objects/access.ts'
+import { SCHEMA_CLASS } from '../objects/class-permissions.ts'
+import { assertStoredClassName } from '../objects/names.ts'
+import type { Document } from '../objects/wire.ts'
+import { ensureMasterOwner, MASTER_OWNER } from '../compat/master-key.ts'
+import { closedPermissions, openClasses } from '../compat/open-classes.ts'
+import type { Sync } from '../sync/definition.ts'
+import type { ConsoleNeeds } from './needs.ts'
+import { consoleAccess } from '../auth/team.ts'
+import { recordAudit } from '../audit/log.ts'
+import { consoleErrors, tags } from './schemas.ts'
+
+// The classes anyone signed out may write (compat/open-classes.ts), as the console badges them,
+// and the one step that closes one to signed-in users: it writes the class's permissions (its
+// `_SCHEMA` object, as the schema routes do), recorded in the audit log with what they were.
+
+const errors = { 400: errorBodySchema, 404: errorBodySchema, ...consoleErrors } as const
+const className = { type: 'string', maxLength: 64 } as const
+const openClassSchema = {
+  type: 'object',
+  properties: {
+    className: { type: 'string' },
+    create: { type: 'boolean', description: 'Clients that are not signed in may create in it' },
+    write: {
+      type: 'boolean',
+      description: 'It holds objects that clients that are not signed in may change or delete',
+    },
+  },
+  required: ['className', 'create', 'write'],
+} as const
+
+/** The open-class routes, inside the console's data plugin (whose access hook guards them). */
+export async function consoleOpenClassRoutes(
+  app: FastifyInstance,
+  services: ConsoleNeeds & { syncs: readonly Sync[] },
+) {
+  const requireConsole = consoleAccess(services.config.app)
+
+  app.get(
+    '/api/admin/open-classes',
+    {
+      schema: {
+        tags,
+        summary: 'The classes anyone signed out may create in or write',
+        response: {
+          200: {
+            type: 'object',
+            properties: { classes: { type: 'array', items: openClassSchema } },
+            required: ['classes'],
+          },
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      await requireConsole(request, 'read')
+      return { classes: await openClasses(services) }
+    },
+  )
+
+  app.post<{ Params: { className: string } }>(
+    '/api/admin/classes/:className/close',
+    {
+      schema: {
+        tags,
+        summary:
+          'Close a class to signed-in users: its permissions then ask a sign-in for every write (reads stay as they were)',
+        params: { type: 'object', properties: { className }, required: ['className'] },
+        response: {
+          200: {
+            type: 'object',
+            properties: { classLevelPermissions: { type: 'object', additionalProperties: true } },
+            required: ['classLevelPermissions'],
+          },
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const { user } = await requireConsole(request, 'write')
+      const name = assertStoredClassName(request.params.className)
+      await ensureMasterOwner(services.db)
+      const now = new Date()
+      await services.objects.insertAbsent([
+        {
+          className: SCHEMA_CLASS,
+          id: name,
+          ownerId: MASTER_OWNER.id,
+          acl: {},
+          data: { fields: {} },
+          createdAt: now,
+          updatedAt: now,
+        },
+      ])
+      let before: Document | undefined
+      let after: Document = {}
+      await services.objects.modify(
+        { className: SCHEMA_CLASS, objectId: name, userId: ANY_OWNER },
+        (current) => {
+          const stored = current.data.classLevelPermissions
+          before =
+            stored && typeof stored === 'object' && !Array.isArray(stored)
+              ? (stored as Document)
+              : undefined
+          after = closedPermissions(before)
+          return { data: { ...current.data, classLevelPermissions: after } }
+        },
+      )
+      await recordAudit(services.db, {
+        actor: user.address,
+        action: 'class.close',
+        target: name,
+        before: before ?? null,
+        after,
+      })
+      return { classLevelPermissions: after }
+    },
+  )
+}

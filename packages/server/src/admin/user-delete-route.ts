@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify'
+import { errorBodySchema, notFound } from '../errors.ts'
+import type { ConsoleNeeds } from './needs.ts'
+import { consoleAccess } from '../auth/team.ts'
+import { deleteUser, type DeleteUserSources } from './delete-user.ts'
+import { consoleErrors, tags } from './schemas.ts'
+
+// The console's deletion of a user (a data-protection request): as `user.destroy()` does it
+// (delete-user.ts), by an admin with a fresh sign-in, recorded in the audit log.
+
+const id = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } as const
+
+export async function consoleUserDeleteRoute(
+  app: FastifyInstance,
+  services: ConsoleNeeds & DeleteUserSources,
+) {
+  const requireConsole = consoleAccess(services.config.app)
+  app.delete<{ Params: { userId: string } }>(
+    '/api/admin/users/:userId',
+    {
+      schema: {
+        tags,
+        summary:
+          'Delete a user: their sessions, wallets, password and account objects go; what they own is kept or deleted as USER_DELETE_OBJECTS says',
+        params: { type: 'object', properties: { userId: id }, required: ['userId'] },
+        response: {
+          204: { type: 'null' },
+          400: errorBodySchema,
+          404: errorBodySchema,
+          ...consoleErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireConsole(request, 'destructive')
+      const deleted = await deleteUser(services, request.params.userId, {
+        actor: user.address,
+        objects: services.config.compat.userDeleteObjects ?? 'keep',
+      })
+      if (!deleted) throw notFound('No such user.')
+      return reply.status(204).send()
+    },
+  )
+}
