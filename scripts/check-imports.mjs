@@ -17,11 +17,11 @@ const packages = {
       ['config/', 'errors.ts', 'version.ts'],
       ['db/'],
       // What every feature stands on.
-      ['http/', 'idempotency/', 'files/', 'rpc/', 'mail/'],
+      ['http/', 'idempotency/', 'audit/', 'files/', 'rpc/', 'mail/'],
       ['objects/'],
       ['auth/', 'roles/', 'sync/', 'events/', 'functions.ts'],
-      ['live/', 'import/'],
-      ['compat/', 'cloud/'],
+      ['live/', 'import/', 'addresses/'],
+      ['compat/', 'cloud/', 'web3api/'],
       // The console.
       ['admin/'],
       // What puts the server together.
@@ -31,6 +31,7 @@ const packages = {
         'services.ts',
         'shared-settings.ts',
         'site-module.ts',
+        'known-syncs.ts',
         'app.ts',
         'memory.ts',
         'cli.ts',

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { errorBodySchema, notFound } from '../errors.ts'
 import type { ConsoleNeeds } from './needs.ts'
 import { consoleAccess } from '../auth/team.ts'
-import { deleteUser, type DeleteUserSources } from './delete-user.ts'
+import { deleteUser, type DeleteUserSources } from '../auth/delete-user.ts'
 import { consoleErrors, tags } from './schemas.ts'
 
 // The console's deletion of a user (a data-protection request): as `user.destroy()` does it

@@ -11,7 +11,7 @@ import { ViewerRoles } from '../objects/viewer-roles.ts'
 import { openObjectStore } from '../objects/store.ts'
 import { openConfiguredDatabase, UsageError } from './database.ts'
 import { openServices } from '../services.ts'
-import { syncedClassRulesNow } from '../sync/known-syncs.ts'
+import { syncedClassRulesNow } from '../known-syncs.ts'
 import { pino } from 'pino'
 
 const usage = `Usage:

@@ -1,4 +1,4 @@
-import type { SiteFunctions } from './functions.ts'
+import type { SiteFunction } from '../functions.ts'
 import type { AddressIndex } from '../addresses/service.ts'
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
 import type { CurrentUser, Sessions } from '../auth/sessions.ts'
@@ -49,7 +49,7 @@ export interface CompatServices {
   /** Moralis v1's Web3 API (`functions/getNativeBalance`, …). */
   web3api: Web3Api
   /** The site module's functions (a Web3 API name they define is theirs). */
-  functions: SiteFunctions
+  functions: ReadonlyMap<string, SiteFunction>
 }
 
 export interface CompatCall {

@@ -11,7 +11,7 @@ import {
   type ParseSdk,
 } from '../../test/compat.ts'
 import { listAudit } from '../audit/log.ts'
-import { DELETED_OWNER } from '../admin/delete-user.ts'
+import { DELETED_OWNER } from '../auth/delete-user.ts'
 import { objects, userAddresses } from '../db/schema.ts'
 
 // Users deleted as in Parse, through the real `parse` client (`user.destroy()` by the user and

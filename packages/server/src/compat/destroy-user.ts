@@ -1,4 +1,4 @@
-import { deleteUser } from '../admin/delete-user.ts'
+import { deleteUser } from '../auth/delete-user.ts'
 import type { CompatAnswer, CompatCall } from './call.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 

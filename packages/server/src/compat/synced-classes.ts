@@ -1,6 +1,7 @@
 import { getAddress, isAddress, type AbiEvent } from 'viem'
 import { fieldFor, integerFieldsOf } from '../sync/decode.ts'
 import type { Sync } from '../sync/definition.ts'
+import { RENAMED } from '../sync/v1-names.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import type { ParseObject } from '../objects/parse-shape.ts'
 
@@ -11,14 +12,6 @@ import type { ParseObject } from '../objects/parse-shape.ts'
 // is its integer field, which the store compares and sorts as a number (as is the string field
 // itself), and a NumberDecimal in a query is its decimal text.
 
-const RENAMED: Record<string, string> = {
-  transactionHash: 'transaction_hash',
-  transactionIndex: 'transaction_index',
-  logIndex: 'log_index',
-  blockNumber: 'block_number',
-  blockHash: 'block_hash',
-  blockTimestamp: 'block_timestamp',
-}
 const BACK = Object.fromEntries(Object.entries(RENAMED).map(([portico, v1]) => [v1, portico]))
 /** Fields of Portico's rows that v1 rows did not have. */
 const HIDDEN = new Set(['chainId', 'event'])
@@ -61,12 +54,6 @@ function decimalText(value: object): string | undefined {
       : value
   const text = (inner as { $numberDecimal?: unknown } | null)?.$numberDecimal
   return typeof text === 'string' ? text : undefined
-}
-
-/** The names v1 apps read a synced row's stored `field` under (besides its own). */
-export function v1NamesOf(field: string): string[] {
-  const name = field === 'id' ? 'uid' : (RENAMED[field] ?? field)
-  return [name, `${name}_decimal`]
 }
 
 /** How `className` looks to v1 apps when one of `source.syncs` fills it (else undefined). */

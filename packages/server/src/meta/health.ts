@@ -1,7 +1,7 @@
 import { pendingMigrations, pingDatabase } from '../db/client.ts'
 import { serverVersion } from '../version.ts'
 import { routePlugin } from '../http/route-plugin.ts'
-import { addressIndexHealthSchema } from '../addresses/console-routes.ts'
+import { addressIndexHealthSchema } from '../admin/address-routes.ts'
 import type { ServerConfig } from '../config/server.ts'
 import type { Database, DatabaseKind } from '../db/client.ts'
 import type { FileStore } from '../files/store.ts'

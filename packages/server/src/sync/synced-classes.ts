@@ -1,7 +1,7 @@
 import { syncedRowFields } from '@portico/sdk/wire'
 import { HttpError } from '../errors.ts'
 import type { ClassRules, KeptFields } from '../objects/class-rules.ts'
-import { v1NamesOf } from '../compat/synced-classes.ts'
+import { v1NamesOf } from './v1-names.ts'
 import { fieldFor, integerFieldsOf } from './decode.ts'
 import type { Sync } from './definition.ts'
 

@@ -1,5 +1,5 @@
-import { openClasses, openClassesNote, type OpenClassSources } from '../compat/open-classes.ts'
-import type { ImportReport } from './report.ts'
+import { openClasses, openClassesNote, type OpenClassSources } from './open-classes.ts'
+import type { ImportReport } from '../import/report.ts'
 
 /**
  * Adds to `report` whether its class is open to signed-out writes once imported (imported rows

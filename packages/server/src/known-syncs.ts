@@ -1,13 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { ServerConfig } from '../config/server.ts'
-import type { Cluster } from '../db/cluster/types.ts'
-import type { Database } from '../db/client.ts'
-import type { ClassRules } from '../objects/class-rules.ts'
-import type { SyncDefinition } from '../functions.ts'
-import { loadSiteModule } from '../site-module.ts'
-import { checkSync } from './definition.ts'
-import { LiveSyncs } from './live-syncs.ts'
-import { Watches } from './watches.ts'
+import type { ServerConfig } from './config/server.ts'
+import type { Cluster } from './db/cluster/types.ts'
+import type { Database } from './db/client.ts'
+import type { ClassRules } from './objects/class-rules.ts'
+import type { SyncDefinition } from './functions.ts'
+import { loadSiteModule } from './site-module.ts'
+import { checkSync } from './sync/definition.ts'
+import { LiveSyncs } from './sync/live-syncs.ts'
+import { Watches } from './sync/watches.ts'
 
 // The syncs a server started with a configuration runs, and so the classes only they write:
 // the site module's (FUNCTIONS_MODULE), then the running watches kept in the database. The

@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm'
-import type { Sessions } from '../auth/sessions.ts'
+import type { Sessions } from './sessions.ts'
 import { files, objects, passwordLogins, userAddresses, users } from '../db/schema.ts'
 import type { Database } from '../db/client.ts'
 import type { FileStore } from '../files/store.ts'

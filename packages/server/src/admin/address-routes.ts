@@ -1,9 +1,9 @@
 import { and, asc, eq, gt } from 'drizzle-orm'
-import { guardConsoleRoutes } from '../admin/guard.ts'
+import { guardConsoleRoutes } from './guard.ts'
 import { consoleAccess } from '../auth/team.ts'
-import type { ConsoleNeeds } from '../admin/needs.ts'
-import type { AddressIndex } from './service.ts'
-import { consoleErrors, tags } from '../admin/schemas.ts'
+import type { ConsoleNeeds } from './needs.ts'
+import type { AddressIndex } from '../addresses/service.ts'
+import { consoleErrors, tags } from './schemas.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import { indexedAddresses } from '../db/address-schema.ts'
 
