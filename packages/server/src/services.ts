@@ -37,6 +37,7 @@ import { openCloudCode, type CloudCode } from './cloud/code.ts'
 import { compatRoutes, type CompatRoutes } from './compat/routes.ts'
 import { SwitchableHooks } from './objects/hooks.ts'
 import { Web3Api } from './web3api/service.ts'
+import { IndexAnswers } from './web3api/index-answers.ts'
 
 // Every long-lived service of one server, built once. Domain code takes the services it needs
 // as arguments; routes receive this object as their plugin option. Nothing here knows Fastify.
@@ -217,6 +218,8 @@ export async function openServices(
     if (mailer) closers.push(() => mailer.close())
     const web3api = new Web3Api(config, cluster.windowCounter, log)
     closers.push(() => web3api.close())
+    const addressReads = new AddressReads(database.db)
+    web3api.addressReads = new IndexAnswers(addressIndex, addressReads, web3api.metadata)
 
     const services: Services = {
       config,
@@ -243,7 +246,7 @@ export async function openServices(
       watches,
       web3api,
       addressIndex,
-      addressReads: new AddressReads(database.db),
+      addressReads,
       syncStatus: () => syncs.status(),
       start() {
         addressIndex.start()
