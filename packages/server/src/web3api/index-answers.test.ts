@@ -16,12 +16,12 @@ keepOnLoopback('moralis-v1/lib/node/RESTController.js')
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the v1 SDK ships loose types
 const Moralis = require('moralis-v1/node') as any
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- v1 pages, asserted field by field
 type V1Page = {
   total: number
   page: number
   page_size: number
   status: string
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- v1 rows, asserted field by field
   result: any[]
   next?: () => Promise<V1Page>
 }
