@@ -40,7 +40,7 @@ describe.each(databaseKinds())('the Web3 API from the address index on %s', (kin
   let anvil: Anvil
   let server: ListeningApp
   let chain: Awaited<ReturnType<typeof deployTokens>>
-  const wallet = secondAccount.address.toLowerCase()
+  const wallet = secondAccount.address.toLowerCase() as `0x${string}`
   const account = () => Moralis.Web3API.account
   const on = { chain: '0x7a69', address: secondAccount.address }
 
@@ -112,25 +112,21 @@ describe.each(databaseKinds())('the Web3 API from the address index on %s', (kin
     const firstPage = await account().getNFTs({ ...on, limit: 2 })
     expect(firstPage).toMatchObject({ total: 4, page: 0, page_size: 2, status: 'SYNCED' })
     const nfts = await everyRow(firstPage)
-    const held = new Map<string, string>()
-    for (const id of [1n, 2n, 3n, 4n]) {
-      const owner = (await first.readContract({
-        address: nft,
-        abi: nft721Abi,
-        functionName: 'ownerOf',
-        args: [id],
-      })) as string
-      if (owner.toLowerCase() === wallet) held.set(`${nft.toLowerCase()}:${id}`, '1')
-    }
-    for (const id of [7n, 8n]) {
-      const amount = (await first.readContract({
+    const ownerOf = (id: bigint) =>
+      first.readContract({ address: nft, abi: nft721Abi, functionName: 'ownerOf', args: [id] })
+    const amountOf = (id: bigint) =>
+      first.readContract({
         address: multi,
         abi: multi1155Abi,
         functionName: 'balanceOf',
         args: [id, wallet],
-      })) as bigint
-      if (amount > 0n) held.set(`${multi.toLowerCase()}:${id}`, String(amount))
-    }
+      })
+    const held = new Map<string, string>()
+    for (const id of [1n, 2n, 3n, 4n])
+      if ((await ownerOf(id)).toLowerCase() === wallet) held.set(`${nft.toLowerCase()}:${id}`, '1')
+    for (const id of [7n, 8n])
+      if ((await amountOf(id)) > 0n)
+        held.set(`${multi.toLowerCase()}:${id}`, String(await amountOf(id)))
     expect(
       new Map(nfts.map((row) => [`${row.token_address}:${row.token_id}`, row.amount])),
     ).toEqual(held)
@@ -145,8 +141,15 @@ describe.each(databaseKinds())('the Web3 API from the address index on %s', (kin
     expect(Number(cat.block_number_minted)).toBeGreaterThan(0)
     const only = await account().getNFTs({ ...on, token_addresses: [multi] })
     expect(only.result.map((row: { token_id: string }) => row.token_id)).toEqual(['7', '8'])
-    const forContract = await account().getNFTsForContract({ ...on, token_address: nft })
-    expect(forContract.result.map((row: { token_id: string }) => row.token_id)).toEqual(['1', '3'])
+    const forContract = await account().getNFTsForContract({
+      ...on,
+      token_address: nft,
+      format: 'hex',
+    })
+    expect(forContract.result.map((row: { token_id: string }) => row.token_id)).toEqual([
+      '0x1',
+      '0x3',
+    ])
 
     // Token transfers: every Transfer log naming the wallet, newest first, one row a page.
     const logs = await first.getContractEvents({
@@ -196,22 +199,26 @@ describe.each(databaseKinds())('the Web3 API from the address index on %s', (kin
   })
 
   it('refuses what it cannot answer, clearly, and starts nothing for a malformed call', async () => {
-    await expect(account().getNFTs({ ...on, limit: 1000 })).rejects.toThrow(
+    const stranger = (n: number) => `0x${String(n).repeat(40)}`
+    const bad = { chain: '0x7a69', address: stranger(3) }
+    await expect(account().getNFTs({ ...bad, limit: 1000 })).rejects.toThrow(
       /limit may be at most 100/,
     )
-    await expect(account().getTransactions({ ...on, from_date: '2022-01-01' })).rejects.toThrow(
+    await expect(account().getTransactions({ ...bad, from_date: '2022-01-01' })).rejects.toThrow(
       /from_date is not served from the address index: use from_block/,
     )
-    await expect(account().getTokenBalances({ ...on, to_block: 3 })).rejects.toThrow(
+    await expect(account().getTokenBalances({ ...bad, to_block: 3 })).rejects.toThrow(
       /to_block is not served from the address index/,
     )
     await expect(account().getNFTs({ chain: '0x7a69', address: '0x12' })).rejects.toThrow(
       /address is not an address/,
     )
-    // The per-caller bound: this caller may start two addresses (the wallet was one).
-    const stranger = (n: number) => `0x${String(n).repeat(40)}`
+    await expect(account().getWalletNFTCollections(bad)).rejects.toThrow(/use getNFTs/)
+    // This caller may start two addresses: the wallet was one, and none of the refused calls
+    // above started another, so one more is taken and the next is refused.
     await expect(account().getNFTs({ ...on, address: stranger(1) })).resolves.toMatchObject({
       status: 'SYNCING',
+      total: 0,
     })
     await expect(account().getNFTs({ ...on, address: stranger(2) })).rejects.toThrow(
       /has started 2 addresses already/,

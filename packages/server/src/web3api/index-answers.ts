@@ -37,6 +37,13 @@ function refuseUnread(name: string, params: Params, keys: readonly string[]): vo
 
 const DATES = ['from_date', 'to_date'] as const
 
+/** The index's read behind each history endpoint. */
+const HISTORY = {
+  getTransactions: 'transactions',
+  getTokenTransfers: 'tokenTransfers',
+  getNFTTransfers: 'nftTransfers',
+} as const
+
 export class IndexAnswers implements AddressReads {
   constructor(
     private readonly index: AddressIndex,
@@ -63,6 +70,11 @@ export class IndexAnswers implements AddressReads {
       fromBlock: blockParam(params, 'from_block'),
       toBlock: blockParam(params, 'to_block'),
     }
+    // The index keeps balances as of its head; a past block's would need its transfers replayed.
+    refuseUnread(name, params, name === 'getTokenBalances' ? ['to_block'] : DATES)
+    const tokens =
+      name === 'getNFTsForContract' ? [addressParam(params, 'token_address')] : tokenFilter(params)
+    const format = choiceParam(params, 'format', ['decimal', 'hex'] as const, 'decimal')
     let status: string
     try {
       status = (await this.index.ask(chainId, address, caller)).status
@@ -70,44 +82,25 @@ export class IndexAnswers implements AddressReads {
       if (error instanceof AddressRefusal) throw refused(`${name}: ${error.message}`)
       throw error
     }
-    switch (name) {
-      case 'getTokenBalances':
-        return this.#balances(chainId, address, params)
-      case 'getNFTs':
-      case 'getNFTsForContract':
-        return this.#nfts(name, chainId, address, params, status)
-      case 'getTransactions':
-        refuseUnread(name, params, DATES)
-        return v1Page(
-          await this.reads.transactions(chainId, address, { ...range, offset, limit }),
-          offset,
-          limit,
-          status,
-        )
-      case 'getTokenTransfers':
-        refuseUnread(name, params, DATES)
-        return v1Page(
-          await this.reads.tokenTransfers(chainId, address, { ...range, offset, limit }),
-          offset,
-          limit,
-          status,
-        )
-      case 'getNFTTransfers':
-        refuseUnread(name, params, DATES)
-        return v1Page(
-          await this.reads.nftTransfers(chainId, address, { ...range, offset, limit }),
-          offset,
-          limit,
-          status,
-        )
+    if (name === 'getTokenBalances') return this.#balances(chainId, address, tokens)
+    if (name === 'getNFTs' || name === 'getNFTsForContract') {
+      const page = await this.reads.nfts(chainId, address, {
+        offset,
+        limit,
+        tokenAddresses: tokens,
+      })
+      return v1Page(this.#withMetadata(chainId, page, format), offset, limit, status)
     }
+    const page: IndexPage<unknown> = await this.reads[HISTORY[name]](chainId, address, {
+      ...range,
+      offset,
+      limit,
+    })
+    return v1Page(page, offset, limit, status)
   }
 
   /** v1 1.5.9's token balances: an array, decimals as text. */
-  async #balances(chainId: number, address: string, params: Params) {
-    // The index keeps balances as of its head; a past block's would need its transfers replayed.
-    refuseUnread('getTokenBalances', params, ['to_block'])
-    const only = tokenFilter(params)
+  async #balances(chainId: number, address: string, only: string[] | undefined) {
     const rows = await this.reads.balances(chainId, address)
     return rows
       .filter((row) => row.balance !== '0' && (!only || only.includes(row.token_address)))
@@ -122,18 +115,12 @@ export class IndexAnswers implements AddressReads {
       }))
   }
 
-  async #nfts(
-    name: AddressEndpoint,
+  /** The index's NFT rows in v1's shape, with the metadata known of each token URI. */
+  #withMetadata(
     chainId: number,
-    address: string,
-    params: Params,
-    status: string,
+    page: Awaited<ReturnType<IndexReads['nfts']>>,
+    format: 'decimal' | 'hex',
   ) {
-    const format = choiceParam(params, 'format', ['decimal', 'hex'] as const, 'decimal')
-    const only =
-      name === 'getNFTsForContract' ? [addressParam(params, 'token_address')] : tokenFilter(params)
-    const { offset, limit } = pageParams(params)
-    const page = await this.reads.nfts(chainId, address, { offset, limit, tokenAddresses: only })
     const result = page.result.map((row) => {
       const known = this.metadata.known(
         `${chainId}:${row.token_address}:${row.token_id}`,
@@ -154,7 +141,7 @@ export class IndexAnswers implements AddressReads {
         symbol: row.symbol,
       }
     })
-    return v1Page({ ...page, result }, offset, limit, status)
+    return { ...page, result }
   }
 }
 
