@@ -38,6 +38,7 @@ import { openCloudCode, type CloudCode } from './cloud/code.ts'
 import { compatRoutes, type CompatRoutes } from './compat/routes.ts'
 import { SwitchableHooks } from './objects/hooks.ts'
 import { Web3Api } from './web3api/service.ts'
+import { IndexAnswers } from './web3api/index-answers.ts'
 
 // Every long-lived service of one server, built once. Domain code takes the services it needs
 // as arguments; routes receive this object as their plugin option. Nothing here knows Fastify.
@@ -218,6 +219,8 @@ export async function openServices(
     if (mailer) closers.push(() => mailer.close())
     const web3api = new Web3Api(config, cluster.windowCounter, log)
     closers.push(() => web3api.close())
+    const addressReads = new AddressReads(database.db)
+    web3api.addressReads = new IndexAnswers(addressIndex, addressReads, web3api.metadata)
 
     // Cloud code loads before the services object is made (the object holds it), and its SDK
     // calls the mount's routes, which hold it too: it is given both as functions, called only
@@ -245,7 +248,7 @@ export async function openServices(
       watches,
       web3api,
       addressIndex,
-      addressReads: new AddressReads(database.db),
+      addressReads,
     }
     const cloud = await openCloudCode({
       path: config.cloudCode,

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, lte, or, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, lte, or, type SQL } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import {
   indexedTokens,
@@ -28,10 +28,18 @@ export interface PageOptions {
   limit?: number | undefined
   /** Zero-based page. */
   page?: number | undefined
+  /** Rows to skip, in place of `page` (a cursor's position need not fall on a page's start). */
+  offset?: number | undefined
+  /** Only these token contracts (lowercase); all when absent. */
+  tokenAddresses?: readonly string[] | undefined
 }
 
 const pageOf = (options: PageOptions) => {
   const size = Math.max(1, Math.min(100, Math.floor(options.limit ?? 100)))
+  if (options.offset !== undefined) {
+    const offset = Math.max(0, Math.floor(options.offset))
+    return { size, page: Math.floor(offset / size), offset }
+  }
   const page = Math.max(0, Math.floor(options.page ?? 0))
   return { size, page, offset: size * page }
 }
@@ -88,6 +96,9 @@ export class AddressReads {
     const where = and(
       eq(nftHoldings.chainId, chainId),
       eq(nftHoldings.address, address.toLowerCase()),
+      options.tokenAddresses
+        ? inArray(nftHoldings.tokenAddress, [...options.tokenAddresses])
+        : undefined,
     )
     const [total] = await this.db.select({ n: count() }).from(nftHoldings).where(where)
     const rows = await this.db

@@ -18,9 +18,17 @@ export const ADDRESS_ENDPOINTS = [
 
 export type AddressEndpoint = (typeof ADDRESS_ENDPOINTS)[number]
 
-/** Answers an address endpoint for a chain, with the call's parameters (chain already read). */
+/**
+ * Answers an address endpoint for a chain, with the call's parameters (chain already read), for
+ * `caller` (the client's address, or cloud code): an address it asks about may start being indexed.
+ */
 export interface AddressReads {
-  answer(name: AddressEndpoint, chainId: number, params: Record<string, unknown>): Promise<unknown>
+  answer(
+    name: AddressEndpoint,
+    chainId: number,
+    params: Record<string, unknown>,
+    caller: string,
+  ): Promise<unknown>
   /** How many addresses the index keeps (the console shows it); absent without an index. */
   indexed?(): { addresses: number }
 }

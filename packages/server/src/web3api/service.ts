@@ -104,7 +104,7 @@ export class Web3Api {
     const started = performance.now()
     let ok = false
     try {
-      const answer = await this.#answer(name, params)
+      const answer = await this.#answer(name, params, address ?? 'cloud code')
       ok = true
       return answer
     } finally {
@@ -112,10 +112,10 @@ export class Web3Api {
     }
   }
 
-  async #answer(name: string, params: Record<string, unknown>): Promise<unknown> {
+  async #answer(name: string, params: Record<string, unknown>, caller: string): Promise<unknown> {
     const chainId = chainOf(params.chain, this.#aliases, (id) => this.nodes.serves(id))
     if (addressNames.has(name))
-      return this.addressReads.answer(name as AddressEndpoint, chainId, params)
+      return this.addressReads.answer(name as AddressEndpoint, chainId, params, caller)
     const endpoint = Object.hasOwn(endpoints, name)
       ? endpoints[name as keyof typeof endpoints]
       : undefined
