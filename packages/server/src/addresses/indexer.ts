@@ -13,6 +13,7 @@ import { readRange, readTokenMetadata, readTokenUri } from './read-range.ts'
 import type { TokenMeta } from './rows.ts'
 import { indexedAddresses, indexedTokens, indexedTokenUris } from '../db/address-schema.ts'
 import type { IndexedChainSettings } from '../config/addresses.ts'
+import { errorLine, retryWait } from '../sync/retry.ts'
 
 // The address index of one chain, stepped like a contract sync (and on its parts: the adaptive
 // `eth_getLogs` range, the streamed log reader, the recorded block hashes that find a reorg, the
@@ -98,10 +99,9 @@ export class AddressIndexer {
         caughtUp = !more
       } catch (error) {
         failures++
-        this.lastError =
-          error instanceof Error ? error.message.split('\n')[0]!.slice(0, 300) : String(error)
+        this.lastError = errorLine(error)
         this.log.warn({ chainId: this.settings.chainId, err: error }, 'address index step failed')
-        wait = Math.min(30_000, 250 * 2 ** Math.min(failures, 7))
+        wait = retryWait(failures)
       }
       if (wait) await sleep(wait, signal)
       else if (caughtUp) await heads.next(pollMs, signal)

@@ -9,6 +9,7 @@ import type { NodeClient } from './node-client.ts'
 import { AdaptiveRange, EMBEDDED_TARGET_LOGS, TARGET_LOGS } from './range.ts'
 import { findReorg } from './reorg.ts'
 import { commitRange, KEPT_BLOCKS, startProgress } from './store.ts'
+import { errorLine, retryWait } from './retry.ts'
 
 // One contract-event sync: backfill from the start block in adaptive `eth_getLogs` ranges,
 // then follow the head. Each step first checks that the newest recorded block is still on the
@@ -113,10 +114,9 @@ export class Syncer {
         caughtUp = !more
       } catch (error) {
         failures++
-        this.lastError =
-          error instanceof Error ? error.message.split('\n')[0]!.slice(0, 300) : String(error)
+        this.lastError = errorLine(error)
         this.log.warn({ sync: this.sync.name, err: error }, 'contract sync step failed; retrying')
-        wait = Math.min(30_000, 250 * 2 ** Math.min(failures, 7))
+        wait = retryWait(failures)
       }
       if (Date.now() - lastReport > 10_000 && this.status().mode === 'backfill') {
         lastReport = Date.now()
