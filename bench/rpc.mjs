@@ -6,7 +6,9 @@
 // and, when Debian's nginx is installed, nginx's proxy_pass to the same node: what a proxy
 // outside Node does on the same machine. Then it compares the gateway's upstream client with
 // undici's Pool (bench/rpc-undici-client.mjs) in a second gateway, back to back in each round,
-// with each server's CPU per call. Only 127.0.0.1; bounded in count and time; stops itself.
+// with each server's CPU per call. The goal figure is the gateway ÷ nginx for eth_blockNumber and
+// eth_call, the two measured in turns (which goes first alternates by round). BENCH_RPC_NGINX_ONLY=1
+// skips the undici and page-load parts. Only 127.0.0.1; bounded in count and time; stops itself.
 import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
@@ -27,6 +29,7 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const warmUpRounds = 2
 const phaseLimitMs = 30_000
 const metricsToken = 'bench-metrics'
+const nginxOnly = process.env.BENCH_RPC_NGINX_ONLY === '1'
 
 /** @type {import('node:child_process').ChildProcess[]} */
 const children = []
@@ -267,9 +270,9 @@ async function main() {
   const gatewayServer = await startGateway(anvilUrl, 'gateway')
   const { port: serverPort, child: server } = gatewayServer
   // The same gateway with undici's Pool as its upstream client, measured against it.
-  const undiciServer = await startGateway(anvilUrl, 'undici', [
-    path.join(root, 'bench/rpc-undici-hook.mjs'),
-  ])
+  const undiciServer = nginxOnly
+    ? undefined
+    : await startGateway(anvilUrl, 'undici', [path.join(root, 'bench/rpc-undici-hook.mjs')])
 
   const barePort = await freePort()
   const bare = spawn(process.execPath, [path.join(root, 'bench/bare-node.mjs'), String(barePort)], {
@@ -280,12 +283,12 @@ async function main() {
   const nginxUrl = fs.existsSync('/usr/sbin/nginx') ? await startNginx(anvilPort) : undefined
   const gatewayUrl = gatewayServer.url
   const keyHeader = gatewayServer.headers
-  const undiciUrl = undiciServer.url
-  const undiciHeader = undiciServer.headers
+  const undiciUrl = undiciServer?.url ?? ''
+  const undiciHeader = undiciServer?.headers ?? {}
 
   await waitForRpc(anvilUrl, {})
   await waitForRpc(gatewayUrl, keyHeader)
-  await waitForRpc(undiciUrl, undiciHeader)
+  if (undiciServer) await waitForRpc(undiciUrl, undiciHeader)
   await waitForRpc(bareUrl, {})
   if (nginxUrl) await waitForRpc(nginxUrl, {})
   // Warm up every path (JIT, keep-alive sockets) before measuring.
@@ -295,6 +298,7 @@ async function main() {
   if (nginxUrl) await measure(nginxUrl, {}, 2_000, concurrency)
   await measure(anvilUrl, {}, 2_000, concurrency, ethCall)
   await measure(gatewayUrl, keyHeader, 2_000, concurrency, ethCall)
+  if (nginxUrl) await measure(nginxUrl, {}, 2_000, concurrency, ethCall)
 
   /** The server's counters that explain the figures: cache lookups and upstream exchanges. */
   const counters = async () => {
@@ -316,7 +320,7 @@ async function main() {
     }
   }
 
-  /** @type {Record<'direct' | 'gateway' | 'bare' | 'nginx' | 'directCall' | 'gatewayCall' | 'directMedian' | 'gatewayMedian', number[]>} */
+  /** @type {Record<'direct' | 'gateway' | 'bare' | 'nginx' | 'directCall' | 'gatewayCall' | 'nginxCall' | 'directMedian' | 'gatewayMedian', number[]>} */
   const results = {
     direct: [],
     gateway: [],
@@ -324,6 +328,7 @@ async function main() {
     nginx: [],
     directCall: [],
     gatewayCall: [],
+    nginxCall: [],
     directMedian: [],
     gatewayMedian: [],
   }
@@ -346,6 +351,20 @@ async function main() {
     return result.perSecond
   }
   let exchanges = 0
+  /**
+   * Two phases back to back, the first of them alternating by round; their results in the order given.
+   * @param {number} round
+   * @param {() => Promise<number>} first
+   * @param {() => Promise<number>} second
+   */
+  const inTurns = async (round, first, second) => {
+    if (round % 2 === 0) {
+      const a = await first()
+      return [a, await second()]
+    }
+    const b = await second()
+    return [await first(), b]
+  }
   // Rounds -2 and -1 are the warm-up, the measured rounds' exact sequence, and are not counted.
   // The first passes through this sequence ran at half to two thirds of the later rounds' speed,
   // in the bench and the server alike (CPU per request up to twice the later rounds' in both
@@ -363,19 +382,42 @@ async function main() {
     }
     results.direct.push(await accounted('direct', () => measure(anvilUrl, {}, count, concurrency)))
     const exchangesBefore = (await counters()).exchanges
-    results.gateway.push(
-      await accounted('gateway', () => measure(gatewayUrl, keyHeader, count, concurrency)),
+    const [gateway, nginx] = await inTurns(
+      round,
+      () => accounted('gateway', () => measure(gatewayUrl, keyHeader, count, concurrency)),
+      async () => (nginxUrl ? (await measure(nginxUrl, {}, count, concurrency)).perSecond : NaN),
     )
+    results.gateway.push(gateway)
+    if (nginxUrl) results.nginx.push(nginx)
     exchanges += (await counters()).exchanges - exchangesBefore
     results.bare.push((await measure(bareUrl, {}, count, concurrency)).perSecond)
-    if (nginxUrl) results.nginx.push((await measure(nginxUrl, {}, count, concurrency)).perSecond)
     results.directCall.push((await measure(anvilUrl, {}, count, concurrency, ethCall)).perSecond)
-    results.gatewayCall.push(
-      (await measure(gatewayUrl, keyHeader, count, concurrency, ethCall)).perSecond,
+    const [gatewayCall, nginxCall] = await inTurns(
+      round,
+      async () => (await measure(gatewayUrl, keyHeader, count, concurrency, ethCall)).perSecond,
+      async () =>
+        nginxUrl ? (await measure(nginxUrl, {}, count, concurrency, ethCall)).perSecond : NaN,
     )
+    results.gatewayCall.push(gatewayCall)
+    if (nginxUrl) results.nginxCall.push(nginxCall)
     results.directMedian.push((await measure(anvilUrl, {}, latencyCount, 1)).median)
     results.gatewayMedian.push((await measure(gatewayUrl, keyHeader, latencyCount, 1)).median)
   }
+
+  // The goal: the gateway ÷ nginx's proxy_pass to the same node, per round (the two in turns).
+  if (nginxUrl) {
+    for (const [label, through, proxied] of /** @type {const} */ ([
+      ['eth_blockNumber', results.gateway, results.nginx],
+      ['eth_call', results.gatewayCall, results.nginxCall],
+    ])) {
+      const perRound = through.map((g, i) => g / (proxied[i] ?? Number.NaN))
+      const ratio = median(perRound)
+      console.log(
+        `gateway ÷ nginx  ${label.padEnd(15)} ${ratio.toFixed(2)} (target ≥ 0.90) ${ratio >= 0.9 ? 'OK' : 'BELOW TARGET'}; gateway ${median(through).toFixed(0)} req/s, nginx ${median(proxied).toFixed(0)} req/s; per round: ${perRound.map((r) => r.toFixed(2)).join(' ')} (min ${Math.min(...perRound).toFixed(2)}, max ${Math.max(...perRound).toFixed(2)})`,
+      )
+    }
+  } else console.log('gateway ÷ nginx: not measured (no /usr/sbin/nginx)')
+  if (!undiciServer) return
 
   // The gateway's upstream client: the hand-written one against undici's Pool, in two gateways
   // otherwise the same, back to back in each round (in turns first), with each server's CPU.

@@ -38,6 +38,7 @@ import { openCloudCode, type CloudCode } from './cloud/code.ts'
 import { compatRoutes, type CompatRoutes } from './compat/routes.ts'
 import { SwitchableHooks } from './objects/hooks.ts'
 import { Web3Api } from './web3api/service.ts'
+import { WalletCollections } from './web3api/collections.ts'
 import { IndexAnswers } from './web3api/index-answers.ts'
 
 // Every long-lived service of one server, built once. Domain code takes the services it needs
@@ -220,7 +221,12 @@ export async function openServices(
     const web3api = new Web3Api(config, cluster.windowCounter, log)
     closers.push(() => web3api.close())
     const addressReads = new AddressReads(database.db)
-    web3api.addressReads = new IndexAnswers(addressIndex, addressReads, web3api.metadata)
+    web3api.addressReads = new IndexAnswers(
+      addressIndex,
+      addressReads,
+      web3api.metadata,
+      new WalletCollections(database.db),
+    )
 
     // Cloud code loads before the services object is made (the object holds it), and its SDK
     // calls the mount's routes, which hold it too: it is given both as functions, called only

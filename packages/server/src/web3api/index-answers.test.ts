@@ -151,6 +151,26 @@ describe.each(databaseKinds())('the Web3 API from the address index on %s', (kin
       '0x3',
     ])
 
+    // Collections: one row per contract the wallet holds a token of, named as the contract
+    // says (the ERC-1155 one tells no name), one a page.
+    const firstCollections = await account().getWalletNFTCollections({ ...on, limit: 1 })
+    expect(firstCollections).toMatchObject({ total: 2, page: 0, page_size: 1, status: 'SYNCED' })
+    const catName = (functionName: 'name' | 'symbol') =>
+      first.readContract({ address: nft, abi: nft721Abi, functionName })
+    const byAddress = (a: { token_address: string }, b: { token_address: string }) =>
+      a.token_address < b.token_address ? -1 : 1
+    expect((await everyRow(firstCollections)).sort(byAddress)).toEqual(
+      [
+        {
+          token_address: nft.toLowerCase(),
+          contract_type: 'ERC721',
+          name: await catName('name'),
+          symbol: await catName('symbol'),
+        },
+        { token_address: multi.toLowerCase(), contract_type: 'ERC1155', name: null, symbol: null },
+      ].sort(byAddress),
+    )
+
     // Token transfers: every Transfer log naming the wallet, newest first, one row a page.
     const logs = await first.getContractEvents({
       address: token,
@@ -213,7 +233,9 @@ describe.each(databaseKinds())('the Web3 API from the address index on %s', (kin
     await expect(account().getNFTs({ chain: '0x7a69', address: '0x12' })).rejects.toThrow(
       /address is not an address/,
     )
-    await expect(account().getWalletNFTCollections(bad)).rejects.toThrow(/use getNFTs/)
+    await expect(account().getWalletNFTCollections({ ...bad, cursor: 'nope' })).rejects.toThrow(
+      /cursor is not one this server gave/,
+    )
     // This caller may start two addresses: the wallet was one, and none of the refused calls
     // above started another, so one more is taken and the next is refused.
     await expect(account().getNFTs({ ...on, address: stranger(1) })).resolves.toMatchObject({

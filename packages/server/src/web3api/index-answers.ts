@@ -11,6 +11,7 @@ import {
   refused,
 } from './input.ts'
 import type { NftMetadata } from './metadata.ts'
+import type { WalletCollections } from './collections.ts'
 
 // The wallet-wide Web3 API endpoints answered from the address index: the call's address is
 // asked of the index (which starts indexing one it does not know yet, bounded per caller), and
@@ -49,6 +50,7 @@ export class IndexAnswers implements AddressReads {
     private readonly index: AddressIndex,
     private readonly reads: IndexReads,
     private readonly metadata: NftMetadata,
+    private readonly wallets: WalletCollections,
   ) {}
 
   async answer(
@@ -62,8 +64,6 @@ export class IndexAnswers implements AddressReads {
       throw refused(
         `${name} reads what a wallet holds and did from the address index, which does not index chain ${chainId}: list it in ADDRESS_INDEX_CHAINS (indexed: ${this.index.chainIds.join(', ') || 'none'}).`,
       )
-    if (name === 'getWalletNFTCollections')
-      throw refused(`${name} is not served from the address index yet: use getNFTs.`)
     // The call is read whole before the index is asked, so a bad one starts nothing.
     const { offset, limit } = pageParams(params)
     const range = {
@@ -83,6 +83,10 @@ export class IndexAnswers implements AddressReads {
       throw error
     }
     if (name === 'getTokenBalances') return this.#balances(chainId, address, tokens)
+    if (name === 'getWalletNFTCollections') {
+      const page = await this.wallets.collections(chainId, address, offset, limit)
+      return v1Page(page, offset, limit, status)
+    }
     if (name === 'getNFTs' || name === 'getNFTsForContract') {
       const page = await this.reads.nfts(chainId, address, {
         offset,
