@@ -357,6 +357,12 @@ async function main() {
    * @param {() => Promise<number>} first
    * @param {() => Promise<number>} second
    */
+  /**
+   * @param {number} round
+   * @param {() => Promise<number>} first
+   * @param {() => Promise<number>} second
+   * @returns {Promise<[number, number]>}
+   */
   const inTurns = async (round, first, second) => {
     if (round % 2 === 0) {
       const a = await first()
