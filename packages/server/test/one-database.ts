@@ -33,6 +33,8 @@ export const oneDatabase: Readonly<Record<string, string>> = {
   'src/rpc/routes.test.ts':
     "the gateway's forwarding, batches, failover, errors, compression and cache; its limits run on both in db/cluster/window-counter",
   'src/rpc/sdk.test.ts': "the SDK's calls through the gateway, with a key or a session",
+  'src/sync/reorg.test.ts':
+    "where a reorg begins is decided from the node's answers; dropping the rows runs on both in sync/sync and addresses/reorg",
   'src/sync/several.test.ts':
     "each sync's own node client and answers of 12 MB; the rows' writes run on both in sync/sync and db/bulk-copy",
   'src/sync/synced-class-writes.test.ts':

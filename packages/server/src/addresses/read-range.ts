@@ -1,6 +1,7 @@
 import { decodeAbiParameters, hexToString, pad, toEventSelector, type Hex } from 'viem'
 import type { RawLog } from '../sync/log-stream.ts'
 import type { BlockHeader, NodeClient } from '../sync/node-client.ts'
+import { checkUnchanged, hashBeforeRead } from '../sync/reorg.ts'
 
 // Reads one block range of an address group from the node: its token transfers found by topic
 // filters on the addresses (never every log of the chain), and its native transactions by
@@ -155,6 +156,7 @@ export async function readRange(
   },
 ): Promise<RangeContent> {
   const { addresses, from, to } = options
+  const lastHash = await hashBeforeRead(client, to, options.keepFrom)
   const logs = new Map<string, RawLog>()
   const collect = () => (log: RawLog) => {
     if (!log.removed) logs.set(`${log.transactionHash}:${log.logIndex}`, log)
@@ -203,6 +205,7 @@ export async function readRange(
   for (const row of [...tokens, ...nfts, ...transactions])
     if (headers.get(row.blockNumber)!.hash !== row.blockHash)
       throw new Error('a block changed while it was read; reading again')
+  checkUnchanged(headers, to, lastHash)
   return { tokens, nfts, transactions, headers }
 }
 

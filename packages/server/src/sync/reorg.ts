@@ -1,5 +1,5 @@
 import type { Database } from '../db/client.ts'
-import type { NodeClient } from './node-client.ts'
+import type { BlockHeader, NodeClient } from './node-client.ts'
 import { recentBlocks } from './store.ts'
 
 /**
@@ -14,12 +14,40 @@ export async function findReorg(
 ): Promise<bigint | undefined> {
   const recorded = await recentBlocks(db, name)
   if (recorded.length === 0) return undefined
-  // A block the node no longer has (or cannot give now) counts as not on the chain: the
-  // search goes one block further back, and a wrong guess only rewrites rows it re-reads.
-  const current = await client.blocks([recorded[0]!.number]).catch(() => undefined)
-  if (current?.get(recorded[0]!.number)?.hash === recorded[0]!.hash) return undefined
-  const chain = await client.blocks(recorded.map((block) => block.number)).catch(() => undefined)
+  // A block the node does not have is missing from its answer, and counts as not on the chain.
+  // A node that fails to answer tells nothing about the chain: the error fails the step, which
+  // is retried, instead of dropping rows a wrong guess would have to read again.
+  const current = await client.blocks([recorded[0]!.number])
+  if (current.get(recorded[0]!.number)?.hash === recorded[0]!.hash) return undefined
+  const chain = await client.blocks(recorded.map((block) => block.number))
   for (const block of recorded)
-    if (chain?.get(block.number)?.hash === block.hash) return block.number
+    if (chain.get(block.number)?.hash === block.hash) return block.number
   return recorded.at(-1)!.number - 1n
+}
+
+/**
+ * The hash of block `to`, taken before a range ending there is read. Logs read while the node
+ * did not have that block yet (a head that moved back in a reorg) would be kept as a complete
+ * range, and the block's later hash recorded as if its logs had been read: no reorg would ever
+ * be found there. Blocks below `keepFrom` are past any reorg and need no check (undefined).
+ */
+export async function hashBeforeRead(
+  client: NodeClient,
+  to: bigint,
+  keepFrom: bigint,
+): Promise<string | undefined> {
+  if (to < keepFrom) return undefined
+  const block = (await client.blocks([to])).get(to)
+  if (!block) throw new Error(`the node has no block ${to} yet`)
+  return block.hash
+}
+
+/** Throws when block `to`, read again after the range, is not the block `before` named. */
+export function checkUnchanged(
+  headers: ReadonlyMap<bigint, BlockHeader>,
+  to: bigint,
+  before: string | undefined,
+): void {
+  if (before !== undefined && headers.get(to)?.hash !== before)
+    throw new Error('a block changed while it was read; reading again')
 }

@@ -7,7 +7,7 @@ import type { Sync } from './definition.ts'
 import { polledHeads, sleep, type HeadWaiter } from './heads.ts'
 import type { NodeClient } from './node-client.ts'
 import { AdaptiveRange, EMBEDDED_TARGET_LOGS, TARGET_LOGS } from './range.ts'
-import { findReorg } from './reorg.ts'
+import { checkUnchanged, findReorg, hashBeforeRead } from './reorg.ts'
 import { commitRange, KEPT_BLOCKS, startProgress } from './store.ts'
 import { errorLine, retryWait } from './retry.ts'
 
@@ -289,6 +289,7 @@ export class Syncer {
     let cutAt: bigint | undefined
     let complete = true
     let created: { block: bigint; child: string }[] = []
+    const lastHash = await hashBeforeRead(this.client, to, this.keepFrom(head))
     try {
       if (this.sync.factory) created = await this.createdIn(from, to)
       const addresses = [...this.sync.addresses, ...this.children, ...created.map((c) => c.child)]
@@ -335,6 +336,7 @@ export class Syncer {
     const needed = new Set<bigint>()
     for (const row of rows) if (row.timestamp === undefined) needed.add(row.blockNumber)
     for (let n = maximum(from, keepFrom); n <= end; n++) needed.add(n)
+    if (lastHash !== undefined) needed.add(to)
     const headers = await this.client.blocks([...needed])
     for (const number of needed)
       if (!headers.has(number)) throw new Error(`the node has no block ${number} yet`)
@@ -345,8 +347,9 @@ export class Syncer {
         throw new Error('a block changed while it was read; reading again')
       if (row.timestamp === undefined) row.data.blockTimestamp = dateOf(header!.timestamp)
     }
+    checkUnchanged(headers, to, lastHash)
     const blocks = [...headers.values()]
-      .filter((block) => block.number >= keepFrom)
+      .filter((block) => block.number >= keepFrom && block.number <= end)
       .map((block) => ({ number: block.number, hash: block.hash }))
     return { rows, blocks, nextBlock: end + 1n }
   }
