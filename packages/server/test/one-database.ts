@@ -15,6 +15,8 @@ import type { DatabaseKind } from '../src/db/client.ts'
 export const oneDatabase: Readonly<Record<string, string>> = {
   'src/admin/access.test.ts':
     'console access is decided from the caller before the body is read or the database asked',
+  'src/admin/references.test.ts':
+    'the console refuses a reference that does not resolve before the write; the reads it asks run on both in admin/admin and roles/routes',
   'src/admin/cloud-routes.test.ts':
     "the console's cloud-code routes: access, a job run to its end and its log, the Logs section",
   'src/auth/contract-wallet.test.ts':

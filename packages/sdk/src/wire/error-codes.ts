@@ -56,6 +56,7 @@ export const errorCodes = [
   'invalid_class_name',
   'invalid_field_name',
   'invalid_acl',
+  'invalid_reference',
   'invalid_class_permissions',
   'class_permission_denied',
   'class_requires_sign_in',

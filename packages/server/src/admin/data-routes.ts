@@ -18,6 +18,7 @@ import { consoleUserDeleteRoute } from './user-delete-route.ts'
 import { aclByUserId, aclUserIds, addressesOf } from './acl-users.ts'
 import { consoleErrors, paging, tags } from './schemas.ts'
 import { exportCsv, exportJson } from './export.ts'
+import { checkReferences } from './references.ts'
 import { pageEnd, parsePageEnd, whereAfter } from './keyset.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import { ROLE_CLASS, roleWriteProblem } from '../roles/rules.ts'
@@ -157,6 +158,8 @@ export const consoleDataRoutes = routePlugin(
           }
           ownerId = found.id
         }
+        const current = await objects.get(className, request.params.objectId, ANY_OWNER)
+        if (current) await checkReferences(db, objects, { data, acl: newAcl }, current)
         // Audited by the store, in the change's own transaction.
         const { after } = await objects.modify(
           {
