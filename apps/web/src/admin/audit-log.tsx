@@ -1,3 +1,4 @@
+import { placeholderLabel } from '@portico/sdk/wire'
 import type { SectionProps } from './section.ts'
 import { ConsoleTable } from './console-table.tsx'
 import { dateTime } from './use-admin.ts'
@@ -17,7 +18,11 @@ export function AuditLog({ client }: SectionProps) {
         empty="Nothing has been changed from the console yet."
         columns={[
           { header: 'When', cell: (entry) => dateTime(entry.at) },
-          { header: 'Who', className: 'address', cell: (entry) => entry.actor },
+          {
+            header: 'Who',
+            className: 'address',
+            cell: (entry) => placeholderLabel(entry.actor) ?? entry.actor,
+          },
           { header: 'What', className: 'mono action', cell: (entry) => entry.action },
           { header: 'On', className: 'mono', cell: (entry) => entry.target },
           {

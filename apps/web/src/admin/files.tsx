@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { SectionProps } from './section.ts'
 import { ConsoleTable } from './console-table.tsx'
-import { bytes, change, dateTime, shortAddress } from './use-admin.ts'
+import { bytes, change, dateTime, ownerName } from './use-admin.ts'
 import { consoleCall, useConsole } from './console-api.ts'
 
 /** Types a browser only renders as a picture: previewed (the server serves them inert). */
@@ -54,7 +54,7 @@ export function Files({ client, role }: SectionProps) {
             header: 'Owner',
             className: 'address',
             title: (file) => file.owner,
-            cell: (file) => shortAddress(file.owner),
+            cell: (file) => ownerName(file.owner),
           },
           { header: 'Type', cell: (file) => file.contentType },
           { header: 'Size', numeric: true, cell: (file) => bytes(file.size) },

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { placeholderLabel } from '@portico/sdk/wire'
 import type { Acl } from '@portico/sdk/backend'
 import { AclEditor } from './acl-editor.tsx'
 import { aclOfDraft, draftOf, sameAcl } from './acl-form.ts'
@@ -30,6 +31,7 @@ export function ObjectEditor({
 }: SectionProps & { className: string; object: ConsoleObject; onDone: () => void }) {
   const [text, setText] = useState(JSON.stringify(object.data, null, 2))
   const shownOwner = object.ownerAddress ?? object.owner
+  const ownedBy = placeholderLabel(object.owner)
   const [owner, setOwner] = useState(shownOwner)
   const [access, setAccess] = useState(() => draftOf(object.acl, object.addresses))
   const [problem, setProblem] = useState<string>()
@@ -97,6 +99,12 @@ export function ObjectEditor({
           }}
         />
       </label>
+      {ownedBy ? (
+        <p className="muted">
+          Owned by {ownedBy}: written by the server itself, not by a person. Name a user as the new
+          owner to hand it over.
+        </p>
+      ) : null}
       <label className="stacked">
         Owner (wallet address or user id)
         <input

@@ -1,3 +1,4 @@
+import { placeholderLabel } from '@portico/sdk/wire'
 import { shortMessageOf } from '../backend/error-message.ts'
 
 // The state of a read, as the console's tables show it.
@@ -24,3 +25,6 @@ export const bytes = (n: number) =>
       : `${(n / 1024 ** 2).toFixed(1)} MB`
 
 export const shortAddress = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`
+
+/** An owner or actor as a person reads it: the server's own principals by what they are. */
+export const ownerName = (address: string) => placeholderLabel(address) ?? shortAddress(address)

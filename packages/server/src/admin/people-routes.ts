@@ -1,5 +1,5 @@
-import { consoleRoutes as c } from '@portico/sdk/wire'
-import { and, count, desc, eq, gt, ilike, isNull, sql } from 'drizzle-orm'
+import { consoleRoutes as c, placeholderUserIds } from '@portico/sdk/wire'
+import { and, count, desc, eq, gt, ilike, isNull, notInArray, sql } from 'drizzle-orm'
 
 import { errorBodySchema } from '../errors.ts'
 import { badRequest, notFound } from '../errors.ts'
@@ -16,6 +16,9 @@ import type { Sessions } from '../auth/sessions.ts'
 import type { ConsoleNeeds } from './needs.ts'
 
 /** The services these routes use. */
+/** Users who are people: not the server's own principals (PLACEHOLDER_USERS). */
+const people = notInArray(users.id, [...placeholderUserIds])
+
 export type ConsolePeopleNeeds = ConsoleNeeds & { apiKeys: ApiKeyVerifier; sessions: Sessions }
 
 // The console's routes about people and the server: who is signed in, sessions, API keys,
@@ -54,7 +57,7 @@ export const consolePeopleRoutes = routePlugin(
         const now = new Date()
         const [[userCount], [sessionCount], classes, [fileTotals], [eventsToday]] =
           await Promise.all([
-            db.select({ n: count() }).from(users),
+            db.select({ n: count() }).from(users).where(people),
             db
               .select({ n: count() })
               .from(sessions)
@@ -106,7 +109,11 @@ export const consolePeopleRoutes = routePlugin(
           })
           .from(users)
           .leftJoin(sessions, eq(sessions.userId, users.id))
-          .where(search ? ilike(users.address, `%${search.replace(/[%_\\]/g, '')}%`) : undefined)
+          .where(
+            search
+              ? and(people, ilike(users.address, `%${search.replace(/[%_\\]/g, '')}%`))
+              : people,
+          )
           .groupBy(users.id)
           .orderBy(desc(users.lastSignInAt), users.id)
           .limit(paging(request.query).limit)

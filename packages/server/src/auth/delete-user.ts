@@ -1,3 +1,4 @@
+import { PLACEHOLDER_USERS } from '@portico/sdk/wire'
 import { and, eq, inArray } from 'drizzle-orm'
 import type { Sessions } from './sessions.ts'
 import { files, objects, passwordLogins, userAddresses, users } from '../db/schema.ts'
@@ -15,8 +16,8 @@ import { recordAudit } from '../audit/log.ts'
 
 /** Owner of what deleted users owned when the site keeps it: a user who never signs in. */
 export const DELETED_OWNER = {
-  id: 'portico-deleted-user',
-  address: '0x0000000000000000000000000000000000000004',
+  id: PLACEHOLDER_USERS.deleted.id,
+  address: PLACEHOLDER_USERS.deleted.address,
 }
 
 /** What happens to a deleted user's objects and files (USER_DELETE_OBJECTS). */

@@ -1,3 +1,4 @@
+import { PLACEHOLDER_USERS } from '@portico/sdk/wire'
 import { createHash, timingSafeEqual } from 'node:crypto'
 import proxyAddr from '@fastify/proxy-addr'
 import type { Database } from '../db/client.ts'
@@ -11,8 +12,8 @@ import { ParseCode, ParseError } from './parse-error.ts'
 
 /** Objects a master-key call creates without a signed-in user belong to this user, who never signs in. */
 export const MASTER_OWNER = {
-  id: 'portico-master',
-  address: '0x0000000000000000000000000000000000000002',
+  id: PLACEHOLDER_USERS.master.id,
+  address: PLACEHOLDER_USERS.master.address,
 }
 
 const refused = (why: string) =>

@@ -1,3 +1,4 @@
+import { PLACEHOLDER_USERS } from '@portico/sdk/wire'
 import type { Database } from '../db/client.ts'
 import { users } from '../db/schema.ts'
 import { HttpError } from '../errors.ts'
@@ -27,8 +28,8 @@ import { UserIds } from './user-ids.ts'
 
 /** Owns imported rows that no single user wrote (no ACL, several users, roles only). */
 export const IMPORT_OWNER = {
-  id: 'portico-import',
-  address: '0x0000000000000000000000000000000000000001',
+  id: PLACEHOLDER_USERS.import.id,
+  address: PLACEHOLDER_USERS.import.address,
 }
 
 const BATCH = 500

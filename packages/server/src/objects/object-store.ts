@@ -1,3 +1,4 @@
+import { PLACEHOLDER_USERS } from '@portico/sdk/wire'
 import type { SQL } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import type { Changer, Viewer } from './access.ts'
@@ -16,8 +17,8 @@ import type { CreateOutcome, CreateRequest } from './writer.ts'
 
 /** Owner of the objects made by clients that are not signed in: a user who never signs in. */
 export const VISITOR_OWNER = {
-  id: 'portico-visitor',
-  address: '0x0000000000000000000000000000000000000003',
+  id: PLACEHOLDER_USERS.visitor.id,
+  address: PLACEHOLDER_USERS.visitor.address,
 }
 
 /**

@@ -1,3 +1,4 @@
+import { PLACEHOLDER_USERS } from '@portico/sdk/wire'
 import { and, eq, lt, lte, gt, desc, sql } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { eventSyncs, syncBlocks, syncedEvents, users } from '../db/schema.ts'
@@ -14,10 +15,7 @@ import type { Sync } from './definition.ts'
 // blocks, confirmed when written (most of a backfill), are not listed.
 
 /** Synced rows belong to this user, who never signs in: no one else can change them. */
-export const SYNC_OWNER = {
-  id: 'portico-sync',
-  address: '0x0000000000000000000000000000000000000000',
-}
+export const SYNC_OWNER = { id: PLACEHOLDER_USERS.sync.id, address: PLACEHOLDER_USERS.sync.address }
 
 /** Recent blocks whose hashes are kept (beyond the confirmations) to find where a reorg began. */
 export const KEPT_BLOCKS = 64n
