@@ -38,4 +38,22 @@ describe('PageViews', () => {
       ['page_view', { path: '/account' }],
     ])
   })
+
+  it("does not count the console's pages as site traffic", () => {
+    const { tracker, tracked } = recordingTracker()
+    const location = memoryLocation({ path: '/admin' })
+    render(
+      <Router hook={location.hook}>
+        <PageViews tracker={tracker} />
+      </Router>,
+    )
+    act(() => location.navigate('/admin/objects'))
+    act(() => location.navigate('/'))
+    act(() => location.navigate('/administration'))
+    act(() => location.navigate('/admin/users'))
+    expect(tracked).toEqual([
+      ['page_view', { path: '/' }],
+      ['page_view', { path: '/administration' }],
+    ])
+  })
 })

@@ -13,9 +13,12 @@ export function AppPageViews() {
   return <PageViews tracker={tracker} />
 }
 
+/** The console is the site team at work, not the site's traffic: its pages are not counted. */
+const isConsole = (path: string) => path === '/admin' || path.startsWith('/admin/')
+
 /**
- * Tracks a `page_view` on the first render and on every route change. Renders
- * nothing. Only the path is sent: the query string and hash may hold personal data.
+ * Tracks a `page_view` on the first render and on every route change, except in the console.
+ * Renders nothing. Only the path is sent: the query string and hash may hold personal data.
  */
 export function PageViews({ tracker }: { tracker: Tracker }) {
   const [location] = useLocation()
@@ -25,7 +28,7 @@ export function PageViews({ tracker }: { tracker: Tracker }) {
     // StrictMode runs effects twice on mount; one view per location change.
     if (last.current === location) return
     last.current = location
-    tracker.track('page_view', { path: location })
+    if (!isConsole(location)) tracker.track('page_view', { path: location })
   }, [location, tracker])
 
   return null
