@@ -16,6 +16,7 @@ import { Settings } from './settings.tsx'
 import { AuditLog } from './audit-log.tsx'
 import { Import } from './import.tsx'
 import { Syncs } from './syncs.tsx'
+import { Web3Api } from './web3api.tsx'
 import { CloudJobs } from './cloud-jobs.tsx'
 import { CloudLogs } from './cloud-logs.tsx'
 import type { Role, SectionProps } from './section.ts'
@@ -29,6 +30,7 @@ const sections: { path: string; label: string; view: ComponentType<SectionProps>
   { path: 'roles', label: 'Roles', view: Roles },
   { path: 'files', label: 'Files', view: Files },
   { path: 'syncs', label: 'Syncs', view: Syncs },
+  { path: 'web3api', label: 'Web3 API', view: Web3Api },
   { path: 'keys', label: 'API keys', view: ApiKeys },
   { path: 'settings', label: 'Settings', view: Settings },
   { path: 'jobs', label: 'Jobs', view: CloudJobs },

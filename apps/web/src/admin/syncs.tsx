@@ -4,17 +4,15 @@ import type { SectionProps } from './section.ts'
 import { ConsoleTable } from './console-table.tsx'
 import { change, dateTime, shortAddress } from './use-admin.ts'
 import { consoleCall, useConsole } from './console-api.ts'
+import { AddressIndex, SYNC_MODES as MODES } from './address-index.tsx'
 import type { ConsoleSyncRow } from '@portico/sdk/wire'
 
 /** A contract-event sync as `GET /api/admin/syncs` lists it. */
 export type SyncRow = ConsoleSyncRow
 
-/** A contract-event sync as `GET /api/admin/syncs` lists it. */
-const MODES = { starting: 'Starting', backfill: 'Backfilling', following: 'Following the head' }
-
 /**
  * The contract-event syncs, the site's and the watches, with where each stands and the class it
- * fills; an admin can stop a watch (its rows stay in the class).
+ * fills; an admin can stop a watch (its rows stay in the class). Below them, the address index.
  */
 export function Syncs({ client, role }: SectionProps) {
   const { state, reload } = useConsole(client, 'GET /api/admin/syncs')
@@ -118,6 +116,7 @@ export function Syncs({ client, role }: SectionProps) {
           },
         ]}
       />
+      <AddressIndex client={client} />
     </section>
   )
 }

@@ -21,6 +21,7 @@ const CONSOLE_SECTIONS = [
   'roles',
   'files',
   'syncs',
+  'web3api',
   'keys',
   'settings',
   'jobs',

@@ -5,6 +5,8 @@ export const isoOrNull = { type: ['string', 'null'] } as const
 
 /** A number in a query string (`limit`, `skip`, `before`). */
 export const consoleDigits = { type: 'string', pattern: '^[0-9]{1,9}$' } as const
+/** A chain id in a query string (some have ten digits and more). */
+export const consoleChainId = { type: 'string', pattern: '^[0-9]{1,15}$' } as const
 /** Ids of users, sessions and API keys. */
 export const consoleRecordId = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,80}$' } as const
 export const className = { type: 'string', maxLength: 64 } as const

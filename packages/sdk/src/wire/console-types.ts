@@ -33,6 +33,11 @@ export type ConsoleApiKeyRow = ConsoleAnswer<'GET /api/admin/api-keys'>['results
 export type ConsoleSetting = ConsoleAnswer<'GET /api/admin/settings'>['results'][number]
 export type ConsoleAuditEntry = ConsoleAnswer<'GET /api/admin/audit'>['results'][number]
 export type ConsoleSyncRow = ConsoleAnswer<'GET /api/admin/syncs'>['results'][number]
+export type ConsoleAddressIndexChain =
+  ConsoleAnswer<'GET /api/admin/address-index'>['chains'][number]
+export type ConsoleIndexedAddress =
+  ConsoleAnswer<'GET /api/admin/address-index'>['addresses'][number]
+export type ConsoleWeb3ApiFunction = ConsoleAnswer<'GET /api/admin/web3api'>['results'][number]
 export type ConsoleFileRow = ConsoleAnswer<'GET /api/admin/files'>['results'][number]
 export type ConsoleJobRun = ConsoleAnswer<'GET /api/admin/cloud/runs'>['results'][number]
 export type ConsoleLogLine = ConsoleAnswer<'GET /api/admin/logs'>['results'][number]

@@ -4,6 +4,7 @@
 // `answer` (what a success answers).
 
 import {
+  consoleChainId,
   consoleDigits,
   consolePagingQuery,
   consoleRecordId,
@@ -262,6 +263,127 @@ const syncs = {
   },
 } as const
 
+// The address index (what each wallet holds and did, read by Moralis v1's wallet-wide Web3 API
+// functions) and the Web3 API's calls.
+
+/** A chain of the address index: where it stands (the health output's part too). */
+const addressIndexChain = {
+  type: 'object',
+  properties: {
+    chainId: { type: 'integer' },
+    mode: { type: 'string', enum: ['starting', 'backfill', 'following'] },
+    writer: { type: 'boolean', description: 'This process writes it (else another does)' },
+    head: { type: ['string', 'null'] },
+    addresses: { type: 'integer', description: 'Addresses indexed' },
+    syncing: { type: 'integer', description: 'Addresses whose history is not read to the head' },
+    rows: { type: 'integer', description: 'Rows this process wrote since it started' },
+    lastError: { type: ['string', 'null'] },
+  },
+  required: ['chainId', 'mode', 'writer', 'head', 'addresses', 'syncing', 'rows', 'lastError'],
+  additionalProperties: false,
+} as const
+
+const indexedAddress = {
+  type: 'object',
+  properties: {
+    chainId: { type: 'integer' },
+    address: {
+      type: 'string',
+      description:
+        'Lowercase; `*` is the row that carries the progress when every address is indexed',
+    },
+    source: {
+      type: 'string',
+      enum: ['user', 'watch', 'asked', 'every'],
+      description:
+        'Why it is indexed: a wallet of a user, watched, asked about by a Web3 API call, or every address',
+    },
+    nextBlock: { type: 'string', description: 'The next block its history is read from' },
+    status: {
+      type: 'string',
+      enum: ['SYNCED', 'SYNCING'],
+      description: 'SYNCED once its history is read to the head',
+    },
+    createdAt: iso,
+  },
+  required: ['chainId', 'address', 'source', 'nextBlock', 'status', 'createdAt'],
+  additionalProperties: false,
+} as const
+
+const web3apiFunction = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    calls: { type: 'integer' },
+    errors: { type: 'integer', description: 'Calls refused or failed' },
+    totalSeconds: { type: 'number' },
+    averageSeconds: { type: 'number' },
+    maxSeconds: { type: 'number' },
+  },
+  required: ['name', 'calls', 'errors', 'totalSeconds', 'averageSeconds', 'maxSeconds'],
+  additionalProperties: false,
+} as const
+
+/** Most addresses a page of `GET /api/admin/address-index` lists. */
+export const ADDRESS_INDEX_PAGE = 1000
+
+const web3 = {
+  'GET /api/admin/address-index': {
+    querystring: {
+      type: 'object',
+      properties: {
+        chainId: {
+          ...consoleChainId,
+          description: 'The chain whose addresses are listed (default: the first)',
+        },
+        after: {
+          type: 'string',
+          maxLength: 42,
+          description: 'The last address of the previous page: the page after it',
+        },
+      },
+      additionalProperties: false,
+    },
+    answer: {
+      type: 'object',
+      properties: {
+        chains: { type: 'array', items: addressIndexChain },
+        addresses: {
+          type: 'array',
+          items: indexedAddress,
+          description: `The chain's indexed addresses in order, at most ${ADDRESS_INDEX_PAGE}`,
+        },
+      },
+      required: ['chains', 'addresses'],
+      additionalProperties: false,
+    },
+  },
+  'GET /api/admin/web3api': {
+    answer: {
+      type: 'object',
+      properties: {
+        processId: { type: 'string' },
+        since: { ...iso, description: 'When this process started counting' },
+        results: { type: 'array', items: web3apiFunction, description: 'The most called first' },
+        addressIndex: {
+          type: ['object', 'null'],
+          properties: { chainIds: { type: 'array', items: { type: 'integer' } } },
+          required: ['chainIds'],
+          additionalProperties: false,
+          description: 'The chains the address index keeps (null: ADDRESS_INDEX_CHAINS is not set)',
+        },
+        addressEndpoints: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'The functions answered from the address index',
+        },
+      },
+      required: ['processId', 'since', 'results', 'addressIndex', 'addressEndpoints'],
+      additionalProperties: false,
+    },
+  },
+} as const
+
 // Files.
 
 const fileRow = {
@@ -414,6 +536,7 @@ const cloud = {
 export const consoleRoutes = {
   ...people,
   ...syncs,
+  ...web3,
   ...files,
   ...cloud,
   ...classes,

@@ -128,6 +128,7 @@ describe.each(databaseKinds())('the address index on %s', (kind) => {
       url: '/api/admin/address-index',
       headers: { authorization: `Bearer ${session}` },
     })
+    expect(consoleView.statusCode).toBe(200)
     expect(consoleView.json().addresses).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -138,6 +139,53 @@ describe.each(databaseKinds())('the address index on %s', (kind) => {
         expect.objectContaining({ address: user.toLowerCase(), source: 'user', status: 'SYNCED' }),
       ]),
     )
+    // The console's answers have their documented shapes, whole (the response schema keeps only
+    // the properties it names).
+    const viewer = { authorization: `Bearer ${session}` }
+    const view = consoleView.json()
+    expect(view.chains).toEqual([
+      {
+        chainId: 31337,
+        mode: 'following',
+        writer: true,
+        head: expect.stringMatching(/^[0-9]+$/),
+        addresses: 3,
+        syncing: 0,
+        rows: expect.any(Number),
+        lastError: null,
+      },
+    ])
+    const listed = view.addresses.map((row: { address: string }) => row.address)
+    expect(listed).toEqual([...wallets.map((a) => a.toLowerCase())].sort())
+    for (const row of view.addresses)
+      expect(row).toEqual({
+        chainId: 31337,
+        address: expect.stringMatching(/^0x[0-9a-f]{40}$/),
+        source: expect.stringMatching(/^(user|watch)$/),
+        nextBlock: expect.stringMatching(/^[0-9]+$/),
+        status: 'SYNCED',
+        createdAt: expect.any(String),
+      })
+    const after = await app.inject({
+      url: `/api/admin/address-index?chainId=31337&after=${listed[0]}`,
+      headers: viewer,
+    })
+    expect(after.json().addresses.map((row: { address: string }) => row.address)).toEqual(
+      listed.slice(1),
+    )
+    const otherChain = await app.inject({
+      url: '/api/admin/address-index?chainId=1',
+      headers: viewer,
+    })
+    expect(otherChain.json()).toMatchObject({ chains: [{ chainId: 31337 }], addresses: [] })
+    const web3api = await app.inject({ url: '/api/admin/web3api', headers: viewer })
+    expect(web3api.json()).toEqual({
+      processId: expect.any(String),
+      since: expect.any(String),
+      results: [],
+      addressIndex: { chainIds: [31337] },
+      addressEndpoints: expect.arrayContaining(['getNFTs', 'getTokenBalances']),
+    })
     expect(
       (await app.inject({ url: '/api/admin/address-index', headers: other.headers })).statusCode,
     ).toBe(403)

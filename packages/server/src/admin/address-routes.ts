@@ -1,4 +1,5 @@
 import { and, asc, eq, gt } from 'drizzle-orm'
+import { ADDRESS_INDEX_PAGE, consoleRoutes as c } from '@portico/sdk/wire'
 import { guardConsoleRoutes } from './guard.ts'
 import { consoleAccess } from '../auth/team.ts'
 import type { ConsoleNeeds } from './needs.ts'
@@ -10,25 +11,14 @@ import { indexedAddresses } from '../db/address-schema.ts'
 // The console's view of the address index: each chain's progress, and each indexed address with
 // why it is indexed and how far its history is read (paged by address).
 
+const route = c['GET /api/admin/address-index']
+
 /** The health output's part for the address index (present when a chain is indexed). */
 export const addressIndexHealthSchema = {
   type: 'array',
   description:
     'The address index per chain: where it stands (present when ADDRESS_INDEX_CHAINS is set)',
-  items: {
-    type: 'object',
-    properties: {
-      chainId: { type: 'integer' },
-      mode: { type: 'string', enum: ['starting', 'backfill', 'following'] },
-      writer: { type: 'boolean', description: 'This process writes it (else another does)' },
-      head: { type: ['string', 'null'] },
-      addresses: { type: 'integer', description: 'Addresses indexed' },
-      syncing: { type: 'integer', description: 'Addresses whose history is not read to the head' },
-      rows: { type: 'integer', description: 'Rows this process wrote since it started' },
-      lastError: { type: ['string', 'null'] },
-    },
-    required: ['chainId', 'mode', 'writer', 'addresses', 'syncing'],
-  },
+  items: route.answer.properties.chains.items,
 } as const
 
 export const consoleAddressRoutes = routePlugin(
@@ -41,28 +31,21 @@ export const consoleAddressRoutes = routePlugin(
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
 
-    app.get<{ Querystring: { chainId?: number; after?: string } }>(
+    app.get<{ Querystring: { chainId?: string; after?: string } }>(
       '/api/admin/address-index',
       {
         schema: {
           tags,
-          summary:
-            'The address index: each chain’s progress, and the indexed addresses (1,000 a page, after `after`) with their next block',
-          querystring: {
-            type: 'object',
-            properties: {
-              chainId: { type: 'integer' },
-              after: { type: 'string', maxLength: 42 },
-            },
-            additionalProperties: false,
-          },
-          response: consoleErrors,
+          summary: `The address index: each chain’s progress, and the indexed addresses (${ADDRESS_INDEX_PAGE} a page, after \`after\`) with their next block`,
+          querystring: route.querystring,
+          response: { 200: route.answer, ...consoleErrors },
         },
       },
       async (request) => {
         await requireConsole(request, 'read')
         const chains = await services.addressIndex.status()
-        const chainId = request.query.chainId ?? chains[0]?.chainId
+        const chainId =
+          request.query.chainId === undefined ? chains[0]?.chainId : Number(request.query.chainId)
         const addresses =
           chainId === undefined
             ? []
@@ -78,10 +61,14 @@ export const consoleAddressRoutes = routePlugin(
                   ),
                 )
                 .orderBy(asc(indexedAddresses.address))
-                .limit(1000)
+                .limit(ADDRESS_INDEX_PAGE)
         const head = chains.find((chain) => chain.chainId === chainId)?.head
         return {
-          chains: chains.map((chain) => ({ ...chain, head: chain.head ?? null })),
+          chains: chains.map((chain) => ({
+            ...chain,
+            head: chain.head ?? null,
+            lastError: chain.lastError ?? null,
+          })),
           addresses: addresses.map((row) => ({
             chainId: row.chainId,
             address: row.address,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { consoleRoutes as c } from '@portico/sdk/wire'
 import type { ServerConfig } from '../config/server.ts'
 import type { Web3Api } from '../web3api/service.ts'
 import { ADDRESS_ENDPOINTS } from '../web3api/address-reads.ts'
@@ -20,7 +21,7 @@ export async function consoleWeb3ApiRoutes(
       schema: {
         tags,
         summary: 'Web3 API calls answered by this process, per function, and the address index',
-        response: consoleErrors,
+        response: { 200: c['GET /api/admin/web3api'].answer, ...consoleErrors },
       },
     },
     async (request) => {

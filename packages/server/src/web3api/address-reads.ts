@@ -29,8 +29,8 @@ export interface AddressReads {
     params: Record<string, unknown>,
     caller: string,
   ): Promise<unknown>
-  /** How many addresses the index keeps (the console shows it); absent without an index. */
-  indexed?(): { addresses: number }
+  /** The chains the index keeps (the console shows it); absent or null without an index. */
+  indexed?(): { chainIds: number[] } | null
 }
 
 /** The stand-in until the address index is wired in. */

@@ -53,6 +53,12 @@ export class IndexAnswers implements AddressReads {
     private readonly wallets: WalletCollections,
   ) {}
 
+  /** Null with no chain indexed: the functions then refuse every call. */
+  indexed(): { chainIds: number[] } | null {
+    const chainIds = this.index.chainIds
+    return chainIds.length ? { chainIds } : null
+  }
+
   async answer(
     name: AddressEndpoint,
     chainId: number,

@@ -140,8 +140,8 @@ export class Web3Api {
     }
   }
 
-  /** The addresses the address index keeps, or null when there is none. */
-  addressIndexed(): { addresses: number } | null {
+  /** The chains the address index keeps, or null when there is none. */
+  addressIndexed(): { chainIds: number[] } | null {
     return this.addressReads.indexed?.() ?? null
   }
 

@@ -452,6 +452,23 @@ describe.each(databaseKinds())('Web3 API through the real v1 clients on %s', (ki
     const body = after.json()
     expect(count(body)).toMatchObject({ calls: was.calls + 2, errors: was.errors + 1 })
     const row = body.results.find((r: { name: string }) => r.name === 'getPairReserves')
+    // The documented shape, whole (the response schema keeps only the properties it names).
+    expect(row).toEqual({
+      name: 'getPairReserves',
+      calls: was.calls + 2,
+      errors: was.errors + 1,
+      totalSeconds: expect.any(Number),
+      averageSeconds: expect.any(Number),
+      maxSeconds: expect.any(Number),
+    })
+    expect(Object.keys(body).sort()).toEqual([
+      'addressEndpoints',
+      'addressIndex',
+      'processId',
+      'results',
+      'since',
+    ])
+    expect(row.averageSeconds).toBeCloseTo(row.totalSeconds / row.calls)
     expect(row.maxSeconds).toBeGreaterThan(0)
     expect(row.averageSeconds).toBeLessThanOrEqual(row.maxSeconds)
     expect(body.addressIndex).toBeNull()
