@@ -94,6 +94,13 @@ test('the name and avatar show on the public page only while the owner makes the
   await expect(visitor.page.getByTestId('page-name')).toHaveText('Wallet')
   await expect(visitor.page.getByTestId('page-address')).toHaveText(ADDRESS)
   expect(visitor.body).toEqual({ address: ADDRESS })
+  // The address can be copied and looked up on the site's first chain's explorer.
+  await expect(visitor.page.getByRole('button', { name: 'Copy' })).toBeVisible()
+  await expect(visitor.page.getByRole('link', { name: 'View on Etherscan' })).toHaveAttribute(
+    'href',
+    `https://etherscan.io/address/${ADDRESS}`,
+  )
+  await expect(visitor.page).toHaveTitle(/^Wallet · /)
   await visitor.page.context().close()
 
   // Saved, not public: still the address alone, and the answer carries nothing more.
@@ -117,6 +124,7 @@ test('the name and avatar show on the public page only while the owner makes the
       visitor = await visit(browser, { theme, width })
       const shown = visitor.page
       await expect(shown.getByRole('heading', { level: 1 })).toHaveText(NAME)
+      await expect(shown).toHaveTitle(new RegExp(`^${NAME} · `))
       await expect(shown.getByTestId('page-address')).toHaveText(ADDRESS)
       const avatar = shown.locator('h1 img.user-avatar')
       await expect(avatar).toHaveAttribute('src', /\/api\/files\/[\w-]+_avatar\.png$/)

@@ -138,7 +138,7 @@ test('Account: chain by name, copy, no explorer for a local chain; sessions with
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
   const wallet = await signInWithTestWallet(page, 1)
   await page.goto('/account')
-  await expect(page.getByTestId('account-chain')).toHaveText('Anvil (local) (chain 31337)')
+  await expect(page.getByTestId('account-chain')).toHaveText('Anvil (local), chain 31337')
   await page.getByRole('button', { name: 'Copy', exact: true }).click()
   await expect(page.getByRole('button', { name: 'Copied' })).toBeVisible()
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(wallet.current().address)
@@ -197,7 +197,7 @@ test('signed in on a chain the site has no node for, the Account page says so', 
   const dialog = await openConnectDialog(page)
   await dialog.getByRole('button', { name: TEST_WALLET.name }).click()
   await expect(authStatus(page)).toHaveAttribute('data-auth-state', 'authenticated')
-  await expect(page.getByTestId('account-chain')).toHaveText('Ethereum (chain 1)')
+  await expect(page.getByTestId('account-chain')).toHaveText('Ethereum, chain 1')
   await expect(page.getByTestId('account-no-node')).toHaveText(/This site has no node for chain 1/)
   await expect(page.getByRole('link', { name: 'View on Etherscan' })).toHaveAttribute(
     'href',

@@ -53,7 +53,7 @@ test('connect → sign in → Account shows address and anvil balance → reload
   await openAccountFromHeader(page)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account')
   await expect(page.getByTestId('account-address')).toHaveText(address)
-  await expect(page.getByTestId('account-chain')).toHaveText('Anvil (local) (chain 31337)')
+  await expect(page.getByTestId('account-chain')).toHaveText('Anvil (local), chain 31337')
   const balance = await createPublicClient({ transport: http(anvilUrl()) }).getBalance({ address })
   await expect(page.getByTestId('account-balance')).toHaveText(`${formatEther(balance)} ETH`)
   await expect(page.getByRole('listitem').filter({ hasText: 'This browser' })).toBeVisible()
@@ -132,7 +132,7 @@ test('switching the wallet to another chain signs the user out', async ({ page }
   await page.goto('/account')
   const dialog = await openConnectDialog(page)
   await dialog.getByRole('button', { name: TEST_WALLET.name }).click()
-  await expect(page.getByTestId('account-chain')).toHaveText('Anvil (local) (chain 31337)')
+  await expect(page.getByTestId('account-chain')).toHaveText('Anvil (local), chain 31337')
   const cookie = await sessionCookie(page)
 
   await wallet.switchChain(page, 1)

@@ -5,7 +5,7 @@ import { chainName } from '@portico/sdk/wallet'
 import { ProfileSection } from '../profile/profile-section.tsx'
 import { noteForSignInPrompt } from '../wallet/access-state.tsx'
 import { describeDevice, isNoNode } from '../wallet/device.ts'
-import { explorerLink } from '../wallet/explorers.ts'
+import { AddressActions } from '../wallet/address-actions.tsx'
 import type { SessionInfo } from '@portico/sdk/portico'
 
 /** Sessions listed before "Show all". */
@@ -55,7 +55,7 @@ export default function Account() {
           <dd data-testid="account-chain">
             {user?.chainId === undefined
               ? 'unknown'
-              : `${chainName(user.chainId)} (chain ${user.chainId})`}
+              : `${chainName(user.chainId)}, chain ${user.chainId}`}
           </dd>
           {noNode ? (
             <>
@@ -93,36 +93,6 @@ export default function Account() {
         </button>
       </section>
     </>
-  )
-}
-
-/** Copy the address, and look it up on the chain's block explorer when it has one. */
-function AddressActions({ address, chainId }: { address: string; chainId: number | undefined }) {
-  const [copied, setCopied] = useState<'yes' | 'failed'>()
-  const explorer = explorerLink(chainId, address)
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(address)
-      setCopied('yes')
-    } catch {
-      // Clipboard refused (permissions, insecure origin): say so; the address can be selected.
-      setCopied('failed')
-    }
-  }
-  return (
-    <span className="address-actions">
-      <button type="button" className="button-secondary small-button" onClick={() => void copy()}>
-        {copied === 'yes' ? 'Copied' : 'Copy'}
-      </button>
-      {explorer && (
-        <a href={explorer.href} target="_blank" rel="noopener noreferrer">
-          View on {explorer.name}
-        </a>
-      )}
-      <span role="status" className="muted small">
-        {copied === 'failed' ? 'Could not copy: select the address instead.' : ''}
-      </span>
-    </span>
   )
 }
 
