@@ -146,6 +146,22 @@ test('an admin browses, sorts, filters, edits each type, adds a field and delete
   await page.getByLabel('Value of condition 1').fill('5')
   await page.getByRole('button', { name: 'Apply filter' }).click()
   await expect(grid.locator('tbody tr')).toHaveCount(2)
+  // Class, filter and order are in the address: the view survives a reload and can be shared.
+  await expect(page).toHaveURL(/[?&]where=/)
+  const view = page.url()
+  expect(new URL(view).searchParams.get('order')).toBe('-score')
+  expect(JSON.parse(new URL(view).searchParams.get('where')!)).toEqual({ score: { $gte: 5 } })
+  await page.reload()
+  await appStarted(page)
+  await expect(grid.locator('tbody tr')).toHaveCount(2)
+  await expect(grid.locator('thead th[aria-sort="descending"]')).toContainText('score')
+  await expect.poll(scores).toBe('9')
+  // Reloaded, the filter reads as its JSON; back to a condition for what follows.
+  await expect(page.getByLabel('Filter (where, as JSON)')).toHaveValue('{"score":{"$gte":5}}')
+  await page.getByRole('radio', { name: 'Conditions' }).check()
+  await page.getByRole('button', { name: 'Add condition' }).click()
+  await page.getByLabel('Field of condition 1').selectOption('score')
+  await page.getByLabel('Test of condition 1').selectOption('gte')
   // An unreadable filter shows no rows, and says why.
   await page.getByLabel('Value of condition 1').fill('many')
   await page.getByRole('button', { name: 'Apply filter' }).click()

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { SectionProps } from './section.ts'
 import { ClassDefaultsPanel } from './class-defaults.tsx'
 import { DataGrid } from './data-grid.tsx'
@@ -12,6 +12,7 @@ import { consoleCall, consolePath, useConsole } from './console-api.ts'
 import { OpenClassBadge, useOpenClasses } from './open-classes.tsx'
 
 const PAGE = 50
+const DEFAULT_ORDER = '-createdAt'
 /** A class with more objects than this (past the page shown) is counted as "10,000+". */
 const COUNT_LIMIT = 10_000
 
@@ -26,17 +27,43 @@ export const pointerHref = (className: string, objectId: string) =>
  */
 export function Objects(props: SectionProps) {
   // Read once: a pointer's link loads the page anew (wouter's search hook would put its code in
-  // every page's first load).
-  const search = typeof window === 'undefined' ? '' : window.location.search
+  // every page's first load), and the browser writes its own state back with replaceState.
+  const [search] = useState(() => (typeof window === 'undefined' ? '' : window.location.search))
   const params = new URLSearchParams(search)
   return (
     <Browser
-      key={search}
       {...props}
       initialClass={params.get('class') ?? undefined}
       initialWhere={params.get('where') ?? undefined}
+      initialOrder={params.get('order') ?? undefined}
     />
   )
+}
+
+/** The filter a link carries; one edited by hand into something unreadable says so. */
+function filterOf(where: string | undefined): AppliedFilter {
+  if (!where) return { where: undefined }
+  try {
+    const parsed: unknown = JSON.parse(where)
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      return { where: parsed as Record<string, unknown> }
+  } catch {
+    // Reported below.
+  }
+  return { problem: 'The filter in the address is not a JSON object: fix it or clear it.' }
+}
+
+/** Keeps class, filter and order in the address: a view is shared by its link and survives a reload. */
+function useViewInAddress(className: string | undefined, where: string | undefined, order: string) {
+  useEffect(() => {
+    if (!className) return
+    const params = new URLSearchParams({ class: className })
+    if (where) params.set('where', where)
+    if (order !== DEFAULT_ORDER) params.set('order', order)
+    const next = `?${params}`
+    if (next !== window.location.search)
+      window.history.replaceState(window.history.state, '', `${window.location.pathname}${next}`)
+  }, [className, where, order])
 }
 
 function Browser({
@@ -44,17 +71,18 @@ function Browser({
   role,
   initialClass,
   initialWhere,
-}: SectionProps & { initialClass?: string | undefined; initialWhere?: string | undefined }) {
+  initialOrder,
+}: SectionProps & {
+  initialClass?: string | undefined
+  initialWhere?: string | undefined
+  initialOrder?: string | undefined
+}) {
   const classes = useConsole(client, 'GET /api/admin/overview')
   const openClasses = useOpenClasses(client)
   const opened = openClasses.state.status === 'ready' ? openClasses.state.data.classes : []
   const [className, setClassName] = useState(initialClass)
-  const [filter, setFilter] = useState<AppliedFilter>(() =>
-    initialWhere
-      ? { where: JSON.parse(initialWhere) as Record<string, unknown> }
-      : { where: undefined },
-  )
-  const [order, setOrder] = useState('-createdAt')
+  const [filter, setFilter] = useState<AppliedFilter>(() => filterOf(initialWhere))
+  const [order, setOrder] = useState(initialOrder ?? DEFAULT_ORDER)
   // Pages read so far: the first, then each after where the one before it ended (`next`), so
   // a page deep in a large class is read from the index, not skipped to; an order by a document
   // field has no `next` and its pages skip. `ends[i]` is where page i ended.
@@ -79,6 +107,7 @@ function Browser({
   const problem = 'problem' in filter ? filter.problem : undefined
   const whereText = 'where' in filter && filter.where ? JSON.stringify(filter.where) : undefined
   const after = pageIndex > 0 ? ends[pageIndex - 1] : undefined
+  useViewInAddress(chosen, whereText, order)
   // Counting a large class takes a while: once, on the first page, and only up to COUNT_LIMIT
   // (shown as "10,000+"), since a count reads every match.
   const query = {
