@@ -87,6 +87,12 @@ export default defineConfig({
         FUNCTIONS_MODULE: path.join(repoRoot, 'e2e/support/sync-module.mjs'),
         // Cloud code with a job the console starts (support/cloud/main.js).
         CLOUD_CODE: path.join(repoRoot, 'e2e/support/cloud'),
+        // The Web3 API for a v1 React app (react-moralis.spec.ts): v1's default chain name read
+        // as the local chain, and the address index on it, polling often so that a test's new
+        // transfers show in a moment.
+        WEB3API_CHAINS: 'eth:31337',
+        ADDRESS_INDEX_CHAINS: '31337',
+        ADDRESS_INDEX_POLL_MS: '200',
       },
       wait: { stdout: /running at http:\/\/127\.0\.0\.1:\d+/ },
       gracefulShutdown: { signal: 'SIGTERM', timeout: 5000 },
