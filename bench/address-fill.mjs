@@ -1,6 +1,6 @@
 // Shared by bench/addresses.mjs and bench/web3api.mjs: fills the address index's own tables
 // directly (generate_series in the database, chunk by chunk) with `transfers` ERC-20 transfers
-// among `wallets` addresses over 50 token contracts, 100,000 ERC-721 mints over 20 collections
+// among `wallets` addresses over 50 token contracts (one drawn by a hash of the transfer), 100,000 ERC-721 mints over 20 collections
 // (scaled with `transfers`), and the balances and holdings they imply; one address, the busy
 // wallet, is in every 100th transfer and holds every 50th NFT. Also the wallet page's queries
 // written straight in SQL, the anchor both benchmarks divide by, and the percentile helpers.
@@ -36,7 +36,7 @@ export async function fillIndex(db, { chainId, transfers, wallets, log = () => {
         token_address, from_address, to_address, value, block_number, block_hash, block_timestamp,
         confirmed)
       select ${chainId}, '0x' || lpad(to_hex(g), 64, '0'), 0, g % 10,
-        ${token(`(g / 100 + g) % ${TOKENS} + 1`)},
+        ${token(`abs(hashint8(g)) % ${TOKENS} + 1`)},
         ${addr(`(g * 7919) % ${wallets} + 1`)},
         case when g % 100 = 0 then ${addr('1')} else ${addr(`(g * 104729 + 13) % ${wallets} + 1`)} end,
         (g * 31337) % 1000000007, g / 10, '0x' || lpad(to_hex(g / 10), 64, '0'),
