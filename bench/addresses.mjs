@@ -376,7 +376,7 @@ async function main() {
     `  time ratio index ÷ anchor ${(indexSeconds / plainSeconds).toFixed(2)} (rate ratio ${(indexRate / plainRate).toFixed(3)})`,
   )
   console.log(
-    `  process peak RSS through the backfill ${indexPeak.toFixed(0)} MB (${rssBefore.now.toFixed(0)} MB before it; the database in-process: ${database.kind})`,
+    `  process peak RSS through the backfill ${indexPeak.toFixed(0)} MB (${rssBefore.now.toFixed(0)} MB before it; ${database.kind === 'pglite' ? 'PGlite in this process' : 'PostgreSQL in its own process, not counted'})`,
   )
   console.log(
     `wallet page: ${filled.transfers.toLocaleString('en')} token transfers, ${filled.nftTransfers.toLocaleString('en')} NFT transfers, ${filled.balances.toLocaleString('en')} balances, ${filled.holdings.toLocaleString('en')} holdings (filled in ${filled.seconds.toFixed(1)} s); the busy wallet: ${filled.busyTransfers.toLocaleString('en')} transfers, ${a.balances} balances, ${a.total.toLocaleString('en')} NFTs (page of ${a.nfts})`,
