@@ -17,6 +17,8 @@ export const oneDatabase: Readonly<Record<string, string>> = {
     'console access is decided from the caller before the body is read or the database asked',
   'src/admin/references.test.ts':
     'the console refuses a reference that does not resolve before the write; the reads it asks run on both in admin/admin and roles/routes',
+  'src/addresses/class-writes.test.ts':
+    "the address classes' writes refused by who asks, before anything is written; the index's own writes run on both in addresses/index and addresses/confirmations",
   'src/admin/cloud-routes.test.ts':
     "the console's cloud-code routes: access, a job run to its end and its log, the Logs section",
   'src/auth/contract-wallet.test.ts':
