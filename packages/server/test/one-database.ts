@@ -37,6 +37,8 @@ export const oneDatabase: Readonly<Record<string, string>> = {
   'src/rpc/routes.test.ts':
     "the gateway's forwarding, batches, failover, errors, compression and cache; its limits run on both in db/cluster/window-counter",
   'src/rpc/sdk.test.ts': "the SDK's calls through the gateway, with a key or a session",
+  'src/web3api/moralis-0-0.test.ts':
+    "moralis 0.0.118's Web3 API calls are answered from the chain; the Web3 API's reads of the index run on both in web3api/web3api",
   'src/sync/reorg.test.ts':
     "where a reorg begins is decided from the node's answers; dropping the rows runs on both in sync/sync and addresses/reorg",
   'src/sync/several.test.ts':
