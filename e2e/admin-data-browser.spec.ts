@@ -110,6 +110,15 @@ test('an admin browses, sorts, filters, edits each type, adds a field and delete
   const grid = page.getByRole('grid', { name: `Objects of ${cls}` })
   await expect(grid.locator('tbody tr')).toHaveCount(3)
 
+  // The keyboard path to the first cell: two Tab presses, through the skip links.
+  await page.keyboard.press('Tab')
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await page.keyboard.press('Tab')
+  await expect(page.getByRole('link', { name: 'Skip to the grid' })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(grid.locator('td[data-cell="0:0"]')).toBeFocused()
+
   // Browsing: one column per field, its type in the header.
   for (const [field, type] of [
     ['title', 'String'],

@@ -91,6 +91,7 @@ export function Console({ section = '' }: { section?: string }) {
   const View = current?.view
   return (
     <div className="console">
+      {section === 'objects' ? <SkipToGrid /> : null}
       <header className="console-header">
         <h1>Console</h1>
         <p className="muted">
@@ -118,6 +119,30 @@ export function Console({ section = '' }: { section?: string }) {
         <p role="alert">No such console section.</p>
       )}
     </div>
+  )
+}
+
+/**
+ * The data browser's keyboard path: past the console's sections, filters and header row to the
+ * grid's current cell (the row's first cell until another was chosen), or to the section's
+ * heading while the grid is empty.
+ */
+function SkipToGrid() {
+  return (
+    <a
+      className="skip-link"
+      href="#objects-grid"
+      onClick={(event) => {
+        event.preventDefault()
+        const target =
+          document.querySelector<HTMLElement>('[role="grid"] td[tabindex="0"]') ??
+          document.querySelector<HTMLElement>('.console h2')
+        if (target && !target.hasAttribute('tabindex')) target.tabIndex = -1
+        target?.focus()
+      }}
+    >
+      Skip to the grid
+    </a>
   )
 }
 

@@ -178,6 +178,7 @@ export function DataGrid(props: DataGridProps) {
       ) : null}
       <div
         ref={frame}
+        id="objects-grid"
         className={`grid-frame${overflows ? ' overflows' : ''}`}
         role="region"
         aria-label={`Grid of ${className}`}
