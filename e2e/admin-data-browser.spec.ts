@@ -442,6 +442,14 @@ test('a class larger than a page pages by key, shows its defaults, at 1280 and 3
   await expect(status).toHaveText('120 objects, 1–50 shown')
   expect(await column()).toEqual(first)
 
+  // A larger page starts again from the first object; back to 50 for what follows.
+  await page.getByLabel('Rows per page').selectOption('100')
+  await expect(status).toHaveText('120 objects, 1–100 shown')
+  await expect(grid.locator('tbody tr')).toHaveCount(100)
+  expect((await column()).slice(0, 50)).toEqual(first)
+  await page.getByLabel('Rows per page').selectOption('50')
+  await expect(status).toHaveText('120 objects, 1–50 shown')
+
   // The class's defaults: what a new object gets when its writer says nothing.
   await page.getByText('Class defaults').click()
   const defaults = page.locator('.class-defaults')

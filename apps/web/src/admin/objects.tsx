@@ -11,7 +11,8 @@ import { change } from './use-admin.ts'
 import { consoleCall, consolePath, useConsole } from './console-api.ts'
 import { OpenClassBadge, useOpenClasses } from './open-classes.tsx'
 
-const PAGE = 50
+/** Rows a page may show; the first is the default. */
+const PAGE_SIZES = [50, 100, 500] as const
 const DEFAULT_ORDER = '-createdAt'
 /** A class with more objects than this (past the page shown) is counted as "10,000+". */
 const COUNT_LIMIT = 10_000
@@ -83,6 +84,7 @@ function Browser({
   const [className, setClassName] = useState(initialClass)
   const [filter, setFilter] = useState<AppliedFilter>(() => filterOf(initialWhere))
   const [order, setOrder] = useState(initialOrder ?? DEFAULT_ORDER)
+  const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0])
   // Pages read so far: the first, then each after where the one before it ended (`next`), so
   // a page deep in a large class is read from the index, not skipped to; an order by a document
   // field has no `next` and its pages skip. `ends[i]` is where page i ended.
@@ -113,8 +115,8 @@ function Browser({
   const query = {
     where: whereText,
     order,
-    limit: String(PAGE),
-    ...(after ? { after } : { skip: String(pageIndex * PAGE) }),
+    limit: String(pageSize),
+    ...(after ? { after } : { skip: String(pageIndex * pageSize) }),
     ...(pageIndex === 0 ? { count: '1' as const, countLimit: String(COUNT_LIMIT) } : {}),
   }
   // An unreadable filter loads nothing: no rows is right, the class's every row would be wrong.
@@ -140,7 +142,7 @@ function Browser({
   if (loaded && shown.current.answer !== loaded)
     shown.current = { answer: loaded, index: pageIndex }
   const reading = shown.current.index !== pageIndex
-  const skip = shown.current.index * PAGE
+  const skip = shown.current.index * pageSize
   const objects = (loaded?.results ?? []).map((object) => ({
     ...object,
     ownerAddress: loaded?.owners?.[object.owner],
@@ -292,7 +294,9 @@ function Browser({
                   {capped.current
                     ? `${count.toLocaleString('en')}+ objects`
                     : `${count} object${count === 1 ? '' : 's'}`}
-                  {count > PAGE ? `, ${skip + 1}–${Math.min(skip + PAGE, count)} shown` : ''}
+                  {count > pageSize
+                    ? `, ${skip + 1}–${Math.min(skip + pageSize, count)} shown`
+                    : ''}
                   {selected.size ? `, ${selected.size} selected` : ''}
                 </span>
                 <a className="button button-secondary" href={exportUrl('json')} download>
@@ -381,8 +385,24 @@ function Browser({
                   pointerHref={pointerHref}
                 />
               )}
-              {count > PAGE ? (
+              {count > PAGE_SIZES[0] ? (
                 <p className="console-toolbar">
+                  <label>
+                    Rows per page{' '}
+                    <select
+                      value={pageSize}
+                      onChange={(event) => {
+                        setPageSize(Number(event.target.value))
+                        firstPage()
+                      }}
+                    >
+                      {PAGE_SIZES.map((size) => (
+                        <option key={size} value={size}>
+                          {size}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
                   <button
                     type="button"
                     className="button-secondary"
@@ -404,8 +424,8 @@ function Browser({
                     className="button-secondary"
                     disabled={
                       reading ||
-                      loaded.results.length < PAGE ||
-                      (!capped.current && skip + PAGE >= count)
+                      loaded.results.length < pageSize ||
+                      (!capped.current && skip + pageSize >= count)
                     }
                     onClick={() => {
                       setEnds([...ends.slice(0, pageIndex), loaded.next])
