@@ -24,15 +24,19 @@ import {
 } from '@portico/test-kit/tokens'
 
 // A chain for the Web3 API tests: ERC-20 tokens (a token, wrapped ether, a dollar), an ERC-721
-// and an ERC-1155 whose token URIs point at `metadataUrl`, Uniswap v2's own factory (its
-// published build) with two funded pairs, and an ENS-like registry naming the first account.
+// and an ERC-1155 whose token URIs point at `metadataUrl`, Uniswap v2's own factory and router
+// (their published builds) with two pairs funded through the router, and an ENS-like registry
+// naming the first account.
 
 const require = createRequire(import.meta.url)
 const uniswapFactory = require('@uniswap/v2-core/build/UniswapV2Factory.json') as {
   abi: Abi
   bytecode: string
 }
-const uniswapPair = require('@uniswap/v2-core/build/UniswapV2Pair.json') as { abi: Abi }
+const uniswapRouter = require('@uniswap/v2-periphery/build/UniswapV2Router02.json') as {
+  abi: Abi
+  bytecode: string
+}
 
 /** A second holder: an address nobody signs for (tokens are only sent to it). */
 export const holder = '0x00000000000000000000000000000000000b0b00' as const
@@ -65,9 +69,32 @@ export async function deployWeb3Chain(url: string, metadataUrl: string) {
     `0x${uniswapFactory.bytecode.replace(/^0x/, '')}`,
     [me],
   )
+  const router = await deploy(uniswapRouter.abi, `0x${uniswapRouter.bytecode.replace(/^0x/, '')}`, [
+    factory,
+    weth,
+  ])
+  // Liquidity as a site adds it: through the router, which makes the pair at the address its
+  // library derives from the pair's code (so the factory and router builds must agree).
   const pairOf = async (a: Hex, b: Hex, amountA: bigint, amountB: bigint) => {
-    await send(factory, uniswapFactory.abi, 'createPair', [a, b])
-    const pair = (
+    for (const [t, amount] of [
+      [a, amountA],
+      [b, amountB],
+    ] as const) {
+      await send(t, testTokenAbi, 'mint', [me, amount])
+      await send(t, testTokenAbi, 'approve', [router, amount])
+    }
+    const deadline = BigInt(Math.floor(Date.now() / 1000) + 3600)
+    await send(router, uniswapRouter.abi, 'addLiquidity', [
+      a,
+      b,
+      amountA,
+      amountB,
+      amountA,
+      amountB,
+      me,
+      deadline,
+    ])
+    return (
       (await wallet.readContract({
         address: factory,
         abi: uniswapFactory.abi,
@@ -75,10 +102,6 @@ export async function deployWeb3Chain(url: string, metadataUrl: string) {
         args: [a, b],
       })) as string
     ).toLowerCase() as Hex
-    await send(a, testTokenAbi, 'mint', [pair, amountA])
-    await send(b, testTokenAbi, 'mint', [pair, amountB])
-    await send(pair, uniswapPair.abi, 'mint', [me])
-    return pair
   }
   // 1,000 GLD for 2 WETH (a GLD is 0.002 WETH); 10 WETH for 30,000 USD (a WETH is $3,000).
   const goldPair = await pairOf(token, weth, parseUnits('1000', 18), parseUnits('2', 18))
@@ -104,6 +127,7 @@ export async function deployWeb3Chain(url: string, metadataUrl: string) {
     weth,
     usd,
     factory,
+    router,
     goldPair,
     usdPair,
     nft,
