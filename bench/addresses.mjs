@@ -24,8 +24,8 @@
 //   npm run bench:addresses   (PGlite in a temp dir; DATABASE_URL=postgres://… for PostgreSQL:
 //   a fresh database is made on it)
 // Only 127.0.0.1; stops after 25 minutes at most; stops its anvil itself.
+import { benchProcess } from './bench-process.mjs'
 import { spawn } from 'node:child_process'
-import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -69,26 +69,9 @@ const readChainId = 1
 const key = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 const databaseUrl = process.env.DATABASE_URL
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-addresses-'))
-/** @type {import('node:child_process').ChildProcess[]} */
-const children = []
+const { dataDir, children } = benchProcess('bench:addresses', 25)
 /** @type {(() => Promise<void>)[]} */
 const closers = []
-process.on('SIGTERM', () => process.exit(143))
-process.on('SIGINT', () => process.exit(130))
-process.on('exit', () => {
-  // SIGTERM: anvil's npm launcher passes it on to anvil itself.
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM')
-  fs.rmSync(dataDir, { recursive: true, force: true })
-})
-setTimeout(() => {
-  console.error('bench:addresses took longer than 25 minutes, stopping')
-  process.exit(1)
-}, 1_500_000).unref()
-process.on('unhandledRejection', (error) => {
-  console.error(error)
-  process.exit(1)
-})
 
 const { buildServer } = await import('../packages/server/src/app.ts').catch(() => {
   throw new Error(

@@ -10,6 +10,7 @@
 //   BENCH_SYNC_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'   node options for the server alone
 // The server is built first (as installed: with its embedded database template). Only
 // 127.0.0.1; stops its anvil and server itself.
+import { benchProcess } from './bench-process.mjs'
 import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -35,21 +36,7 @@ const samples = 50
 const key = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 const to = getAddress('0x00000000000000000000000000000000000000be')
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-sync-'))
-/** @type {import('node:child_process').ChildProcess[]} */
-const children = []
-// Stopped from outside: still stop what this script started.
-process.on('SIGTERM', () => process.exit(143))
-process.on('SIGINT', () => process.exit(130))
-process.on('exit', () => {
-  // SIGTERM: anvil's npm launcher passes it on to anvil itself (SIGKILL would orphan anvil).
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM')
-  fs.rmSync(dataDir, { recursive: true, force: true })
-})
-setTimeout(() => {
-  console.error('bench:sync took longer than 8 minutes, stopping')
-  process.exit(1)
-}, 480_000).unref()
+const { dataDir, children } = benchProcess('bench:sync', 8)
 
 /**
  * Starts a process and resolves once its output matches `ready`.

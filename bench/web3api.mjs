@@ -13,8 +13,8 @@
 //   npm run bench:web3api   (PGlite in a temp dir; DATABASE_URL=postgres://… for PostgreSQL: a
 //   fresh database is made on it)
 // Only 127.0.0.1; stops after 20 minutes at most; stops its anvil and server itself.
+import { benchProcess } from './bench-process.mjs'
 import { spawn } from 'node:child_process'
-import fs from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
@@ -40,25 +40,9 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 300)
 const chainId = 31337
 const databaseUrl = process.env.DATABASE_URL
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-web3api-'))
-/** @type {import('node:child_process').ChildProcess[]} */
-const children = []
+const { dataDir, children } = benchProcess('bench:web3api', 20)
 /** @type {(() => Promise<void>)[]} */
 const closers = []
-process.on('SIGTERM', () => process.exit(143))
-process.on('SIGINT', () => process.exit(130))
-process.on('exit', () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM')
-  fs.rmSync(dataDir, { recursive: true, force: true })
-})
-setTimeout(() => {
-  console.error('bench:web3api took longer than 20 minutes, stopping')
-  process.exit(1)
-}, 1_200_000).unref()
-process.on('unhandledRejection', (error) => {
-  console.error(error)
-  process.exit(1)
-})
 
 const { buildServer } = await import('../packages/server/src/app.ts').catch(() => {
   throw new Error(
