@@ -1,7 +1,7 @@
-import { useState } from 'react'
 import { Link } from 'wouter'
 import { useAuth } from '@portico/react'
 import { Avatar } from '../ui/identicon.tsx'
+import { useCopy } from './use-copy.ts'
 
 /** The open account menu: who (picture, name, full address, copyable), the Account page, sign out. */
 export function AccountMenuPanel({
@@ -18,15 +18,7 @@ export function AccountMenuPanel({
   onDone(): void
 }) {
   const auth = useAuth()
-  const [copied, setCopied] = useState<'yes' | 'failed'>()
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(address)
-      setCopied('yes')
-    } catch {
-      setCopied('failed')
-    }
-  }
+  const { copied, copy } = useCopy(address)
   return (
     <div id={id} className="account-menu-panel" role="group" aria-label="Account">
       <div className="account-menu-who">

@@ -1,5 +1,5 @@
-import { useState } from 'react'
 import { explorerLink } from './explorers.ts'
+import { useCopy } from './use-copy.ts'
 
 /** Copy the address, and look it up on the chain's block explorer when it has one. */
 export function AddressActions({
@@ -9,17 +9,8 @@ export function AddressActions({
   address: string
   chainId: number | undefined
 }) {
-  const [copied, setCopied] = useState<'yes' | 'failed'>()
+  const { copied, copy } = useCopy(address)
   const explorer = explorerLink(chainId, address)
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(address)
-      setCopied('yes')
-    } catch {
-      // Clipboard refused (permissions, insecure origin): say so; the address can be selected.
-      setCopied('failed')
-    }
-  }
   return (
     <span className="address-actions">
       <button type="button" className="button-secondary small-button" onClick={() => void copy()}>
