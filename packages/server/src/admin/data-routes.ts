@@ -158,8 +158,9 @@ export const consoleDataRoutes = routePlugin(
           }
           ownerId = found.id
         }
-        const current = await objects.get(className, request.params.objectId, ANY_OWNER)
-        if (current) await checkReferences(db, objects, { data, acl: newAcl }, current)
+        await checkReferences(db, objects, { data, acl: newAcl }, () =>
+          objects.get(className, request.params.objectId, ANY_OWNER),
+        )
         // Audited by the store, in the change's own transaction.
         const { after } = await objects.modify(
           {

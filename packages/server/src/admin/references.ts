@@ -42,23 +42,28 @@ const shown = (text: string) => JSON.stringify(text.length > 80 ? `${text.slice(
 /**
  * Refuses (400 `invalid_reference`) a document with a pointer to an object that does not exist,
  * or an ACL naming a user or role that does not exist, saying which and what to do. What the
- * object already held (`before`) is not checked again: an edit of one field of an imported
- * object whose other pointer dangles is not refused for that pointer.
+ * object already held (read by `before`, only when the document has references to check) is
+ * not checked again: an edit of one field of an imported object whose other pointer dangles is
+ * not refused for that pointer.
  */
 export async function checkReferences(
   db: Database,
   objects: ObjectStore,
   document: { data?: Record<string, unknown>; acl?: Acl | undefined },
-  before?: { data: Record<string, unknown>; acl: Acl },
+  before: () => Promise<{ data: Record<string, unknown>; acl: Acl } | null>,
 ): Promise<void> {
+  const sent = pointersOf(document.data ?? {}, '')
+  const sentAcl = Object.keys(document.acl ?? {}).filter((entry) => entry !== '*')
+  if (sent.length === 0 && sentAcl.length === 0) return
+  const held = await before()
+  // No such object: the write that follows answers 404.
+  if (!held) return
   const key = (p: Pointer) => `${p.field}\u0000${p.className}\u0000${p.objectId}`
-  const held = new Set(pointersOf(before?.data ?? {}, '').map(key))
-  const pointers = pointersOf(document.data ?? {}, '').filter((p) => !held.has(key(p)))
+  const heldPointers = new Set(pointersOf(held.data, '').map(key))
+  const pointers = sent.filter((p) => !heldPointers.has(key(p)))
   const userIds = new Set<string>()
   for (const pointer of pointers) if (pointer.className === '_User') userIds.add(pointer.objectId)
-  const aclKeys = Object.keys(document.acl ?? {}).filter(
-    (entry) => entry !== '*' && !(before && entry in before.acl),
-  )
+  const aclKeys = sentAcl.filter((entry) => !(entry in held.acl))
   const roleNames = aclKeys.filter((e) => e.startsWith('role:')).map((e) => e.slice(5))
   for (const entry of aclKeys) if (!entry.startsWith('role:')) userIds.add(entry)
 
