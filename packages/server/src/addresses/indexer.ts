@@ -9,7 +9,7 @@ import { AdaptiveRange, EMBEDDED_TARGET_LOGS, TARGET_LOGS } from '../sync/range.
 import { findReorg } from '../sync/reorg.ts'
 import { KEPT_BLOCKS } from '../sync/store.ts'
 import { commitRange, dropAbove, type IndexTarget } from './commit.ts'
-import { readRange, readTokenMetadata, readTokenUri } from './read-range.ts'
+import { FinalHeaders, readRange, readTokenMetadata, readTokenUri } from './read-range.ts'
 import type { TokenMeta } from './rows.ts'
 import { indexedAddresses, indexedTokens, indexedTokenUris } from '../db/address-schema.ts'
 import type { IndexedChainSettings } from '../config/addresses.ts'
@@ -44,6 +44,7 @@ export interface IndexStatus {
 export class AddressIndexer {
   readonly target: IndexTarget
   private readonly range: AdaptiveRange
+  private readonly finalHeaders = new FinalHeaders()
   private head: bigint | undefined
   private committedHead: bigint | undefined
   private confirmedThrough: bigint | undefined
@@ -143,6 +144,7 @@ export class AddressIndexer {
     if (dropAfter !== undefined) {
       this.log.warn({ chainId, dropAfter: dropAfter.toString() }, 'chain reorganised: re-indexing')
       await dropAbove(this.objects, this.target, dropAfter)
+      this.finalHeaders.clear()
       this.confirmedThrough = undefined
     }
     const [lowest] = await this.db
@@ -183,6 +185,7 @@ export class AddressIndexer {
         to,
         keepFrom,
         native,
+        finalHeaders: this.finalHeaders,
       })
     } catch (error) {
       if (this.range.failed()) return true

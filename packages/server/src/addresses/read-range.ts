@@ -153,6 +153,8 @@ export async function readRange(
     keepFrom: bigint
     /** How native transactions are found: the node's `ots_` index, scanning blocks, or not. */
     native: 'ots' | 'blocks' | 'off'
+    /** Headers of blocks below `keepFrom` read before (final by the confirmations). */
+    finalHeaders?: FinalHeaders
   },
 ): Promise<RangeContent> {
   const { addresses, from, to } = options
@@ -199,14 +201,72 @@ export async function readRange(
   const needed = new Set<bigint>()
   for (const row of [...tokens, ...nfts, ...transactions]) needed.add(row.blockNumber)
   for (let n = from > options.keepFrom ? from : options.keepFrom; n <= to; n++) needed.add(n)
-  const headers = await client.blocks([...needed])
+  const headers = await readHeaders(client, [...needed], options.keepFrom, options.finalHeaders)
   for (const number of needed)
     if (!headers.has(number)) throw new Error(`the node has no block ${number} yet`)
   for (const row of [...tokens, ...nfts, ...transactions])
-    if (headers.get(row.blockNumber)!.hash !== row.blockHash)
+    if (headers.get(row.blockNumber)!.hash !== row.blockHash) {
+      // A reorg deeper than the confirmations: the kept header is read again with the range.
+      options.finalHeaders?.forget(row.blockNumber)
       throw new Error('a block changed while it was read; reading again')
+    }
   checkUnchanged(headers, to, lastHash)
   return { tokens, nfts, transactions, headers }
+}
+
+/**
+ * Headers of blocks below the kept ones, which the index treats as final (their hashes are not
+ * kept, so no reorg is looked for there). Every address group of a backfill reads the same blocks'
+ * headers for its rows' times; kept here, each is asked of the node once. Bounded: the oldest go
+ * first.
+ */
+export class FinalHeaders {
+  private readonly headers = new Map<bigint, BlockHeader>()
+
+  constructor(private readonly max = 20_000) {}
+
+  get(number: bigint): BlockHeader | undefined {
+    return this.headers.get(number)
+  }
+
+  add(header: BlockHeader): void {
+    if (this.headers.size >= this.max) {
+      const oldest = this.headers.keys().next()
+      if (!oldest.done) this.headers.delete(oldest.value)
+    }
+    this.headers.set(header.number, header)
+  }
+
+  forget(number: bigint): void {
+    this.headers.delete(number)
+  }
+
+  clear(): void {
+    this.headers.clear()
+  }
+}
+
+/** The headers of `numbers`: the final ones from `cache` where it has them, the rest from the node. */
+async function readHeaders(
+  client: NodeClient,
+  numbers: bigint[],
+  keepFrom: bigint,
+  cache: FinalHeaders | undefined,
+): Promise<Map<bigint, BlockHeader>> {
+  if (!cache) return client.blocks(numbers)
+  const headers = new Map<bigint, BlockHeader>()
+  const missing: bigint[] = []
+  for (const number of numbers) {
+    const known = number < keepFrom ? cache.get(number) : undefined
+    if (known) headers.set(number, known)
+    else missing.push(number)
+  }
+  if (missing.length === 0) return headers
+  for (const [number, header] of await client.blocks(missing)) {
+    headers.set(number, header)
+    if (number < keepFrom) cache.add(header)
+  }
+  return headers
 }
 
 interface RpcTransaction {
