@@ -4,6 +4,7 @@ import { syncBlocks, users } from '../db/schema.ts'
 import type { ObjectStore, ObjectWrites } from '../objects/object-store.ts'
 import { keepBlocks, KEPT_BLOCKS, SYNC_OWNER } from '../sync/store.ts'
 import type { Acl } from '../objects/acl.ts'
+import type { Document } from '../objects/wire.ts'
 import { className } from './classes.ts'
 import { confirm } from './confirm.ts'
 import type { NativeTransaction, NftTransfer, TokenTransfer } from './read-range.ts'
@@ -279,7 +280,10 @@ async function recountBalances(
   const old = new Map(before.map((row) => [`${row.address}:${row.tokenAddress}`, row]))
   const meta = await metadataOf(tx, chainId, [...new Set(list.map((p) => p.token))])
   const name = className(chainId, 'TokenBalance')
+  const gone: { address: string; token: string; id: string }[] = []
+  const kept: (typeof tokenBalances.$inferInsert)[] = []
   const made = []
+  const moved = new Map<string, { fields: Document; fieldsBefore: Document }>()
   for (const row of counted) {
     const was = old.get(`${row.address}:${row.token}`)
     const next = {
@@ -291,39 +295,42 @@ async function recountBalances(
     }
     const shaped = balanceRow(chainId, next, meta.get(row.token))
     if (next.balance === '0') {
-      if (!was) continue
-      await tx
-        .delete(tokenBalances)
-        .where(
-          and(
-            eq(tokenBalances.chainId, chainId),
-            eq(tokenBalances.address, row.address),
-            eq(tokenBalances.tokenAddress, row.token),
-          ),
-        )
-      await writes.remove(name, [shaped.id])
+      if (was) gone.push({ address: row.address, token: row.token, id: shaped.id })
     } else if (!was) {
-      await tx.insert(tokenBalances).values(next)
+      kept.push(next)
       made.push(shaped)
     } else if (was.balance !== next.balance || was.blockNumber !== next.blockNumber) {
-      await tx
-        .update(tokenBalances)
-        .set({ balance: next.balance, blockNumber: next.blockNumber })
-        .where(
-          and(
-            eq(tokenBalances.chainId, chainId),
-            eq(tokenBalances.address, row.address),
-            eq(tokenBalances.tokenAddress, row.token),
-          ),
-        )
-      await writes.merge(
-        name,
-        [shaped.id],
-        { balance: next.balance, block_number: Number(next.blockNumber) },
-        { balance: was.balance, block_number: Number(was.blockNumber) },
-      )
+      kept.push(next)
+      moved.set(shaped.id, {
+        fields: { balance: next.balance, block_number: Number(next.blockNumber) },
+        fieldsBefore: { balance: was.balance, block_number: Number(was.blockNumber) },
+      })
     }
   }
+  // Each kind of change is one statement, whatever the number of balances the range moved.
+  if (gone.length) {
+    await tx
+      .delete(tokenBalances)
+      .where(
+        and(
+          eq(tokenBalances.chainId, chainId),
+          sql`(${tokenBalances.address}, ${tokenBalances.tokenAddress}) in (select * from unnest(${textArray(gone.map((g) => g.address))}, ${textArray(gone.map((g) => g.token))}))`,
+        ),
+      )
+    await writes.remove(
+      name,
+      gone.map((g) => g.id),
+    )
+  }
+  for (let i = 0; i < kept.length; i += CHUNK)
+    await tx
+      .insert(tokenBalances)
+      .values(kept.slice(i, i + CHUNK))
+      .onConflictDoUpdate({
+        target: [tokenBalances.chainId, tokenBalances.address, tokenBalances.tokenAddress],
+        set: { balance: sql`excluded.balance`, blockNumber: sql`excluded.block_number` },
+      })
+  await writes.mergeEach(name, moved)
   if (made.length) await writes.insertMany(name, accessOf(target), made, new Date())
 }
 
@@ -399,17 +406,14 @@ async function recountHoldings(
     ))
     uris.set(`${row.tokenAddress}:${row.tokenId}`, row.uri)
   const name = className(chainId, 'NFTOwners')
+  const gone: { address: string; token: string; tokenId: string; id: string }[] = []
+  const kept: (typeof nftHoldings.$inferInsert)[] = []
   const made = []
+  const moved = new Map<string, { fields: Document; fieldsBefore: Document }>()
   for (const row of counted) {
     const key = `${row.address}:${row.token}:${row.id}`
     const was = old.get(key)
     const amount = normal(row.amount)
-    const where = and(
-      eq(nftHoldings.chainId, chainId),
-      eq(nftHoldings.address, row.address),
-      eq(nftHoldings.tokenAddress, row.token),
-      eq(nftHoldings.tokenId, row.id),
-    )
     const next = {
       chainId,
       address: row.address,
@@ -422,25 +426,50 @@ async function recountHoldings(
     }
     const shaped = ownerRow(chainId, next, meta.get(row.token), uris.get(`${row.token}:${row.id}`))
     if (amount === '0' || amount.startsWith('-')) {
-      if (!was) continue
-      await tx.delete(nftHoldings).where(where)
-      await writes.remove(name, [shaped.id])
+      if (was) gone.push({ address: row.address, token: row.token, tokenId: row.id, id: shaped.id })
     } else if (!was) {
-      await tx.insert(nftHoldings).values(next)
+      kept.push(next)
       made.push(shaped)
     } else if (was.amount !== amount || was.blockNumber !== next.blockNumber) {
-      await tx
-        .update(nftHoldings)
-        .set({ amount, blockNumber: next.blockNumber, blockNumberMinted: next.blockNumberMinted })
-        .where(where)
-      await writes.merge(
-        name,
-        [shaped.id],
-        { amount, block_number: Number(next.blockNumber) },
-        { amount: was.amount, block_number: Number(was.blockNumber) },
-      )
+      kept.push(next)
+      moved.set(shaped.id, {
+        fields: { amount, block_number: Number(next.blockNumber) },
+        fieldsBefore: { amount: was.amount, block_number: Number(was.blockNumber) },
+      })
     }
   }
+  if (gone.length) {
+    await tx
+      .delete(nftHoldings)
+      .where(
+        and(
+          eq(nftHoldings.chainId, chainId),
+          sql`(${nftHoldings.address}, ${nftHoldings.tokenAddress}, ${nftHoldings.tokenId}) in (select a, t, i::numeric from unnest(${textArray(gone.map((g) => g.address))}, ${textArray(gone.map((g) => g.token))}, ${textArray(gone.map((g) => g.tokenId))}) as p(a, t, i))`,
+        ),
+      )
+    await writes.remove(
+      name,
+      gone.map((g) => g.id),
+    )
+  }
+  for (let i = 0; i < kept.length; i += CHUNK)
+    await tx
+      .insert(nftHoldings)
+      .values(kept.slice(i, i + CHUNK))
+      .onConflictDoUpdate({
+        target: [
+          nftHoldings.chainId,
+          nftHoldings.address,
+          nftHoldings.tokenAddress,
+          nftHoldings.tokenId,
+        ],
+        set: {
+          amount: sql`excluded.amount`,
+          blockNumber: sql`excluded.block_number`,
+          blockNumberMinted: sql`excluded.block_number_minted`,
+        },
+      })
+  await writes.mergeEach(name, moved)
   if (made.length) await writes.insertMany(name, accessOf(target), made, new Date())
 }
 

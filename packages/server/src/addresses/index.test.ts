@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'drizzle-orm'
 import { getAddress, parseEther, type Hex } from 'viem'
 import { startAnvil, type Anvil } from '@portico/test-kit/anvil'
 import { multi1155Abi, nft721Abi, token20Abi } from '@portico/test-kit/wallet-tokens'
 import { loadConfig } from '../config/server.ts'
+import { rowsOf } from '../db/client.ts'
 import { databaseKinds, signedIn, startSession, testApp } from '../../test/helpers.ts'
 import { rpcTestConfig } from '../../test/rpc.ts'
 import { deployTokens, indexConfig, secondAccount } from '../../test/addresses.ts'
@@ -115,8 +117,27 @@ describe.each(databaseKinds())('the address index on %s', (kind) => {
             (n) => n.token_address === multi.toLowerCase() && n.token_id === id.toString(),
           )
           expect(held?.amount ?? '0', `${stage} ${wallet} ${id}`).toBe(amount.toString())
+          expect(
+            await classRow('EthNFTOwners', wallet, multi, id),
+            `${stage} ${wallet} ${id}`,
+          ).toBe(amount.toString())
         }
+        expect(await classRow('EthTokenBalance', wallet, token), `${stage} ${wallet}`).toBe(
+          onChain.toString(),
+        )
       }
+    }
+    // A v1 class row's balance or amount, read straight from the objects table ('0' when none).
+    const classRow = async (name: string, wallet: string, contract: string, id?: bigint) => {
+      const [row] = rowsOf<{ value: string }>(
+        await services.database.db.execute(sql`
+          select coalesce(data->>'balance', data->>'amount') as value from objects
+          where class_name = ${name} and data->>'token_address' = ${contract.toLowerCase()}
+            and coalesce(data->>'address', data->>'owner_of') = ${wallet.toLowerCase()}
+            and (${id === undefined ? null : id.toString()}::text is null
+              or data->>'token_id' = ${id === undefined ? null : id.toString()})`),
+      )
+      return row?.value ?? '0'
     }
     await exact('stage 1')
     // Progress per chain in the health output, per address in the console.
@@ -264,5 +285,18 @@ describe.each(databaseKinds())('the address index on %s', (kind) => {
         timeout: 30_000,
       })
       .toBe('SYNCED')
+
+    // Later ranges move balances already kept, and empty some (their rows go).
+    await e20('transfer', [otherAddress, 11n])
+    await e20('transfer', [UNKNOWN, 2n ** 60n + 1n - 9n], second)
+    await e1155('safeTransferFrom', [secondAccount.address, user, 8n, 3n, '0x'], second)
+    await expect.poll(caughtUp, { timeout: 30_000, interval: 100 }).toBe(true)
+    await exact('stage 2')
+    expect(await classRow('EthTokenBalance', secondAccount.address, token)).toBe('0')
+    expect(
+      (await services.addressReads.balances(31337, secondAccount.address)).map(
+        (b) => b.token_address,
+      ),
+    ).not.toContain(token.toLowerCase())
   })
 })

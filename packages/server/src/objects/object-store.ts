@@ -135,6 +135,14 @@ export interface ObjectWrites {
     fields: Document,
     fieldsBefore: Document,
   ): Promise<WireObject[]>
+  /**
+   * Sets each object's own top-level fields (keyed by id) in ONE statement, each with the values
+   * they had; returns the objects as they are now.
+   */
+  mergeEach(
+    className: string,
+    updates: ReadonlyMap<string, { fields: Document; fieldsBefore: Document }>,
+  ): Promise<WireObject[]>
 }
 
 /** The object store. Every read and write takes the access rule (access.ts) into its statements. */

@@ -188,17 +188,37 @@ export class TransactionWrites implements ObjectWrites {
       })
       .where(and(eq(objects.className, className), inArray(objects.id, ids)))
       .returning()
-    const merged = rows.map(toWire)
-    for (const after of merged) {
-      const before = { ...after, data: { ...after.data, ...fieldsBefore } }
+    return this.updated(rows.map(toWire), () => fieldsBefore)
+  }
+
+  async mergeEach(
+    className: string,
+    updates: ReadonlyMap<string, { fields: Document; fieldsBefore: Document }>,
+  ): Promise<WireObject[]> {
+    if (!updates.size) return []
+    // One JSON object of every id's fields; each row takes its own by its id.
+    const byId = Object.fromEntries([...updates].map(([id, update]) => [id, update.fields]))
+    const rows = await this.tx
+      .update(objects)
+      .set({
+        data: sql`${objects.data} || (${JSON.stringify(byId)}::jsonb -> ${objects.id})`,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(objects.className, className), inArray(objects.id, [...updates.keys()])))
+      .returning()
+    return this.updated(rows.map(toWire), (id) => updates.get(id)?.fieldsBefore ?? {})
+  }
+
+  /** Keeps the update of each of `merged` for its live listeners, with what it was before. */
+  private updated(merged: WireObject[], before: (id: string) => Document): WireObject[] {
+    for (const after of merged)
       this.changes.push({
         kind: 'update',
         className: after.className,
         objectId: after.objectId,
-        before,
+        before: { ...after, data: { ...after.data, ...before(after.objectId) } },
         after,
       })
-    }
     return merged
   }
 }
