@@ -53,6 +53,9 @@ test('Home is pre-rendered into the HTML and hydrated without errors', async ({
   const html = await (await request.get('/')).text()
   expect(html).toContain('Your wallet is your account here')
   expect(html).toContain('<body class="page-home">')
+  // This build has WalletConnect's key and no email or social vendor: the copy offers that alone.
+  expect(html).toContain('Connect a browser wallet or a phone wallet, sign one short message')
+  expect(html).not.toMatch(/your email|email link|social account/)
 
   const problems: string[] = []
   page.on('console', (message) => {

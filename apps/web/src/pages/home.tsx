@@ -1,5 +1,13 @@
 import { Link } from 'wouter'
-import { homeContent as content } from '../site/home-content.ts'
+import { homeContent } from '../site/home-content.ts'
+import { porticoConfigFromEnv } from '../wallet/config.ts'
+
+const config = porticoConfigFromEnv(import.meta.env, '')
+const content = homeContent({
+  phoneWallet: config.walletConnectProjectId !== undefined,
+  email: config.magicApiKey !== undefined,
+  social: config.web3AuthClientId !== undefined,
+})
 
 /**
  * The landing page: its words come from site/home-content.ts. Pre-rendered into index.html at
