@@ -118,6 +118,34 @@ test('an admin browses, sorts, filters, edits each type, adds a field and delete
   await expect(page.getByRole('link', { name: 'Skip to the grid' })).toBeFocused()
   await page.keyboard.press('Enter')
   await expect(grid.locator('td[data-cell="0:0"]')).toBeFocused()
+  // The header row is one stop and the rows another, whatever the number of columns and rows.
+  const inside = (selector: string) =>
+    page.evaluate((s) => document.activeElement?.closest(s) !== null, selector)
+  const headerItems = grid.locator('thead [data-header]')
+  await page.keyboard.press('Shift+Tab')
+  await expect(headerItems.first()).toBeFocused()
+  await page.keyboard.press('ArrowRight')
+  await expect(headerItems.nth(1)).toBeFocused()
+  await page.keyboard.press('Shift+Tab')
+  expect(await inside('thead')).toBe(false)
+  await page.keyboard.press('Tab')
+  await expect(headerItems.nth(1)).toBeFocused()
+  await page.keyboard.press('Tab')
+  await expect(grid.locator('td[data-cell="0:0"]')).toBeFocused()
+  await page.keyboard.press('ArrowLeft')
+  await expect(
+    grid
+      .locator('tbody tr')
+      .first()
+      .getByRole('button', { name: /^Open / }),
+  ).toBeFocused()
+  await page.keyboard.press('ArrowLeft')
+  await expect(grid.locator('tbody tr').first().getByRole('checkbox')).toBeFocused()
+  await page.keyboard.press('ArrowRight')
+  await page.keyboard.press('ArrowRight')
+  await expect(grid.locator('td[data-cell="0:0"]')).toBeFocused()
+  await page.keyboard.press('Tab')
+  expect(await inside('[role="grid"]')).toBe(false)
 
   // Browsing: one column per field, its type in the header.
   for (const [field, type] of [
@@ -302,8 +330,8 @@ test('an admin browses, sorts, filters, edits each type, adds a field and delete
   const widthHandle = grid.getByRole('separator', { name: 'Width of title' })
   const before = Number(await widthHandle.getAttribute('aria-valuenow'))
   await widthHandle.focus()
-  await page.keyboard.press('ArrowRight')
-  await page.keyboard.press('ArrowRight')
+  await page.keyboard.press('Shift+ArrowRight')
+  await page.keyboard.press('Shift+ArrowRight')
   await page.reload()
   await appStarted(page)
   await expect(grid.locator('thead th').filter({ hasText: 'meta' })).toHaveCount(0)

@@ -124,7 +124,7 @@ export function Console({ section = '' }: { section?: string }) {
 
 /**
  * The data browser's keyboard path: past the console's sections, filters and header row to the
- * grid's current cell (the row's first cell until another was chosen), or to the section's
+ * grid's current cell or row control (the row's first cell until another was chosen), or to the section's
  * heading while the grid is empty.
  */
 function SkipToGrid() {
@@ -135,7 +135,7 @@ function SkipToGrid() {
       onClick={(event) => {
         event.preventDefault()
         const target =
-          document.querySelector<HTMLElement>('[role="grid"] td[tabindex="0"]') ??
+          document.querySelector<HTMLElement>('[role="grid"] tbody [tabindex="0"]') ??
           document.querySelector<HTMLElement>('.console h2')
         if (target && !target.hasAttribute('tabindex')) target.tabIndex = -1
         target?.focus()

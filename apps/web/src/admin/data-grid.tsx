@@ -11,6 +11,9 @@ import { cellText, localDateTime, TYPE_LABEL, typeOfValue, type GridColumn } fro
 import { MAX_WIDTH, MIN_WIDTH, useGridPrefs } from './grid-prefs.ts'
 import type { ConsoleObject } from './object-editor.tsx'
 
+/** The row's select box, then its Open button, come before the cells in keyboard order. */
+const FIRST_COL = -2
+
 const DEFAULT_WIDTH: Record<string, number> = { objectId: 150, createdAt: 200, updatedAt: 200 }
 const widthOf = (column: GridColumn) =>
   DEFAULT_WIDTH[column.key] ??
@@ -55,9 +58,11 @@ function aclSummary(object: ConsoleObject): string {
 /**
  * The data browser's grid: one column per field with its type in the header, sorted by a click
  * on a header, columns resized (dragged, or arrow keys on the handle) and hidden, both kept per
- * class in this browser. The cells are one tab stop: arrow keys, Home and End move between them,
- * Enter or F2 edits one, Escape leaves its editor. Wider than its frame, the grid scrolls inside
- * it, and says so.
+ * class in this browser. The header row is one tab stop (arrow keys move along it, Shift with an
+ * arrow changes a column's width), and so are the rows: arrow keys, Home and End move between the
+ * cells and each row's select box and Open button, Enter or F2 edits a cell, Escape leaves its
+ * editor. So the keyboard reaches the first cell in two stops, and leaves the grid in one more,
+ * whatever the page's size. Wider than its frame, the grid scrolls inside it, and says so.
  */
 export function DataGrid(props: DataGridProps) {
   const { className, columns, objects, order, selected, readOnly } = props
@@ -70,7 +75,9 @@ export function DataGrid(props: DataGridProps) {
   const frame = useRef<HTMLDivElement>(null)
   const [overflows, setOverflows] = useState(false)
   const row = Math.min(active.row, Math.max(0, objects.length - 1))
-  const col = Math.min(active.col, Math.max(0, shown.length - 1))
+  // Columns below 0 are each row's controls: -2 its select box, -1 its Open button.
+  const col = Math.max(FIRST_COL, Math.min(active.col, Math.max(0, shown.length - 1)))
+  const [header, setHeader] = useState(0)
 
   const width = (column: GridColumn) =>
     dragging?.key === column.key ? dragging.width : (prefs.widths[column.key] ?? widthOf(column))
@@ -111,7 +118,7 @@ export function DataGrid(props: DataGridProps) {
     const moves: Record<string, [number, number]> = {
       ArrowUp: [Math.max(0, row - 1), col],
       ArrowDown: [Math.min(last.row, row + 1), col],
-      ArrowLeft: [row, Math.max(0, col - 1)],
+      ArrowLeft: [row, Math.max(FIRST_COL, col - 1)],
       ArrowRight: [row, Math.min(last.col, col + 1)],
       Home: event.ctrlKey ? [0, 0] : [row, 0],
       End: event.ctrlKey ? [last.row, last.col] : [row, last.col],
@@ -124,6 +131,38 @@ export function DataGrid(props: DataGridProps) {
       event.preventDefault()
       setEditing({ row, col })
     }
+  }
+
+  // The header row's controls, in order: the select-all box, then each column's sort button (or,
+  // for a column that does not sort, its width handle).
+  const headerItem = (i: number) =>
+    grid.current?.querySelectorAll<HTMLElement>('thead [data-header]')[i] ?? undefined
+  const headerCount = shown.length + 1
+  const onHeaderKey = (event: KeyboardEvent<HTMLTableSectionElement>) => {
+    if (event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return
+    const at = Math.min(header, headerCount - 1)
+    const moves: Record<string, number> = {
+      ArrowLeft: Math.max(0, at - 1),
+      ArrowRight: Math.min(headerCount - 1, at + 1),
+      Home: 0,
+      End: headerCount - 1,
+    }
+    const next = moves[event.key]
+    if (next !== undefined) {
+      event.preventDefault()
+      setHeader(next)
+      headerItem(next)?.focus()
+    } else if (event.key === 'ArrowDown' && objects.length) {
+      event.preventDefault()
+      focusCell(row, col)
+    }
+  }
+  const headerStop = (i: number) => (i === Math.min(header, headerCount - 1) ? 0 : -1)
+  const resizeKey = (column: GridColumn) => (event: KeyboardEvent<HTMLElement>) => {
+    const step = event.key === 'ArrowRight' ? 16 : event.key === 'ArrowLeft' ? -16 : 0
+    if (!step || !event.shiftKey) return
+    event.preventDefault()
+    setWidth(column.key, width(column) + step)
   }
 
   const sortBy = (key: string) =>
@@ -199,11 +238,14 @@ export function DataGrid(props: DataGridProps) {
               <col key={column.key} style={{ width: width(column) }} />
             ))}
           </colgroup>
-          <thead>
+          <thead onKeyDown={onHeaderKey}>
             <tr>
               <th scope="col">
                 <input
                   type="checkbox"
+                  data-header
+                  tabIndex={headerStop(0)}
+                  onFocus={() => setHeader(0)}
                   aria-label="Select every object on this page"
                   checked={allOnPage}
                   disabled={objects.length === 0}
@@ -218,7 +260,7 @@ export function DataGrid(props: DataGridProps) {
               <th scope="col">
                 <span className="visually-hidden">Open</span>
               </th>
-              {shown.map((column) => {
+              {shown.map((column, c) => {
                 const sorted =
                   order === column.key
                     ? 'ascending'
@@ -233,8 +275,12 @@ export function DataGrid(props: DataGridProps) {
                         <button
                           type="button"
                           className="grid-sort"
+                          data-header
+                          tabIndex={headerStop(c + 1)}
+                          onFocus={() => setHeader(c + 1)}
+                          onKeyDown={resizeKey(column)}
                           onClick={() => sortBy(column.key)}
-                          title={`Sort by ${column.key}`}
+                          title={`Sort by ${column.key} (Shift with ← or → changes its width)`}
                         >
                           <span className="grid-name">{column.key}</span>
                           <span className="grid-type">{TYPE_LABEL[column.type]}</span>
@@ -255,16 +301,13 @@ export function DataGrid(props: DataGridProps) {
                         aria-valuenow={width(column)}
                         aria-valuemin={MIN_WIDTH}
                         aria-valuemax={MAX_WIDTH}
-                        tabIndex={0}
+                        data-header={sortable ? undefined : true}
+                        tabIndex={sortable ? -1 : headerStop(c + 1)}
+                        onFocus={sortable ? undefined : () => setHeader(c + 1)}
+                        title={`Width of ${column.key} (Shift with ← or → changes it)`}
                         className="grid-resize"
                         onPointerDown={(event) => startDrag(column, event)}
-                        onKeyDown={(event) => {
-                          const step =
-                            event.key === 'ArrowRight' ? 16 : event.key === 'ArrowLeft' ? -16 : 0
-                          if (!step) return
-                          event.preventDefault()
-                          setWidth(column.key, width(column) + step)
-                        }}
+                        onKeyDown={resizeKey(column)}
                       />
                     </span>
                   </th>
@@ -278,6 +321,9 @@ export function DataGrid(props: DataGridProps) {
                 <td>
                   <input
                     type="checkbox"
+                    data-cell={`${r}:-2`}
+                    tabIndex={r === row && col === -2 ? 0 : -1}
+                    onFocus={() => setActive({ row: r, col: -2 })}
                     aria-label={`Select ${object.objectId}`}
                     checked={selected.has(object.objectId)}
                     onChange={(event) => props.onSelect([object.objectId], event.target.checked)}
@@ -287,6 +333,9 @@ export function DataGrid(props: DataGridProps) {
                   <button
                     type="button"
                     className="button-secondary grid-open"
+                    data-cell={`${r}:-1`}
+                    tabIndex={r === row && col === -1 ? 0 : -1}
+                    onFocus={() => setActive({ row: r, col: -1 })}
                     aria-label={`Open ${object.objectId}`}
                     onClick={() => props.onOpen(object)}
                   >
