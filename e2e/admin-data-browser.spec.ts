@@ -244,8 +244,23 @@ test('an admin browses, sorts, filters, edits each type, adds a field and delete
     await editor.getByRole('button', { name: 'Save' }).click()
   })
   await expect(await cell(grid, 0, 'done')).toHaveText('true')
+  // Escape closes an editor from any of its controls, nothing saved.
+  const title = await cell(grid, 0, 'title')
+  await title.focus()
+  await title.press('Enter')
+  await title.getByRole('textbox').fill('not kept')
+  await title.getByRole('button', { name: 'Cancel' }).focus()
+  await page.keyboard.press('Escape')
+  await expect(title.getByRole('group')).toHaveCount(0)
+  await expect(title).toHaveText('beta, edited')
   await editCell(grid, 0, 'due', async (editor) => {
-    await editor.getByLabel('due (date)').fill('2026-01-02T03:04:05')
+    // The picker is wide enough for the whole date and time, and names its zone.
+    const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)
+    await expect(editor.getByText(`${zone} time`)).toBeVisible()
+    const picker = editor.getByLabel('due (date)')
+    // Chromium's picker needs about 220 px for a date, a time with seconds and its button.
+    expect((await picker.boundingBox())!.width).toBeGreaterThanOrEqual(220)
+    await picker.fill('2026-01-02T03:04:05')
     await editor.getByRole('button', { name: 'Save' }).click()
   })
   const due = new Date('2026-01-02T03:04:05').toISOString()
@@ -263,10 +278,15 @@ test('an admin browses, sorts, filters, edits each type, adds a field and delete
     new RegExp(`class=${teamClass}`),
   )
   await editCell(grid, 0, 'place', async (editor) => {
-    await editor.getByRole('textbox').fill('95, 2')
+    await editor.getByLabel('Latitude').fill('95')
+    await editor.getByLabel('Longitude').fill('2')
     await editor.getByRole('button', { name: 'Save' }).click()
     await expect(editor.getByRole('alert')).toContainText('Latitude')
-    await editor.getByRole('textbox').fill('51.5, -0.12')
+    await editor.getByLabel('Latitude').fill('51.5')
+    await editor.getByLabel('Longitude').fill('')
+    await editor.getByRole('button', { name: 'Save' }).click()
+    await expect(editor.getByRole('alert')).toContainText('both latitude and longitude')
+    await editor.getByLabel('Longitude').fill('-0.12')
     await editor.getByRole('button', { name: 'Save' }).click()
   })
   await expect(await cell(grid, 0, 'place')).toHaveText('51.5, -0.12')

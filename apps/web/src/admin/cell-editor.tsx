@@ -15,7 +15,8 @@ export interface CellEditorProps {
 
 /**
  * The editor of one cell, by its column's type: text, number, true/false, a date picker in local
- * time, a pointer's target id (with a link to it), a file upload, latitude and longitude, or JSON
+ * time (its zone named), a pointer's target id (with a link to it), a file upload, latitude and
+ * longitude as two labelled fields, or JSON
  * for arrays and objects. What was typed is checked before anything is sent.
  */
 export function CellEditor({
@@ -57,13 +58,17 @@ export function CellEditor({
     if ('problem' in parsed) return setProblem(parsed.problem)
     await save(parsed.value)
   }
-  const keys = (event: KeyboardEvent) => {
-    // Keys stay in the editor, not the grid's cell navigation.
+  // Keys stay in the editor, not the grid's cell navigation; Escape closes it from any of its
+  // controls (the Save and Cancel buttons and the pointer's link too).
+  const groupKeys = (event: KeyboardEvent) => {
     event.stopPropagation()
     if (event.key === 'Escape') {
       event.preventDefault()
       onCancel()
-    } else if (
+    }
+  }
+  const keys = (event: KeyboardEvent) => {
+    if (
       event.key === 'Enter' &&
       (column.type === 'array' || column.type === 'object' ? event.ctrlKey || event.metaKey : true)
     ) {
@@ -97,15 +102,49 @@ export function CellEditor({
       break
     case 'date':
       input = (
-        <input
-          {...common}
-          type="datetime-local"
-          step="1"
-          value={text}
-          onChange={(e) => change(e.target.value)}
-        />
+        <>
+          <input
+            {...common}
+            className="date-input"
+            type="datetime-local"
+            step="1"
+            value={text}
+            onChange={(e) => change(e.target.value)}
+          />
+          <span className="muted hint">{zoneName()} time</span>
+        </>
       )
       break
+    case 'geopoint': {
+      const [lat = '', lng = ''] = text.split(',').map((part) => part.trim())
+      const set = (nextLat: string, nextLng: string) => change(`${nextLat}, ${nextLng}`)
+      input = (
+        <span className="geo-fields">
+          <label>
+            Latitude
+            <input
+              {...common}
+              aria-label={undefined}
+              inputMode="decimal"
+              value={lat}
+              onChange={(e) => set(e.target.value, lng)}
+            />
+          </label>
+          <label>
+            Longitude
+            <input
+              {...common}
+              aria-label={undefined}
+              autoFocus={false}
+              inputMode="decimal"
+              value={lng}
+              onChange={(e) => set(lat, e.target.value)}
+            />
+          </label>
+        </span>
+      )
+      break
+    }
     case 'file':
       input = <input {...common} ref={file} type="file" onChange={() => setProblem(undefined)} />
       break
@@ -126,20 +165,19 @@ export function CellEditor({
         <input
           {...common}
           inputMode={column.type === 'number' ? 'decimal' : undefined}
-          placeholder={
-            column.type === 'pointer'
-              ? `${targetClass ?? ''} object id`
-              : column.type === 'geopoint'
-                ? 'latitude, longitude'
-                : undefined
-          }
+          placeholder={column.type === 'pointer' ? `${targetClass ?? ''} object id` : undefined}
           value={text}
           onChange={(e) => change(e.target.value)}
         />
       )
   }
   return (
-    <div className="cell-editor" role="group" aria-label={`Edit ${column.key}`}>
+    <div
+      className="cell-editor"
+      role="group"
+      aria-label={`Edit ${column.key}`}
+      onKeyDown={groupKeys}
+    >
       {input}
       {column.type === 'pointer' && targetClass && text.trim() ? (
         <a href={pointerHref(targetClass, text.trim())}>Open {targetClass}</a>
@@ -162,4 +200,9 @@ export function CellEditor({
       ) : null}
     </div>
   )
+}
+
+/** This browser's time zone, by name (`Europe/Paris`): the date picker's times are in it. */
+function zoneName(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'Local'
 }

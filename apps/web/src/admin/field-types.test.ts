@@ -51,6 +51,10 @@ describe('the data browser field types', () => {
       value: { __type: 'Pointer', className: 'Team', objectId: 'abc' },
     })
     expect(parseEdit('geopoint', '91, 0')).toHaveProperty('problem')
+    expect(parseEdit('geopoint', '48.85, ')).toEqual({
+      problem: 'Give both latitude and longitude (e.g. 48.85, 2.35).',
+    })
+    expect(parseEdit('geopoint', 'north, 2')).toHaveProperty('problem')
     expect(parseEdit('geopoint', '48.85, 2.35')).toEqual({
       value: { __type: 'GeoPoint', latitude: 48.85, longitude: 2.35 },
     })

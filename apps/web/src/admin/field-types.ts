@@ -191,9 +191,11 @@ export function parseEdit(
         : { problem: 'An object id has only letters, digits, _ and - (at most 64).' }
     }
     case 'geopoint': {
-      const [lat, lng, extra] = trimmed.split(',').map((part) => Number(part.trim()))
-      if (extra !== undefined || lat === undefined || lng === undefined)
-        return { problem: 'Give latitude, longitude (e.g. 48.85, 2.35).' }
+      const parts = trimmed.split(',').map((part) => part.trim())
+      // An empty part is no coordinate (Number('') would read it as 0).
+      if (parts.length !== 2 || parts.some((part) => part === ''))
+        return { problem: 'Give both latitude and longitude (e.g. 48.85, 2.35).' }
+      const [lat, lng] = parts.map(Number) as [number, number]
       if (!(Math.abs(lat) <= 90) || !(Math.abs(lng) <= 180))
         return { problem: 'Latitude is from -90 to 90 and longitude from -180 to 180.' }
       return { value: { __type: 'GeoPoint', latitude: lat, longitude: lng } }
