@@ -62,6 +62,16 @@ async function seed(page: Page) {
         place: { __type: 'GeoPoint', latitude: 48.85, longitude: 2.35 },
         tags: ['a', 'b'],
         meta: { level: 1 },
+        zone: {
+          __type: 'Polygon',
+          coordinates: [
+            [0, 0],
+            [0, 1],
+            [1, 1],
+            [0, 0],
+          ],
+        },
+        blob: { __type: 'Bytes', base64: 'AAEC' },
       },
     })
     expect(made.status).toBe(201)
@@ -157,6 +167,8 @@ test('an admin browses, sorts, filters, edits each type, adds a field and delete
     ['place', 'GeoPoint'],
     ['tags', 'Array'],
     ['meta', 'Object'],
+    ['zone', 'Polygon'],
+    ['blob', 'Bytes'],
     ['ACL', 'ACL'],
   ] as const)
     await expect(grid.locator('thead th').filter({ hasText: field }).first()).toContainText(type)
@@ -303,6 +315,24 @@ test('an admin browses, sorts, filters, edits each type, adds a field and delete
     await editor.getByRole('button', { name: 'Save' }).click()
   })
   await expect(await cell(grid, 0, 'meta')).toHaveText('{"level":2}')
+  await expect(await cell(grid, 0, 'blob')).toHaveText('3 bytes: AAEC')
+  await editCell(grid, 0, 'zone', async (editor) => {
+    await expect(editor.getByRole('textbox')).toHaveValue('0, 0\n0, 1\n1, 1\n0, 0')
+    await editor.getByRole('textbox').fill('10, 10\n10, 11')
+    await editor.getByRole('button', { name: 'Save' }).click()
+    await expect(editor.getByRole('alert')).toContainText('at least 3 different points')
+    await editor.getByRole('textbox').fill('10, 10\n10, 11\n11, 11')
+    await editor.getByRole('textbox').press('Control+Enter')
+  })
+  await expect(await cell(grid, 0, 'zone')).toContainText('10, 10; 10, 11; 11, 11')
+  await editCell(grid, 0, 'blob', async (editor) => {
+    await editor.getByRole('textbox').fill('not base64!')
+    await editor.getByRole('textbox').press('Enter')
+    await expect(editor.getByRole('alert')).toContainText('base64')
+    await editor.getByRole('textbox').fill('AAECAw==')
+    await editor.getByRole('textbox').press('Enter')
+  })
+  await expect(await cell(grid, 0, 'blob')).toHaveText('4 bytes: AAECAw==')
 
   // Adding a field: a file column, then a file uploaded into it.
   await page.getByLabel('New field name').fill('photo')
@@ -341,6 +371,15 @@ test('an admin browses, sorts, filters, edits each type, adds a field and delete
     place: { __type: 'GeoPoint', latitude: 51.5, longitude: -0.12 },
     tags: ['x', 2],
     meta: { level: 2 },
+    zone: {
+      __type: 'Polygon',
+      coordinates: expect.arrayContaining([
+        [10, 10],
+        [10, 11],
+        [11, 11],
+      ]),
+    },
+    blob: { __type: 'Bytes', base64: 'AAECAw==' },
     photo: { __type: 'File', name: expect.stringContaining('dot') },
   })
 

@@ -16,7 +16,7 @@ export interface CellEditorProps {
 /**
  * The editor of one cell, by its column's type: text, number, true/false, a date picker in local
  * time (its zone named), a pointer's target id (with a link to it), a file upload, latitude and
- * longitude as two labelled fields, or JSON
+ * longitude as two labelled fields, a Polygon's points one a line, Bytes as base64, or JSON
  * for arrays and objects. What was typed is checked before anything is sent.
  */
 export function CellEditor({
@@ -32,6 +32,7 @@ export function CellEditor({
   const [busy, setBusy] = useState(false)
   const file = useRef<HTMLInputElement>(null)
   const label = `${column.key} (${column.type})`
+  const multiline = column.type === 'array' || column.type === 'object' || column.type === 'polygon'
   const targetClass = column.targetClass ?? (value as { className?: string } | undefined)?.className
 
   const save = async (next: unknown) => {
@@ -68,10 +69,7 @@ export function CellEditor({
     }
   }
   const keys = (event: KeyboardEvent) => {
-    if (
-      event.key === 'Enter' &&
-      (column.type === 'array' || column.type === 'object' ? event.ctrlKey || event.metaKey : true)
-    ) {
+    if (event.key === 'Enter' && (multiline ? event.ctrlKey || event.metaKey : true)) {
       event.preventDefault()
       void submit()
     }
@@ -150,10 +148,14 @@ export function CellEditor({
       break
     case 'array':
     case 'object':
+    case 'polygon':
       input = (
         <textarea
           {...common}
           className="mono"
+          placeholder={
+            column.type === 'polygon' ? 'latitude, longitude (one point a line)' : undefined
+          }
           rows={4}
           value={text}
           onChange={(e) => change(e.target.value)}
@@ -165,7 +167,14 @@ export function CellEditor({
         <input
           {...common}
           inputMode={column.type === 'number' ? 'decimal' : undefined}
-          placeholder={column.type === 'pointer' ? `${targetClass ?? ''} object id` : undefined}
+          className={column.type === 'bytes' ? 'mono' : undefined}
+          placeholder={
+            column.type === 'pointer'
+              ? `${targetClass ?? ''} object id`
+              : column.type === 'bytes'
+                ? 'base64'
+                : undefined
+          }
           value={text}
           onChange={(e) => change(e.target.value)}
         />
@@ -182,9 +191,7 @@ export function CellEditor({
       {column.type === 'pointer' && targetClass && text.trim() ? (
         <a href={pointerHref(targetClass, text.trim())}>Open {targetClass}</a>
       ) : null}
-      {column.type === 'array' || column.type === 'object' ? (
-        <span className="muted hint">Ctrl+Enter saves</span>
-      ) : null}
+      {multiline ? <span className="muted hint">Ctrl+Enter saves</span> : null}
       <span className="cell-editor-actions">
         <button type="button" disabled={busy} onClick={() => void submit()}>
           Save

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { columnsOf, editText, parseEdit, typeOfValue } from './field-types.ts'
+import { cellText, columnsOf, editText, parseEdit, typeOfValue } from './field-types.ts'
 
 describe('the data browser field types', () => {
   it('infers each wire type from a value', () => {
@@ -12,6 +12,19 @@ describe('the data browser field types', () => {
       [{ __type: 'Relation', className: 'Team' }, 'relation'],
       [{ __type: 'File', name: 'a.png', url: '/api/files/a.png' }, 'file'],
       [{ __type: 'GeoPoint', latitude: 1, longitude: 2 }, 'geopoint'],
+      [
+        {
+          __type: 'Polygon',
+          coordinates: [
+            [0, 0],
+            [0, 1],
+            [1, 1],
+            [0, 0],
+          ],
+        },
+        'polygon',
+      ],
+      [{ __type: 'Bytes', base64: 'AAEC' }, 'bytes'],
       [[1, 2], 'array'],
       [{ a: 1 }, 'object'],
       [null, undefined],
@@ -55,6 +68,35 @@ describe('the data browser field types', () => {
       problem: 'Give both latitude and longitude (e.g. 48.85, 2.35).',
     })
     expect(parseEdit('geopoint', 'north, 2')).toHaveProperty('problem')
+    expect(parseEdit('polygon', '0, 0\n0, 1\n1, 1')).toEqual({
+      value: {
+        __type: 'Polygon',
+        coordinates: [
+          [0, 0],
+          [0, 1],
+          [1, 1],
+        ],
+      },
+    })
+    expect(parseEdit('polygon', '0, 0\n0, 1\n0, 1')).toEqual({
+      problem: 'A polygon needs at least 3 different points, one per line.',
+    })
+    expect(parseEdit('polygon', '0, 0\n0, 1\n95, 1')).toEqual({
+      problem: 'Point 3: Latitude is from -90 to 90 and longitude from -180 to 180.',
+    })
+    expect(parseEdit('bytes', 'AAEC')).toEqual({ value: { __type: 'Bytes', base64: 'AAEC' } })
+    expect(parseEdit('bytes', 'AAE')).toHaveProperty('problem')
+    const polygon = {
+      __type: 'Polygon',
+      coordinates: [
+        [0, 0],
+        [0, 1],
+        [1, 1],
+        [0, 0],
+      ],
+    }
+    expect(parseEdit('polygon', editText('polygon', polygon))).toEqual({ value: polygon })
+    expect(cellText({ __type: 'Bytes', base64: 'AAECAw==' })).toBe('4 bytes: AAECAw==')
     expect(parseEdit('geopoint', '48.85, 2.35')).toEqual({
       value: { __type: 'GeoPoint', latitude: 48.85, longitude: 2.35 },
     })

@@ -1,6 +1,7 @@
 // The data browser's field types: inferred from the values on screen (or declared for a class),
 // shown in column headers, and what each cell's text and editor are. Values use the wire forms
-// of the object API (`{ __type: "Date", iso }`, Pointer, File, GeoPoint, Relation).
+// of the object API (`{ __type: "Date", iso }`, Pointer, File, GeoPoint, Polygon, Bytes,
+// Relation).
 
 import { FIELD_TYPES, type ConsoleDeclaredField } from '@portico/sdk/wire'
 
@@ -17,6 +18,8 @@ export const TYPE_LABEL: Record<FieldType, string> = {
   relation: 'Relation',
   file: 'File',
   geopoint: 'GeoPoint',
+  polygon: 'Polygon',
+  bytes: 'Bytes',
   array: 'Array',
   object: 'Object',
   acl: 'ACL',
@@ -65,6 +68,10 @@ export function typeOfValue(value: unknown): FieldType | undefined {
           return 'file'
         case 'GeoPoint':
           return 'geopoint'
+        case 'Polygon':
+          return 'polygon'
+        case 'Bytes':
+          return 'bytes'
         default:
           return 'object'
       }
@@ -139,9 +146,40 @@ export function cellText(value: unknown): string {
       return String(object.name)
     case 'geopoint':
       return `${String(object.latitude)}, ${String(object.longitude)}`
+    case 'polygon':
+      return pointsOf(object).join('; ')
+    case 'bytes': {
+      const base64 = String(object.base64 ?? '')
+      return `${byteLength(base64)} bytes: ${base64.length > 24 ? `${base64.slice(0, 24)}…` : base64}`
+    }
     default:
       return JSON.stringify(value)
   }
+}
+
+/** A Polygon's points as `latitude, longitude` texts. */
+const pointsOf = (polygon: Record<string, unknown>) =>
+  (Array.isArray(polygon.coordinates) ? (polygon.coordinates as unknown[][]) : []).map(
+    ([lat, lng]) => `${String(lat)}, ${String(lng)}`,
+  )
+
+/** The bytes a standard base64 text holds. */
+const byteLength = (base64: string) =>
+  Math.floor((base64.length * 3) / 4) - (base64.match(/=+$/)?.[0].length ?? 0)
+
+/** Standard base64 with its padding, as the server reads Bytes. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
+
+/** `latitude, longitude` as numbers, or why it is not one. */
+function coordinate(text: string): { point: [number, number] } | { problem: string } {
+  const parts = text.split(',').map((part) => part.trim())
+  // An empty part is no coordinate (Number('') would read it as 0).
+  if (parts.length !== 2 || parts.some((part) => part === ''))
+    return { problem: 'Give both latitude and longitude (e.g. 48.85, 2.35).' }
+  const [lat, lng] = parts.map(Number) as [number, number]
+  if (!(Math.abs(lat) <= 90) || !(Math.abs(lng) <= 180))
+    return { problem: 'Latitude is from -90 to 90 and longitude from -180 to 180.' }
+  return { point: [lat, lng] }
 }
 
 /** `<input type="datetime-local">`'s value for an ISO time, in the browser's time zone. */
@@ -191,15 +229,26 @@ export function parseEdit(
         : { problem: 'An object id has only letters, digits, _ and - (at most 64).' }
     }
     case 'geopoint': {
-      const parts = trimmed.split(',').map((part) => part.trim())
-      // An empty part is no coordinate (Number('') would read it as 0).
-      if (parts.length !== 2 || parts.some((part) => part === ''))
-        return { problem: 'Give both latitude and longitude (e.g. 48.85, 2.35).' }
-      const [lat, lng] = parts.map(Number) as [number, number]
-      if (!(Math.abs(lat) <= 90) || !(Math.abs(lng) <= 180))
-        return { problem: 'Latitude is from -90 to 90 and longitude from -180 to 180.' }
-      return { value: { __type: 'GeoPoint', latitude: lat, longitude: lng } }
+      const read = coordinate(trimmed)
+      if ('problem' in read) return read
+      return { value: { __type: 'GeoPoint', latitude: read.point[0], longitude: read.point[1] } }
     }
+    case 'polygon': {
+      const lines = trimmed.split(/[\n;]/).filter((line) => line.trim() !== '')
+      const coordinates: [number, number][] = []
+      for (const [i, line] of lines.entries()) {
+        const read = coordinate(line)
+        if ('problem' in read) return { problem: `Point ${i + 1}: ${read.problem}` }
+        coordinates.push(read.point)
+      }
+      if (new Set(coordinates.map((point) => point.join(','))).size < 3)
+        return { problem: 'A polygon needs at least 3 different points, one per line.' }
+      return { value: { __type: 'Polygon', coordinates } }
+    }
+    case 'bytes':
+      return BASE64.test(trimmed)
+        ? { value: { __type: 'Bytes', base64: trimmed } }
+        : { problem: 'Give the bytes as standard base64 (A–Z, a–z, 0–9, + and /, padded with =).' }
     case 'array':
     case 'object': {
       let value: unknown
@@ -231,6 +280,10 @@ export function editText(type: FieldType, value: unknown): string {
       return String(object.objectId ?? '')
     case 'geopoint':
       return `${String(object.latitude)}, ${String(object.longitude)}`
+    case 'polygon':
+      return pointsOf(object).join('\n')
+    case 'bytes':
+      return String(object.base64 ?? '')
     case 'array':
     case 'object':
       return JSON.stringify(value, null, 2)

@@ -26,6 +26,8 @@ export const FIELD_TYPES = [
   'relation',
   'file',
   'geopoint',
+  'polygon',
+  'bytes',
   'array',
   'object',
 ] as const

@@ -86,6 +86,23 @@ describe.each(databaseKinds())("the console's columns and bulk deletes on %s", (
     expect((await call('GET', '/api/admin/classes/Card/fields')).json().fields).toHaveProperty(
       'author',
     )
+    // Polygon and Bytes are column types of their own, as in Parse.
+    for (const type of ['polygon', 'bytes'])
+      expect(
+        (await call('POST', '/api/admin/classes/Card/fields', { name: `a${type}`, type }))
+          .statusCode,
+      ).toBe(200)
+    expect((await call('GET', '/api/admin/classes/Card/fields')).json().fields).toMatchObject({
+      apolygon: { type: 'polygon' },
+      abytes: { type: 'bytes' },
+    })
+    const unknown = await call('POST', '/api/admin/classes/Card/fields', {
+      name: 'shape',
+      type: 'shape',
+    })
+    expect(unknown.statusCode).toBe(400)
+    for (const name of ['apolygon', 'abytes'])
+      await call('DELETE', `/api/admin/classes/Card/fields/${name}`)
   })
 
   it('removes a field from every object of the class and forgets its column', async () => {
