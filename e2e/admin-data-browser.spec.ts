@@ -230,6 +230,28 @@ test('an admin browses, sorts, filters, edits each type, adds a field and delete
   await page.getByRole('button', { name: 'Clear' }).click()
   await expect(grid.locator('tbody tr')).toHaveCount(3)
 
+  // A filter named and kept for the class, used again after a reload, then forgotten.
+  await page.getByRole('button', { name: 'Save filter' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Not saved' })).toContainText(
+    'add a condition first',
+  )
+  await page.getByLabel('Filter (where, as JSON)').fill('{"score": {"$gte": 5}}')
+  await page.getByLabel('Name of this filter').fill('high scores')
+  await page.getByRole('button', { name: 'Save filter' }).click()
+  await expect(page.getByText('Saved as “high scores”.')).toBeVisible()
+  await page.reload()
+  await appStarted(page)
+  await expect(grid.locator('tbody tr')).toHaveCount(3)
+  await page.getByLabel('Saved filter').selectOption('high scores')
+  await expect(grid.locator('tbody tr')).toHaveCount(2)
+  expect(JSON.parse(new URL(page.url()).searchParams.get('where')!)).toEqual({
+    score: { $gte: 5 },
+  })
+  await page.getByRole('button', { name: 'Forget it' }).click()
+  await expect(page.getByLabel('Saved filter')).toHaveCount(0)
+  await page.getByRole('button', { name: 'Clear' }).click()
+  await expect(grid.locator('tbody tr')).toHaveCount(3)
+
   // Keyboard: arrows move between cells.
   const first = await cell(grid, 0, 'objectId')
   await first.click()

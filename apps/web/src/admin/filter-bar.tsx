@@ -8,19 +8,23 @@ import {
   type FilterRow,
   type Operator,
 } from './filters.ts'
+import { forgetFilter, readSavedFilters, saveFilter } from './saved-filters.ts'
 
 export type AppliedFilter = { where: Record<string, unknown> | undefined } | { problem: string }
 
 /**
  * The data browser's filter bar: conditions built from a field, an operator and a value (all
  * must hold), or a `where` written as JSON. Applying a filter that cannot be read hands its
- * problem up, and the browser then shows no rows.
+ * problem up, and the browser then shows no rows. A filter can be named and kept for the class,
+ * and used again from the list of saved ones.
  */
 export function FilterBar({
+  className,
   columns,
   initialJson,
   onApply,
 }: {
+  className: string
   columns: readonly GridColumn[]
   initialJson?: string
   onApply: (filter: AppliedFilter) => void
@@ -33,7 +37,32 @@ export function FilterBar({
 
   const setRow = (index: number, change: Partial<FilterRow>) =>
     setRows(rows.map((row, i) => (i === index ? { ...row, ...change } : row)))
-  const apply = () => onApply(mode === 'json' ? parseJsonWhere(json) : whereOf(rows, columns))
+  const current = () => (mode === 'json' ? parseJsonWhere(json) : whereOf(rows, columns))
+  const apply = () => onApply(current())
+  const [saved, setSaved] = useState(() => readSavedFilters(className))
+  const [chosen, setChosen] = useState('')
+  const [name, setName] = useState('')
+  const [note, setNote] = useState<string>()
+  const keep = () => {
+    const filter = current()
+    if ('problem' in filter) return setNote(`Not saved: ${filter.problem}`)
+    if (!filter.where) return setNote('Not saved: add a condition first.')
+    const label = name.trim()
+    if (!label) return setNote('Not saved: give the filter a name.')
+    setSaved(saveFilter(className, { name: label, where: JSON.stringify(filter.where) }))
+    setChosen(label)
+    setName('')
+    setNote(`Saved as “${label}”.`)
+  }
+  const use = (label: string) => {
+    const filter = saved.find((f) => f.name === label)
+    setChosen(label)
+    if (!filter) return
+    setMode('json')
+    setJson(filter.where)
+    setNote(undefined)
+    onApply(parseJsonWhere(filter.where))
+  }
 
   return (
     <form
@@ -160,6 +189,46 @@ export function FilterBar({
           Clear
         </button>
       </p>
+      <fieldset className="saved-filters console-toolbar">
+        <legend className="visually-hidden">Saved filters</legend>
+        {saved.length ? (
+          <>
+            <label>
+              Saved filter{' '}
+              <select value={chosen} onChange={(event) => use(event.target.value)}>
+                <option value="">(choose one)</option>
+                {saved.map((filter) => (
+                  <option key={filter.name} value={filter.name}>
+                    {filter.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button
+              type="button"
+              className="button-secondary"
+              disabled={!chosen}
+              onClick={() => {
+                setSaved(forgetFilter(className, chosen))
+                setNote(`“${chosen}” forgotten.`)
+                setChosen('')
+              }}
+            >
+              Forget it
+            </button>
+          </>
+        ) : null}
+        <label>
+          Name of this filter{' '}
+          <input value={name} onChange={(event) => setName(event.target.value)} maxLength={80} />
+        </label>
+        <button type="button" className="button-secondary" onClick={keep}>
+          Save filter
+        </button>
+        <span role="status" className="muted">
+          {note}
+        </span>
+      </fieldset>
     </form>
   )
 }

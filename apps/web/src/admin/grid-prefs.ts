@@ -12,7 +12,7 @@ export interface GridPrefs {
 // localStorage throws in privacy modes and sandboxed frames, and when full: the grid then
 // simply forgets its layout. (The app's safe storage is not imported: sharing it would make the
 // first load of every page export it to this chunk.)
-const storage = {
+export const storage = {
   getItem(key: string): string | null {
     try {
       return globalThis.localStorage.getItem(key)

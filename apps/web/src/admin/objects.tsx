@@ -268,6 +268,7 @@ function Browser({
         <>
           <FilterBar
             key={chosen}
+            className={chosen}
             columns={columns}
             initialJson={initialWhere && chosen === initialClass ? initialWhere : undefined}
             onApply={(next) => {
