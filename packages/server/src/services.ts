@@ -19,6 +19,8 @@ import { openChangeFeed } from './objects/changes.ts'
 import { FieldIndexes } from './objects/field-indexes.ts'
 import { ClassPermissionsCache } from './objects/class-permissions.ts'
 import { logOpenClasses } from './compat/open-classes.ts'
+import { MasterOwner } from './compat/master-key.ts'
+import { AuditLog } from './audit/log.ts'
 import { ViewerRoles } from './objects/viewer-roles.ts'
 import type { ObjectStore } from './objects/object-store.ts'
 import { openObjectStore } from './objects/store.ts'
@@ -73,6 +75,10 @@ export interface Services {
   fieldIndexes: FieldIndexes
   /** The objects: the only way to their table, queries and access rule. */
   objects: ObjectStore
+  /** The console's audit log (entries written outside a change's own transaction). */
+  audit: AuditLog
+  /** The master key's user row, which owns what the master key makes. */
+  masterOwner: MasterOwner
   /** Uploaded files, wherever their bytes are kept. */
   files: FileStore
   /** Session lookups and revocations. */
@@ -242,6 +248,8 @@ export async function openServices(
       socketSlots: cluster.socketSlots,
       fieldIndexes,
       objects,
+      audit: new AuditLog(database.db),
+      masterOwner: new MasterOwner(database.db),
       files,
       sessions,
       signIns: new SignIns(database.db),

@@ -12,7 +12,7 @@ import { consoleAccess } from '../auth/team.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { consoleFieldRoutes } from './field-routes.ts'
 import { consoleIndexRoutes } from './index-routes.ts'
-import { consoleOpenClassRoutes } from './open-class-routes.ts'
+import { consoleOpenClassRoutes, type ConsoleOpenClassNeeds } from './open-class-routes.ts'
 import type { DeleteUserSources } from '../auth/delete-user.ts'
 import { consoleUserDeleteRoute } from './user-delete-route.ts'
 import { aclByUserId, aclUserIds, addressesOf } from './acl-users.ts'
@@ -31,6 +31,7 @@ import type { ConsoleIndexNeeds } from './index-routes.ts'
 export type ConsoleDataNeeds = ConsoleNeeds &
   ConsoleFieldNeeds &
   ConsoleIndexNeeds &
+  ConsoleOpenClassNeeds &
   DeleteUserSources & { files: FileStore }
 
 // The console's routes over data: objects through the same query language as the SDK (as the

@@ -5,7 +5,6 @@ import { errorBodySchema, notFound } from '../errors.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import { WatchRefusal } from '../sync/watch-params.ts'
 import { consoleAccess } from '../auth/team.ts'
-import { recordAudit } from '../audit/log.ts'
 import { consoleWeb3ApiRoutes } from './web3api-routes.ts'
 import { consoleErrors, tags } from './schemas.ts'
 import type { Sync } from '../sync/definition.ts'
@@ -111,7 +110,7 @@ export const consoleSyncRoutes = routePlugin(
           if (error instanceof WatchRefusal) throw notFound(error.message)
           throw error
         }
-        await recordAudit(services.db, {
+        await services.audit.record({
           actor: user.address,
           action: 'watch.remove',
           target: `watch/${tableName}`,

@@ -15,6 +15,8 @@ import type { Watches } from '../sync/watches.ts'
 import type { Mailer } from '../mail/mailer.ts'
 import type { Web3Api } from '../web3api/service.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
+import type { MasterOwner } from './master-key.ts'
+import type { AuditLog } from '../audit/log.ts'
 
 // One call to the compatibility mount, whichever way it came: the envelope (`POST` with a
 // text/plain JSON body carrying `_method`, `_ApplicationId`, `_SessionToken`…), a REST call with
@@ -36,6 +38,10 @@ export interface CompatServices {
   sessions: Sessions
   signIns: SignIns
   objects: ObjectStore
+  /** The console's audit log (master-key file deletes are written to it). */
+  audit: AuditLog
+  /** The master key's user row, made before it owns anything. */
+  masterOwner: MasterOwner
   /** The site's cloud code (its `afterLogout` trigger is told of logouts). */
   cloud: CompatCloud
   /** The contract-event syncs, whose classes the mount shows as Moralis v1 did. */

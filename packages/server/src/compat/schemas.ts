@@ -9,7 +9,7 @@ import { PARSE_DEFAULT_FIELDS } from '../objects/parse-shape.ts'
 import type { Document } from '../objects/wire.ts'
 import { viewerOf, type CompatAnswer, type CompatCall } from './call.ts'
 import { defaultValue } from './field-defaults.ts'
-import { ensureMasterOwner, MASTER_OWNER } from './master-key.ts'
+import { MASTER_OWNER } from './master-key.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import { compatClassName } from './classes.ts'
 import { storedWhere } from './where.ts'
@@ -238,7 +238,7 @@ export async function saveSchema(
   const { objects } = call.services
   const addsGeoPoint = Object.values(fields).some((spec) => spec?.type === 'GeoPoint')
   const held = addsGeoPoint ? await geoPointFieldsHeld(call.services.db, className) : []
-  await ensureMasterOwner(call.services.db)
+  await call.services.masterOwner.ensure()
   const now = new Date()
   await objects.insertAbsent([
     {
