@@ -3,6 +3,8 @@ import { createChainClients } from './auth/signature.ts'
 import { Sessions } from './auth/sessions.ts'
 import { signedOutWriteLimit } from './objects/signed-out-writes.ts'
 import { SignIns } from './auth/sign-in.ts'
+import { SignInNonces } from './auth/nonces.ts'
+import { LinkedAddresses } from './auth/addresses.ts'
 import { ConfigError, type ServerConfig } from './config/server.ts'
 import { createMailer, type Mailer } from './mail/mailer.ts'
 import type { Database, DatabaseHandle, DatabaseKind } from './db/client.ts'
@@ -79,6 +81,10 @@ export interface Services {
   audit: AuditLog
   /** The master key's user row, which owns what the master key makes. */
   masterOwner: MasterOwner
+  /** Sign-in nonces. */
+  nonces: SignInNonces
+  /** The wallets linked to users. */
+  linkedAddresses: LinkedAddresses
   /** Uploaded files, wherever their bytes are kept. */
   files: FileStore
   /** Session lookups and revocations. */
@@ -250,6 +256,8 @@ export async function openServices(
       objects,
       audit: new AuditLog(database.db),
       masterOwner: new MasterOwner(database.db),
+      nonces: new SignInNonces(database.db),
+      linkedAddresses: new LinkedAddresses(database.db),
       files,
       sessions,
       signIns: new SignIns(database.db),

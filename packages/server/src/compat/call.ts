@@ -3,6 +3,8 @@ import type { AddressIndex } from '../addresses/service.ts'
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
 import type { CurrentUser, Sessions } from '../auth/sessions.ts'
 import type { SignIns } from '../auth/sign-in.ts'
+import type { SignInNonces } from '../auth/nonces.ts'
+import type { LinkedAddresses } from '../auth/addresses.ts'
 import type { ObjectStore } from '../objects/object-store.ts'
 import { ANY_OWNER, type Changer } from '../objects/access.ts'
 import type { ServerConfig } from '../config/server.ts'
@@ -40,6 +42,10 @@ export interface CompatServices {
   objects: ObjectStore
   /** The console's audit log (master-key file deletes are written to it). */
   audit: AuditLog
+  /** Sign-in nonces (`getServerTime`, `requestMessage`). */
+  nonces: SignInNonces
+  /** The wallets linked to users. */
+  linkedAddresses: LinkedAddresses
   /** The master key's user row, made before it owns anything. */
   masterOwner: MasterOwner
   /** The site's cloud code (its `afterLogout` trigger is told of logouts). */
