@@ -3,6 +3,7 @@ import { createChainClients } from './auth/signature.ts'
 import { Sessions } from './auth/sessions.ts'
 import { signedOutWriteLimit } from './objects/signed-out-writes.ts'
 import { SignIns } from './auth/sign-in.ts'
+import { IdempotencyRecords } from './idempotency/store.ts'
 import { SignInNonces } from './auth/nonces.ts'
 import { LinkedAddresses } from './auth/addresses.ts'
 import { ConfigError, type ServerConfig } from './config/server.ts'
@@ -81,6 +82,8 @@ export interface Services {
   audit: AuditLog
   /** The master key's user row, which owns what the master key makes. */
   masterOwner: MasterOwner
+  /** The records behind `Idempotency-Key` and `X-Parse-Request-Id`. */
+  idempotency: IdempotencyRecords
   /** Sign-in nonces. */
   nonces: SignInNonces
   /** The wallets linked to users. */
@@ -256,6 +259,7 @@ export async function openServices(
       objects,
       audit: new AuditLog(database.db),
       masterOwner: new MasterOwner(database.db),
+      idempotency: new IdempotencyRecords(database.db),
       nonces: new SignInNonces(database.db),
       linkedAddresses: new LinkedAddresses(database.db),
       files,

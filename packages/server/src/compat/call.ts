@@ -3,6 +3,7 @@ import type { AddressIndex } from '../addresses/service.ts'
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
 import type { CurrentUser, Sessions } from '../auth/sessions.ts'
 import type { SignIns } from '../auth/sign-in.ts'
+import type { IdempotencyRecords } from '../idempotency/store.ts'
 import type { SignInNonces } from '../auth/nonces.ts'
 import type { LinkedAddresses } from '../auth/addresses.ts'
 import type { ObjectStore } from '../objects/object-store.ts'
@@ -46,6 +47,8 @@ export interface CompatServices {
   nonces: SignInNonces
   /** The wallets linked to users. */
   linkedAddresses: LinkedAddresses
+  /** Idempotency records (`X-Parse-Request-Id`). */
+  idempotency: IdempotencyRecords
   /** The master key's user row, made before it owns anything. */
   masterOwner: MasterOwner
   /** The site's cloud code (its `afterLogout` trigger is told of logouts). */
