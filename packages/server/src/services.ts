@@ -8,7 +8,13 @@ import { SignInNonces } from './auth/nonces.ts'
 import { LinkedAddresses } from './auth/addresses.ts'
 import { ConfigError, type ServerConfig } from './config/server.ts'
 import { createMailer, type Mailer } from './mail/mailer.ts'
-import type { Database, DatabaseHandle, DatabaseKind } from './db/client.ts'
+import {
+  databaseHealth,
+  type Database,
+  type DatabaseHandle,
+  type DatabaseHealth,
+  type DatabaseKind,
+} from './db/client.ts'
 import {
   DifferentSettingsError,
   openCluster,
@@ -65,6 +71,8 @@ export interface Services {
   database: ServicesDatabase
   /** The main connections; kept while domain modules move onto their own services. */
   db: Database
+  /** The database's liveness and migrations, for the health routes. */
+  databaseHealth: DatabaseHealth
   log: FastifyBaseLogger
   /** What this process shares with the others on the database (one process on PGlite). */
   cluster: Cluster
@@ -250,6 +258,7 @@ export async function openServices(
       config,
       database,
       db: database.db,
+      databaseHealth: databaseHealth(database.db),
       log,
       cluster,
       processId: cluster.processId,
