@@ -3,6 +3,7 @@ import { createChainClients } from './auth/signature.ts'
 import { Sessions } from './auth/sessions.ts'
 import { signedOutWriteLimit } from './objects/signed-out-writes.ts'
 import { SignIns } from './auth/sign-in.ts'
+import { Events } from './events/service.ts'
 import { IdempotencyRecords } from './idempotency/store.ts'
 import { SignInNonces } from './auth/nonces.ts'
 import { LinkedAddresses } from './auth/addresses.ts'
@@ -92,6 +93,8 @@ export interface Services {
   masterOwner: MasterOwner
   /** The records behind `Idempotency-Key` and `X-Parse-Request-Id`. */
   idempotency: IdempotencyRecords
+  /** Tracked events: their writers and statistics. */
+  events: Events
   /** Sign-in nonces. */
   nonces: SignInNonces
   /** The wallets linked to users. */
@@ -269,6 +272,7 @@ export async function openServices(
       audit: new AuditLog(database.db),
       masterOwner: new MasterOwner(database.db),
       idempotency: new IdempotencyRecords(database.db),
+      events: new Events(database.db),
       nonces: new SignInNonces(database.db),
       linkedAddresses: new LinkedAddresses(database.db),
       files,
