@@ -42,6 +42,7 @@ import type { Sync } from './sync/definition.ts'
 import { siteSyncs } from './known-syncs.ts'
 import { startSyncs } from './sync/runner.ts'
 import { Watches } from './sync/watches.ts'
+import { SyncProgress } from './sync/store.ts'
 import { addressClassRules, bothRules } from './addresses/classes.ts'
 import { AddressReads } from './addresses/reads.ts'
 import { AddressIndex, AddressRefusal } from './addresses/service.ts'
@@ -126,6 +127,8 @@ export interface Services {
   syncs: Sync[]
   /** Contract-event syncs made at run time (Moralis v1's `watchContractEvent`). */
   watches: Watches
+  /** The syncs' stored progress. */
+  syncProgress: SyncProgress
   /** Moralis v1's Web3 API, answered from the chains' nodes. */
   web3api: Web3Api
   /** The address index (ADDRESS_INDEX_CHAINS): which addresses it follows, and its progress. */
@@ -285,6 +288,7 @@ export async function openServices(
       functions: site.functions,
       syncs: syncs.shown,
       watches,
+      syncProgress: new SyncProgress(database.db),
       web3api,
       addressIndex,
       addressReads,

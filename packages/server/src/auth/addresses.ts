@@ -79,6 +79,15 @@ export class LinkedAddresses {
   userOf(address: string): Promise<string | undefined> {
     return userOfAddress(this.#db, address)
   }
+
+  /** The user whose primary address (`users.address`) is `address`, checksummed. */
+  async primaryUserOf(address: Address): Promise<string | undefined> {
+    const [user] = await this.#db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.address, address))
+    return user?.id
+  }
 }
 
 /**
