@@ -30,6 +30,7 @@ import { FieldIndexes } from './objects/field-indexes.ts'
 import { ClassPermissionsCache } from './objects/class-permissions.ts'
 import { logOpenClasses } from './compat/open-classes.ts'
 import { MasterOwner } from './compat/master-key.ts'
+import { PasswordUsers } from './compat/password-logins.ts'
 import { AuditLog } from './audit/log.ts'
 import { ViewerRoles } from './objects/viewer-roles.ts'
 import type { ObjectStore } from './objects/object-store.ts'
@@ -96,6 +97,8 @@ export interface Services {
   idempotency: IdempotencyRecords
   /** Tracked events: their writers and statistics. */
   events: Events
+  /** The Parse-compatible API's password users. */
+  passwordUsers: PasswordUsers
   /** Sign-in nonces. */
   nonces: SignInNonces
   /** The wallets linked to users. */
@@ -276,6 +279,7 @@ export async function openServices(
       masterOwner: new MasterOwner(database.db),
       idempotency: new IdempotencyRecords(database.db),
       events: new Events(database.db),
+      passwordUsers: new PasswordUsers(database.db),
       nonces: new SignInNonces(database.db),
       linkedAddresses: new LinkedAddresses(database.db),
       files,

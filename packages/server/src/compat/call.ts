@@ -19,6 +19,7 @@ import type { Mailer } from '../mail/mailer.ts'
 import type { Web3Api } from '../web3api/service.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import type { MasterOwner } from './master-key.ts'
+import type { PasswordUsers } from './password-logins.ts'
 import type { AuditLog } from '../audit/log.ts'
 
 // One call to the compatibility mount, whichever way it came: the envelope (`POST` with a
@@ -49,6 +50,8 @@ export interface CompatServices {
   linkedAddresses: LinkedAddresses
   /** Idempotency records (`X-Parse-Request-Id`). */
   idempotency: IdempotencyRecords
+  /** Password users: their logins, sessions and mailed tokens. */
+  passwordUsers: PasswordUsers
   /** The master key's user row, made before it owns anything. */
   masterOwner: MasterOwner
   /** The site's cloud code (its `afterLogout` trigger is told of logouts). */
