@@ -30,6 +30,7 @@ import { FieldIndexes } from './objects/field-indexes.ts'
 import { ClassPermissionsCache } from './objects/class-permissions.ts'
 import { logOpenClasses } from './compat/open-classes.ts'
 import { MasterOwner } from './compat/master-key.ts'
+import { SchemaReads } from './compat/schema-reads.ts'
 import { PasswordUsers } from './compat/password-logins.ts'
 import { AuditLog } from './audit/log.ts'
 import { ViewerRoles } from './objects/viewer-roles.ts'
@@ -99,6 +100,8 @@ export interface Services {
   events: Events
   /** The Parse-compatible API's password users. */
   passwordUsers: PasswordUsers
+  /** What classes' objects hold beyond their schemas (the mount's schema answers). */
+  schemaReads: SchemaReads
   /** Sign-in nonces. */
   nonces: SignInNonces
   /** The wallets linked to users. */
@@ -280,6 +283,7 @@ export async function openServices(
       idempotency: new IdempotencyRecords(database.db),
       events: new Events(database.db),
       passwordUsers: new PasswordUsers(database.db),
+      schemaReads: new SchemaReads(database.db),
       nonces: new SignInNonces(database.db),
       linkedAddresses: new LinkedAddresses(database.db),
       files,

@@ -19,6 +19,7 @@ import type { Mailer } from '../mail/mailer.ts'
 import type { Web3Api } from '../web3api/service.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import type { MasterOwner } from './master-key.ts'
+import type { SchemaReads } from './schema-reads.ts'
 import type { PasswordUsers } from './password-logins.ts'
 import type { AuditLog } from '../audit/log.ts'
 
@@ -52,6 +53,8 @@ export interface CompatServices {
   idempotency: IdempotencyRecords
   /** Password users: their logins, sessions and mailed tokens. */
   passwordUsers: PasswordUsers
+  /** What classes' objects hold beyond their schemas. */
+  schemaReads: SchemaReads
   /** The master key's user row, made before it owns anything. */
   masterOwner: MasterOwner
   /** The site's cloud code (its `afterLogout` trigger is told of logouts). */
