@@ -3,6 +3,7 @@ import { createChainClients } from './auth/signature.ts'
 import { Sessions } from './auth/sessions.ts'
 import { signedOutWriteLimit } from './objects/signed-out-writes.ts'
 import { SignIns } from './auth/sign-in.ts'
+import { Users } from './auth/users.ts'
 import { Events } from './events/service.ts'
 import { IdempotencyRecords } from './idempotency/store.ts'
 import { SignInNonces } from './auth/nonces.ts'
@@ -102,6 +103,8 @@ export interface Services {
   passwordUsers: PasswordUsers
   /** What classes' objects hold beyond their schemas (the mount's schema answers). */
   schemaReads: SchemaReads
+  /** The users' own rows. */
+  users: Users
   /** Sign-in nonces. */
   nonces: SignInNonces
   /** The wallets linked to users. */
@@ -284,6 +287,7 @@ export async function openServices(
       events: new Events(database.db),
       passwordUsers: new PasswordUsers(database.db),
       schemaReads: new SchemaReads(database.db),
+      users: new Users(database.db),
       nonces: new SignInNonces(database.db),
       linkedAddresses: new LinkedAddresses(database.db),
       files,

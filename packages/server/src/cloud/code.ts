@@ -65,7 +65,7 @@ export async function openCloudCode(options: CloudCodeOptions): Promise<CloudCod
   })
   installCloudApi(Parse, registry, logs)
   const triggers = new CloudTriggers(Parse, registry, {
-    db: services.db,
+    users: services.users,
     objects,
     roles: options.roles,
     counter: options.counter,

@@ -3,6 +3,7 @@ import type { AddressIndex } from '../addresses/service.ts'
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
 import type { CurrentUser, Sessions } from '../auth/sessions.ts'
 import type { SignIns } from '../auth/sign-in.ts'
+import type { Users } from '../auth/users.ts'
 import type { IdempotencyRecords } from '../idempotency/store.ts'
 import type { SignInNonces } from '../auth/nonces.ts'
 import type { LinkedAddresses } from '../auth/addresses.ts'
@@ -55,6 +56,8 @@ export interface CompatServices {
   passwordUsers: PasswordUsers
   /** What classes' objects hold beyond their schemas. */
   schemaReads: SchemaReads
+  /** The users' own rows. */
+  users: Users
   /** The master key's user row, made before it owns anything. */
   masterOwner: MasterOwner
   /** The site's cloud code (its `afterLogout` trigger is told of logouts). */
