@@ -3,6 +3,8 @@ import { createChainClients } from './auth/signature.ts'
 import { Sessions } from './auth/sessions.ts'
 import { signedOutWriteLimit } from './objects/signed-out-writes.ts'
 import { SignIns } from './auth/sign-in.ts'
+import { Imports } from './import/imports.ts'
+import { DeclaredFields } from './admin/declared-fields.ts'
 import { Users } from './auth/users.ts'
 import { Events } from './events/service.ts'
 import { IdempotencyRecords } from './idempotency/store.ts'
@@ -105,6 +107,10 @@ export interface Services {
   schemaReads: SchemaReads
   /** The users' own rows. */
   users: Users
+  /** The console's imports of Parse export files. */
+  imports: Imports
+  /** The columns the console declares for classes. */
+  declaredFields: DeclaredFields
   /** Sign-in nonces. */
   nonces: SignInNonces
   /** The wallets linked to users. */
@@ -288,6 +294,8 @@ export async function openServices(
       passwordUsers: new PasswordUsers(database.db),
       schemaReads: new SchemaReads(database.db),
       users: new Users(database.db),
+      imports: new Imports(database.db, objects),
+      declaredFields: new DeclaredFields(database.db),
       nonces: new SignInNonces(database.db),
       linkedAddresses: new LinkedAddresses(database.db),
       files,
