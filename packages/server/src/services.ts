@@ -3,6 +3,8 @@ import { createChainClients } from './auth/signature.ts'
 import { Sessions } from './auth/sessions.ts'
 import { signedOutWriteLimit } from './objects/signed-out-writes.ts'
 import { SignIns } from './auth/sign-in.ts'
+import { Roles } from './roles/service.ts'
+import { AclUsers } from './admin/acl-users.ts'
 import { Imports } from './import/imports.ts'
 import { DeclaredFields } from './admin/declared-fields.ts'
 import { Users } from './auth/users.ts'
@@ -111,6 +113,10 @@ export interface Services {
   imports: Imports
   /** The columns the console declares for classes. */
   declaredFields: DeclaredFields
+  /** The roles (`_Role` objects with their members). */
+  roles: Roles
+  /** The console's translations between wallet addresses and user ids. */
+  aclUsers: AclUsers
   /** Sign-in nonces. */
   nonces: SignInNonces
   /** The wallets linked to users. */
@@ -296,6 +302,8 @@ export async function openServices(
       users: new Users(database.db),
       imports: new Imports(database.db, objects),
       declaredFields: new DeclaredFields(database.db),
+      roles: new Roles(database.db, objects),
+      aclUsers: new AclUsers(database.db),
       nonces: new SignInNonces(database.db),
       linkedAddresses: new LinkedAddresses(database.db),
       files,

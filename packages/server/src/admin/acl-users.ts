@@ -41,3 +41,22 @@ export async function aclByUserId(db: Database, acl: Acl): Promise<Acl> {
   }
   return out
 }
+
+/** The console's address and user id translations on one database. */
+export class AclUsers {
+  readonly #db: Database
+
+  constructor(db: Database) {
+    this.#db = db
+  }
+
+  /** Each user's (primary) wallet address, by user id (see `addressesOf`). */
+  addressesOf(ids: readonly string[]) {
+    return addressesOf(this.#db, ids)
+  }
+
+  /** `acl` keyed by user ids (see `aclByUserId`). */
+  aclByUserId(acl: Acl): Promise<Acl> {
+    return aclByUserId(this.#db, acl)
+  }
+}
