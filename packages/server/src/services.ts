@@ -3,6 +3,8 @@ import { createChainClients } from './auth/signature.ts'
 import { Sessions } from './auth/sessions.ts'
 import { signedOutWriteLimit } from './objects/signed-out-writes.ts'
 import { SignIns } from './auth/sign-in.ts'
+import { FileRecords } from './files/records.ts'
+import { ReferenceCheck } from './admin/references.ts'
 import { Roles } from './roles/service.ts'
 import { AclUsers } from './admin/acl-users.ts'
 import { Imports } from './import/imports.ts'
@@ -117,6 +119,10 @@ export interface Services {
   roles: Roles
   /** The console's translations between wallet addresses and user ids. */
   aclUsers: AclUsers
+  /** The stored files' rows. */
+  fileRecords: FileRecords
+  /** The console's check of the pointers and ACL entries an edit names. */
+  references: ReferenceCheck
   /** Sign-in nonces. */
   nonces: SignInNonces
   /** The wallets linked to users. */
@@ -304,6 +310,8 @@ export async function openServices(
       declaredFields: new DeclaredFields(database.db),
       roles: new Roles(database.db, objects),
       aclUsers: new AclUsers(database.db),
+      fileRecords: new FileRecords(database.db),
+      references: new ReferenceCheck(database.db, objects),
       nonces: new SignInNonces(database.db),
       linkedAddresses: new LinkedAddresses(database.db),
       files,

@@ -12,6 +12,7 @@ import { ANY_OWNER, type Changer } from '../objects/access.ts'
 import type { ServerConfig } from '../config/server.ts'
 import type { Database } from '../db/client.ts'
 import type { FileStore } from '../files/store.ts'
+import type { FileRecords } from '../files/records.ts'
 import type { WindowCounter } from '../db/cluster/cluster.ts'
 import type { FieldIndexes } from '../objects/field-indexes.ts'
 import type { Sync } from '../sync/definition.ts'
@@ -58,6 +59,8 @@ export interface CompatServices {
   schemaReads: SchemaReads
   /** The users' own rows. */
   users: Users
+  /** The stored files' rows (a master-key delete finds the file's owner). */
+  fileRecords: FileRecords
   /** The master key's user row, made before it owns anything. */
   masterOwner: MasterOwner
   /** The site's cloud code (its `afterLogout` trigger is told of logouts). */

@@ -1,5 +1,3 @@
-import { eq } from 'drizzle-orm'
-import { files as fileRows } from '../db/schema.ts'
 import { isAllowedType, type FileStore } from '../files/store.ts'
 import type { FastifyReply } from 'fastify'
 import type { CompatAnswer, CompatCall } from './call.ts'
@@ -96,11 +94,7 @@ export async function deleteFile(call: CompatCall, name: string): Promise<Compat
       ParseCode.OPERATION_FORBIDDEN,
       'unauthorized: deleting a file needs the master key.',
     )
-  const { db } = call.services
-  const [file] = await db
-    .select({ ownerId: fileRows.ownerId, contentType: fileRows.contentType, size: fileRows.size })
-    .from(fileRows)
-    .where(eq(fileRows.name, name))
+  const file = await call.services.fileRecords.find(name)
   const removed =
     file &&
     (await call.services.files.remove(name, file.ownerId, `master key (${call.request.ip})`))
