@@ -3,6 +3,7 @@ import { createChainClients } from './auth/signature.ts'
 import { Sessions } from './auth/sessions.ts'
 import { signedOutWriteLimit } from './objects/signed-out-writes.ts'
 import { SignIns } from './auth/sign-in.ts'
+import { People } from './admin/people.ts'
 import { FileRecords } from './files/records.ts'
 import { ReferenceCheck } from './admin/references.ts'
 import { Roles } from './roles/service.ts'
@@ -123,6 +124,8 @@ export interface Services {
   fileRecords: FileRecords
   /** The console's check of the pointers and ACL entries an edit names. */
   references: ReferenceCheck
+  /** The console's people: users, their sessions, totals and API keys. */
+  people: People
   /** Sign-in nonces. */
   nonces: SignInNonces
   /** The wallets linked to users. */
@@ -312,6 +315,7 @@ export async function openServices(
       aclUsers: new AclUsers(database.db),
       fileRecords: new FileRecords(database.db),
       references: new ReferenceCheck(database.db, objects),
+      people: new People(database.db),
       nonces: new SignInNonces(database.db),
       linkedAddresses: new LinkedAddresses(database.db),
       files,
