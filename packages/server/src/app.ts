@@ -124,7 +124,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     sessions: services.sessions,
     publicOrigins: config.app.publicOrigins,
   })
-  await app.register(idempotencyPlugin, { db: services.db })
+  await app.register(idempotencyPlugin, { records: services.idempotency })
   observeRequest = app.observeRequest
   // Each plugin declares the services it uses; this object has them all.
   await app.register(healthRoutes, { services })

@@ -3,9 +3,27 @@ import { createChainClients } from './auth/signature.ts'
 import { Sessions } from './auth/sessions.ts'
 import { signedOutWriteLimit } from './objects/signed-out-writes.ts'
 import { SignIns } from './auth/sign-in.ts'
+import { People } from './admin/people.ts'
+import { FileRecords } from './files/records.ts'
+import { ReferenceCheck } from './admin/references.ts'
+import { Roles } from './roles/service.ts'
+import { AclUsers } from './admin/acl-users.ts'
+import { Imports } from './import/imports.ts'
+import { DeclaredFields } from './admin/declared-fields.ts'
+import { Users } from './auth/users.ts'
+import { Events } from './events/service.ts'
+import { IdempotencyRecords } from './idempotency/store.ts'
+import { SignInNonces } from './auth/nonces.ts'
+import { LinkedAddresses } from './auth/addresses.ts'
 import { ConfigError, type ServerConfig } from './config/server.ts'
 import { createMailer, type Mailer } from './mail/mailer.ts'
-import type { Database, DatabaseHandle, DatabaseKind } from './db/client.ts'
+import {
+  databaseHealth,
+  type Database,
+  type DatabaseHandle,
+  type DatabaseHealth,
+  type DatabaseKind,
+} from './db/client.ts'
 import {
   DifferentSettingsError,
   openCluster,
@@ -19,6 +37,10 @@ import { openChangeFeed } from './objects/changes.ts'
 import { FieldIndexes } from './objects/field-indexes.ts'
 import { ClassPermissionsCache } from './objects/class-permissions.ts'
 import { logOpenClasses } from './compat/open-classes.ts'
+import { MasterOwner } from './compat/master-key.ts'
+import { SchemaReads } from './compat/schema-reads.ts'
+import { PasswordUsers } from './compat/password-logins.ts'
+import { AuditLog } from './audit/log.ts'
 import { ViewerRoles } from './objects/viewer-roles.ts'
 import type { ObjectStore } from './objects/object-store.ts'
 import { openObjectStore } from './objects/store.ts'
@@ -30,6 +52,7 @@ import type { Sync } from './sync/definition.ts'
 import { siteSyncs } from './known-syncs.ts'
 import { startSyncs } from './sync/runner.ts'
 import { Watches } from './sync/watches.ts'
+import { SyncProgress } from './sync/store.ts'
 import { addressClassRules, bothRules } from './addresses/classes.ts'
 import { AddressReads } from './addresses/reads.ts'
 import { AddressIndex, AddressRefusal } from './addresses/service.ts'
@@ -60,6 +83,8 @@ export interface Services {
   database: ServicesDatabase
   /** The main connections; kept while domain modules move onto their own services. */
   db: Database
+  /** The database's liveness and migrations, for the health routes. */
+  databaseHealth: DatabaseHealth
   log: FastifyBaseLogger
   /** What this process shares with the others on the database (one process on PGlite). */
   cluster: Cluster
@@ -73,6 +98,38 @@ export interface Services {
   fieldIndexes: FieldIndexes
   /** The objects: the only way to their table, queries and access rule. */
   objects: ObjectStore
+  /** The console's audit log (entries written outside a change's own transaction). */
+  audit: AuditLog
+  /** The master key's user row, which owns what the master key makes. */
+  masterOwner: MasterOwner
+  /** The records behind `Idempotency-Key` and `X-Parse-Request-Id`. */
+  idempotency: IdempotencyRecords
+  /** Tracked events: their writers and statistics. */
+  events: Events
+  /** The Parse-compatible API's password users. */
+  passwordUsers: PasswordUsers
+  /** What classes' objects hold beyond their schemas (the mount's schema answers). */
+  schemaReads: SchemaReads
+  /** The users' own rows. */
+  users: Users
+  /** The console's imports of Parse export files. */
+  imports: Imports
+  /** The columns the console declares for classes. */
+  declaredFields: DeclaredFields
+  /** The roles (`_Role` objects with their members). */
+  roles: Roles
+  /** The console's translations between wallet addresses and user ids. */
+  aclUsers: AclUsers
+  /** The stored files' rows. */
+  fileRecords: FileRecords
+  /** The console's check of the pointers and ACL entries an edit names. */
+  references: ReferenceCheck
+  /** The console's people: users, their sessions, totals and API keys. */
+  people: People
+  /** Sign-in nonces. */
+  nonces: SignInNonces
+  /** The wallets linked to users. */
+  linkedAddresses: LinkedAddresses
   /** Uploaded files, wherever their bytes are kept. */
   files: FileStore
   /** Session lookups and revocations. */
@@ -100,6 +157,8 @@ export interface Services {
   syncs: Sync[]
   /** Contract-event syncs made at run time (Moralis v1's `watchContractEvent`). */
   watches: Watches
+  /** The syncs' stored progress. */
+  syncProgress: SyncProgress
   /** Moralis v1's Web3 API, answered from the chains' nodes. */
   web3api: Web3Api
   /** The address index (ADDRESS_INDEX_CHAINS): which addresses it follows, and its progress. */
@@ -235,6 +294,7 @@ export async function openServices(
       config,
       database,
       db: database.db,
+      databaseHealth: databaseHealth(database.db),
       log,
       cluster,
       processId: cluster.processId,
@@ -242,6 +302,22 @@ export async function openServices(
       socketSlots: cluster.socketSlots,
       fieldIndexes,
       objects,
+      audit: new AuditLog(database.db),
+      masterOwner: new MasterOwner(database.db),
+      idempotency: new IdempotencyRecords(database.db),
+      events: new Events(database.db),
+      passwordUsers: new PasswordUsers(database.db),
+      schemaReads: new SchemaReads(database.db),
+      users: new Users(database.db),
+      imports: new Imports(database.db, objects),
+      declaredFields: new DeclaredFields(database.db),
+      roles: new Roles(database.db, objects),
+      aclUsers: new AclUsers(database.db),
+      fileRecords: new FileRecords(database.db),
+      references: new ReferenceCheck(database.db, objects),
+      people: new People(database.db),
+      nonces: new SignInNonces(database.db),
+      linkedAddresses: new LinkedAddresses(database.db),
       files,
       sessions,
       signIns: new SignIns(database.db),
@@ -252,6 +328,7 @@ export async function openServices(
       functions: site.functions,
       syncs: syncs.shown,
       watches,
+      syncProgress: new SyncProgress(database.db),
       web3api,
       addressIndex,
       addressReads,

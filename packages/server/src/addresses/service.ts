@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
-import { and, count, eq, gte, isNotNull, sql } from 'drizzle-orm'
+import { ADDRESS_INDEX_PAGE } from '@portico/sdk/wire'
+import { and, asc, count, eq, gt, gte, isNotNull, sql } from 'drizzle-orm'
 import { getAddress, isAddress } from 'viem'
 import type { Database } from '../db/client.ts'
 import type { Cluster, Leadership } from '../db/cluster/cluster.ts'
@@ -239,6 +240,21 @@ export class AddressIndex {
       .from(indexedAddresses)
       .where(and(eq(indexedAddresses.chainId, chainId), gte(indexedAddresses.nextBlock, fromBlock)))
       .limit(1000)
+  }
+
+  /** One page of the addresses indexed on `chainId`, by address, from after `after`. */
+  async page(chainId: number, after: string | undefined) {
+    return this.options.db
+      .select()
+      .from(indexedAddresses)
+      .where(
+        and(
+          eq(indexedAddresses.chainId, chainId),
+          after === undefined ? undefined : gt(indexedAddresses.address, after.toLowerCase()),
+        ),
+      )
+      .orderBy(asc(indexedAddresses.address))
+      .limit(ADDRESS_INDEX_PAGE)
   }
 }
 

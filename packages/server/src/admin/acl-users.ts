@@ -1,4 +1,4 @@
-import { inArray } from 'drizzle-orm'
+import { eq, inArray, sql } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { users } from '../db/schema.ts'
 import type { Acl } from '../objects/acl.ts'
@@ -40,4 +40,35 @@ export async function aclByUserId(db: Database, acl: Acl): Promise<Acl> {
     out[id] = { ...out[id], ...rights }
   }
   return out
+}
+
+/** The console's address and user id translations on one database. */
+export class AclUsers {
+  readonly #db: Database
+
+  constructor(db: Database) {
+    this.#db = db
+  }
+
+  /** Each user's (primary) wallet address, by user id (see `addressesOf`). */
+  addressesOf(ids: readonly string[]) {
+    return addressesOf(this.#db, ids)
+  }
+
+  /** The id of the user `owner` names: by their wallet address (any case) or by their id. */
+  async userIdOf(owner: string): Promise<string | undefined> {
+    const byAddress = ADDRESS.test(owner)
+    const [found] = await this.#db
+      .select({ id: users.id })
+      .from(users)
+      .where(
+        byAddress ? sql`lower(${users.address}) = ${owner.toLowerCase()}` : eq(users.id, owner),
+      )
+    return found?.id
+  }
+
+  /** `acl` keyed by user ids (see `aclByUserId`). */
+  aclByUserId(acl: Acl): Promise<Acl> {
+    return aclByUserId(this.#db, acl)
+  }
 }

@@ -1,4 +1,3 @@
-import { and, asc, eq, gt } from 'drizzle-orm'
 import { ADDRESS_INDEX_PAGE, consoleRoutes as c } from '@portico/sdk/wire'
 import { guardConsoleRoutes } from './guard.ts'
 import { consoleAccess } from '../auth/team.ts'
@@ -6,7 +5,6 @@ import type { ConsoleNeeds } from './needs.ts'
 import type { AddressIndex } from '../addresses/service.ts'
 import { consoleErrors, tags } from './schemas.ts'
 import { routePlugin } from '../http/route-plugin.ts'
-import { indexedAddresses } from '../db/address-schema.ts'
 
 // The console's view of the address index: each chain's progress, and each indexed address with
 // why it is indexed and how far its history is read (paged by address).
@@ -49,19 +47,7 @@ export const consoleAddressRoutes = routePlugin(
         const addresses =
           chainId === undefined
             ? []
-            : await services.db
-                .select()
-                .from(indexedAddresses)
-                .where(
-                  and(
-                    eq(indexedAddresses.chainId, chainId),
-                    request.query.after === undefined
-                      ? undefined
-                      : gt(indexedAddresses.address, request.query.after.toLowerCase()),
-                  ),
-                )
-                .orderBy(asc(indexedAddresses.address))
-                .limit(ADDRESS_INDEX_PAGE)
+            : await services.addressIndex.page(chainId, request.query.after)
         const head = chains.find((chain) => chain.chainId === chainId)?.head
         return {
           chains: chains.map((chain) => ({

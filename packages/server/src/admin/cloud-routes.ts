@@ -10,7 +10,6 @@ import type { CloudLogLine } from '../cloud/logs.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import type { WireObject } from '../objects/rows.ts'
 import { consoleAccess, type ConsoleNeed } from '../auth/team.ts'
-import { recordAudit } from '../audit/log.ts'
 import { consoleErrors, tags } from './schemas.ts'
 import type { CloudCode } from '../cloud/code.ts'
 import type { ConsoleNeeds } from './needs.ts'
@@ -84,7 +83,7 @@ export const consoleCloudRoutes = routePlugin(
         if (!services.cloud.jobs.names().includes(name))
           throw notFound(`Cloud code defines no job "${name}".`)
         const id = await services.cloud.jobs.start(name, params, 'console')
-        await recordAudit(services.db, {
+        await services.audit.record({
           actor: user.address,
           action: 'job.start',
           target: `${name} ${id}`,

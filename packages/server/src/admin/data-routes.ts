@@ -1,7 +1,5 @@
 import { consoleRoutes as c } from '@portico/sdk/wire'
 import { parseAcl, withPublicRead } from '../objects/acl.ts'
-import { desc, eq, sql } from 'drizzle-orm'
-import { files, users } from '../db/schema.ts'
 import { badRequest, errorBodySchema, notFound } from '../errors.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import { assertStoredClassName } from '../objects/names.ts'
@@ -12,17 +10,18 @@ import { consoleAccess } from '../auth/team.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { consoleFieldRoutes } from './field-routes.ts'
 import { consoleIndexRoutes } from './index-routes.ts'
-import { consoleOpenClassRoutes } from './open-class-routes.ts'
+import { consoleOpenClassRoutes, type ConsoleOpenClassNeeds } from './open-class-routes.ts'
 import type { DeleteUserSources } from '../auth/delete-user.ts'
 import { consoleUserDeleteRoute } from './user-delete-route.ts'
-import { aclByUserId, aclUserIds, addressesOf } from './acl-users.ts'
+import { aclUserIds, type AclUsers } from './acl-users.ts'
 import { consoleErrors, paging, tags } from './schemas.ts'
 import { exportCsv, exportJson } from './export.ts'
-import { checkReferences } from './references.ts'
+import type { ReferenceCheck } from './references.ts'
 import { pageEnd, parsePageEnd, whereAfter } from './keyset.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import { ROLE_CLASS, roleWriteProblem } from '../roles/rules.ts'
 import type { FileStore } from '../files/store.ts'
+import type { FileRecords } from '../files/records.ts'
 import type { ConsoleNeeds } from './needs.ts'
 import type { ConsoleFieldNeeds } from './field-routes.ts'
 import type { ConsoleIndexNeeds } from './index-routes.ts'
@@ -31,7 +30,13 @@ import type { ConsoleIndexNeeds } from './index-routes.ts'
 export type ConsoleDataNeeds = ConsoleNeeds &
   ConsoleFieldNeeds &
   ConsoleIndexNeeds &
-  DeleteUserSources & { files: FileStore }
+  ConsoleOpenClassNeeds &
+  DeleteUserSources & {
+    files: FileStore
+    fileRecords: FileRecords
+    aclUsers: AclUsers
+    references: ReferenceCheck
+  }
 
 // The console's routes over data: objects through the same query language as the SDK (as the
 // console, which reads every object), record edits and deletes recorded in the audit log,
@@ -49,7 +54,6 @@ export const consoleDataRoutes = routePlugin(
     await consoleIndexRoutes(app, services)
     await consoleOpenClassRoutes(app, services)
     await consoleUserDeleteRoute(app, services)
-    const db = services.db
     const objects = services.objects
 
     app.get<{
@@ -103,7 +107,7 @@ export const consoleDataRoutes = routePlugin(
         // The console shows owners by their wallet address, which is how a team knows its users.
         const ids = found.results.flatMap((object) => [object.owner, ...aclUserIds(object.acl)])
         const next = pageEnd(found.results, page.limit, order)
-        const owners = Object.fromEntries(await addressesOf(db, ids))
+        const owners = Object.fromEntries(await services.aclUsers.addressesOf(ids))
         const more = next ? { next } : {}
         if (countLimit === undefined || found.count === undefined || found.count <= countLimit)
           return { ...found, owners, ...more }
@@ -136,18 +140,12 @@ export const consoleDataRoutes = routePlugin(
         const data = normaliseDocument(request.body.data)
         const { owner, publicRead, acl } = request.body
         // ACL entries may name users by wallet address, as the console shows them.
-        const newAcl = acl === undefined ? undefined : await aclByUserId(db, parseAcl(acl))
+        const newAcl =
+          acl === undefined ? undefined : await services.aclUsers.aclByUserId(parseAcl(acl))
         let ownerId: string | undefined
         if (owner !== undefined) {
           const byAddress = /^0x[0-9a-fA-F]{40}$/.test(owner)
-          const [found] = await db
-            .select({ id: users.id })
-            .from(users)
-            .where(
-              byAddress
-                ? sql`lower(${users.address}) = ${owner.toLowerCase()}`
-                : eq(users.id, owner),
-            )
+          const found = await services.aclUsers.userIdOf(owner)
           if (!found) {
             throw badRequest(
               byAddress
@@ -156,9 +154,9 @@ export const consoleDataRoutes = routePlugin(
               'invalid_value',
             )
           }
-          ownerId = found.id
+          ownerId = found
         }
-        await checkReferences(db, objects, { data, acl: newAcl }, () =>
+        await services.references.check({ data, acl: newAcl }, () =>
           objects.get(className, request.params.objectId, ANY_OWNER),
         )
         // Audited by the store, in the change's own transaction.
@@ -249,21 +247,10 @@ export const consoleDataRoutes = routePlugin(
       },
       async (request) => {
         await requireConsole(request, 'read')
-        const rows = await db
-          .select({
-            name: files.name,
-            owner: users.address,
-            ownerId: files.ownerId,
-            contentType: files.contentType,
-            size: files.size,
-            storage: files.storage,
-            createdAt: files.createdAt,
-          })
-          .from(files)
-          .innerJoin(users, eq(users.id, files.ownerId))
-          .orderBy(desc(files.createdAt), files.name)
-          .limit(paging(request.query).limit)
-          .offset(paging(request.query).offset)
+        const rows = await services.fileRecords.list({
+          limit: paging(request.query).limit,
+          offset: paging(request.query).offset,
+        })
         return { results: rows }
       },
     )
@@ -280,10 +267,7 @@ export const consoleDataRoutes = routePlugin(
       },
       async (request, reply) => {
         const { user } = await requireConsole(request, 'destructive')
-        const [file] = await db
-          .select({ ownerId: files.ownerId, contentType: files.contentType, size: files.size })
-          .from(files)
-          .where(eq(files.name, request.params.name))
+        const file = await services.fileRecords.find(request.params.name)
         const removed =
           file && (await services.files.remove(request.params.name, file.ownerId, user.address))
         if (!removed || removed === 'missing') throw notFound('No such file.')

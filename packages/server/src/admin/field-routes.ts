@@ -1,8 +1,5 @@
-import { BULK_DELETE_MAX, consoleRoutes as c, type FIELD_TYPES } from '@portico/sdk/wire'
-import { eq } from 'drizzle-orm'
+import { BULK_DELETE_MAX, consoleRoutes as c } from '@portico/sdk/wire'
 import type { FastifyInstance } from 'fastify'
-import type { Database } from '../db/client.ts'
-import { sharedValues } from '../db/schema.ts'
 import { HttpError, badRequest, errorBodySchema, notFound } from '../errors.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import { assertFieldName, assertStoredClassName, isPointerClass } from '../objects/names.ts'
@@ -10,50 +7,24 @@ import type { Sync } from '../sync/definition.ts'
 import type { ConsoleNeeds } from './needs.ts'
 import { parseWhere } from '../objects/condition.ts'
 import { consoleAccess } from '../auth/team.ts'
-import { recordAudit } from '../audit/log.ts'
+import type { DeclaredFields, FieldType } from './declared-fields.ts'
 import { consoleErrors, tags } from './schemas.ts'
 import { classDefaults } from './class-defaults.ts'
 
 /** The services these routes use. */
-export type ConsoleFieldNeeds = ConsoleNeeds & { syncs: readonly Sync[] }
-
-// A class's columns as the console's data browser declares them, and the changes over many
-// objects at once: removing a field from every object, deleting a selection. Documents have no
-// schema, so a declared field is only a column shown before any object has a value in it; it is
-// kept beside the server's other shared values.
-
-export type FieldType = (typeof FIELD_TYPES)[number]
-
-export interface DeclaredField {
-  type: FieldType
-  /** The class a pointer or relation names. */
-  targetClass?: string
+export type ConsoleFieldNeeds = ConsoleNeeds & {
+  syncs: readonly Sync[]
+  declaredFields: DeclaredFields
 }
+
+// A class's columns as the console's data browser declares them (declared-fields.ts), and the
+// changes over many objects at once: removing a field from every object, deleting a selection.
 
 const errors = { 400: errorBodySchema, 404: errorBodySchema, ...consoleErrors } as const
-
-const keyOf = (className: string) => `console.fields.${className}`
-
-async function declaredFields(db: Database, className: string) {
-  const [row] = await db
-    .select({ value: sharedValues.value })
-    .from(sharedValues)
-    .where(eq(sharedValues.name, keyOf(className)))
-  return row ? (JSON.parse(row.value) as Record<string, DeclaredField>) : {}
-}
-
-async function saveFields(db: Database, className: string, fields: Record<string, DeclaredField>) {
-  const value = JSON.stringify(fields)
-  await db
-    .insert(sharedValues)
-    .values({ name: keyOf(className), value })
-    .onConflictDoUpdate({ target: sharedValues.name, set: { value } })
-}
 
 /** The field routes, inside the console's data plugin (whose access hook guards them). */
 export async function consoleFieldRoutes(app: FastifyInstance, services: ConsoleFieldNeeds) {
   const requireConsole = consoleAccess(services.config.app)
-  const db = services.db
   const objects = services.objects
 
   app.get<{ Params: { className: string } }>(
@@ -69,7 +40,7 @@ export async function consoleFieldRoutes(app: FastifyInstance, services: Console
     async (request) => {
       await requireConsole(request, 'read')
       const className = assertStoredClassName(request.params.className)
-      return { fields: await declaredFields(db, className) }
+      return { fields: await services.declaredFields.of(className) }
     },
   )
 
@@ -113,10 +84,10 @@ export async function consoleFieldRoutes(app: FastifyInstance, services: Console
         throw badField(`A ${type} field names the class it points to ("targetClass").`)
       if (!targeted && targetClass !== undefined)
         throw badField(`Only pointer and relation fields name a "targetClass".`)
-      const fields = await declaredFields(db, className)
+      const fields = await services.declaredFields.of(className)
       fields[name] = targeted ? { type, targetClass: targetClass! } : { type }
-      await saveFields(db, className, fields)
-      await recordAudit(db, {
+      await services.declaredFields.save(className, fields)
+      await services.audit.record({
         actor: user.address,
         action: 'class.field.add',
         target: `${className}.${name}`,
@@ -163,12 +134,12 @@ export async function consoleFieldRoutes(app: FastifyInstance, services: Console
           )
           changed++
         }
-      const fields = await declaredFields(db, className)
+      const fields = await services.declaredFields.of(className)
       if (!(field in fields) && changed === 0)
         throw notFound(`No object of ${className} has a field "${field}".`)
       delete fields[field]
-      await saveFields(db, className, fields)
-      await recordAudit(db, {
+      await services.declaredFields.save(className, fields)
+      await services.audit.record({
         actor: user.address,
         action: 'class.field.remove',
         target: `${className}.${field}`,

@@ -2,18 +2,18 @@ import { PassThrough } from 'node:stream'
 
 import { badRequest, errorBodySchema, HttpError } from '../errors.ts'
 import { ImportFileError } from '../import/export-file.ts'
-import { importOpened, openFile } from '../import/parse-import.ts'
+import { openFile } from '../import/parse-import.ts'
 import { noteOpenClasses } from '../compat/open-classes-note.ts'
 import { consoleAccess } from '../auth/team.ts'
 import { guardConsoleRoutes } from './guard.ts'
-import { recordAudit } from '../audit/log.ts'
+import type { Imports } from '../import/imports.ts'
 import { consoleErrors, tags } from './schemas.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import type { ConsoleNeeds } from './needs.ts'
 import type { Sync } from '../sync/definition.ts'
 
 /** The services these routes use. */
-export type ConsoleImportNeeds = ConsoleNeeds & { syncs: readonly Sync[] }
+export type ConsoleImportNeeds = ConsoleNeeds & { syncs: readonly Sync[]; imports: Imports }
 
 /** Largest export file accepted by the console's import (the command line has no limit). */
 const IMPORT_MAX_BYTES = 50 * 1024 * 1024
@@ -29,7 +29,6 @@ export const consoleImportRoute = routePlugin(
   async function consoleImportRoute(app, services: ConsoleImportNeeds) {
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
-    const db = services.db
     const classParams = {
       type: 'object',
       properties: { className: { type: 'string', minLength: 1, maxLength: 140 } },
@@ -78,11 +77,9 @@ export const consoleImportRoute = routePlugin(
           const line = (value: unknown) => out.write(`${JSON.stringify(value)}\n`)
           void (async () => {
             try {
-              const report = await importOpened(db, services.objects, file, (progress) =>
-                line({ progress }),
-              )
+              const report = await services.imports.run(file, (progress) => line({ progress }))
               await noteOpenClasses(services, report)
-              await recordAudit(db, {
+              await services.audit.record({
                 actor: user.address,
                 action: 'import',
                 target: file.join ? `class/${className}/${file.join.field}` : `class/${className}`,

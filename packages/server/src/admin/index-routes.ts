@@ -5,7 +5,6 @@ import { assertStoredClassName } from '../objects/names.ts'
 import type { FieldIndexes } from '../objects/field-indexes.ts'
 import type { ConsoleNeeds } from './needs.ts'
 import { consoleAccess } from '../auth/team.ts'
-import { recordAudit } from '../audit/log.ts'
 import { consoleErrors, tags } from './schemas.ts'
 
 /** The services these routes use. */
@@ -56,7 +55,7 @@ export async function consoleIndexRoutes(app: FastifyInstance, services: Console
       const name = assertStoredClassName(request.params.className)
       if (!(await indexes.remove(name, request.params.field)))
         throw notFound(`${name} has no index on ${request.params.field}.`)
-      await recordAudit(services.db, {
+      await services.audit.record({
         actor: user.address,
         action: 'class.index.remove',
         target: `${name}.${request.params.field}`,

@@ -4,12 +4,11 @@ import { ANY_OWNER } from '../objects/access.ts'
 import { SCHEMA_CLASS } from '../objects/class-permissions.ts'
 import { assertStoredClassName } from '../objects/names.ts'
 import type { Document } from '../objects/wire.ts'
-import { ensureMasterOwner, MASTER_OWNER } from '../compat/master-key.ts'
+import { MASTER_OWNER, type MasterOwner } from '../compat/master-key.ts'
 import { closedPermissions, openClasses } from '../compat/open-classes.ts'
 import type { Sync } from '../sync/definition.ts'
 import type { ConsoleNeeds } from './needs.ts'
 import { consoleAccess } from '../auth/team.ts'
-import { recordAudit } from '../audit/log.ts'
 import { consoleErrors, tags } from './schemas.ts'
 
 // The classes anyone signed out may write (compat/open-classes.ts), as the console badges them,
@@ -31,10 +30,16 @@ const openClassSchema = {
   required: ['className', 'create', 'write'],
 } as const
 
+/** The services these routes use. */
+export type ConsoleOpenClassNeeds = ConsoleNeeds & {
+  syncs: readonly Sync[]
+  masterOwner: MasterOwner
+}
+
 /** The open-class routes, inside the console's data plugin (whose access hook guards them). */
 export async function consoleOpenClassRoutes(
   app: FastifyInstance,
-  services: ConsoleNeeds & { syncs: readonly Sync[] },
+  services: ConsoleOpenClassNeeds,
 ) {
   const requireConsole = consoleAccess(services.config.app)
 
@@ -81,7 +86,7 @@ export async function consoleOpenClassRoutes(
     async (request) => {
       const { user } = await requireConsole(request, 'write')
       const name = assertStoredClassName(request.params.className)
-      await ensureMasterOwner(services.db)
+      await services.masterOwner.ensure()
       const now = new Date()
       await services.objects.insertAbsent([
         {
@@ -108,7 +113,7 @@ export async function consoleOpenClassRoutes(
           return { data: { ...current.data, classLevelPermissions: after } }
         },
       )
-      await recordAudit(services.db, {
+      await services.audit.record({
         actor: user.address,
         action: 'class.close',
         target: name,

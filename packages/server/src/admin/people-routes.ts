@@ -1,13 +1,10 @@
-import { consoleRoutes as c, placeholderUserIds } from '@portico/sdk/wire'
-import { and, count, desc, eq, gt, ilike, isNull, notInArray, sql } from 'drizzle-orm'
+import { consoleRoutes as c } from '@portico/sdk/wire'
 
 import { errorBodySchema } from '../errors.ts'
 import { badRequest, notFound } from '../errors.ts'
-import { eventCounts, files, sessions, users } from '../db/schema.ts'
-import { createApiKey, listApiKeys, revokeApiKey } from '../rpc/api-keys.ts'
 import { consoleAccess } from '../auth/team.ts'
 import { guardConsoleRoutes } from './guard.ts'
-import { listAudit, recordAudit } from '../audit/log.ts'
+import type { People } from './people.ts'
 import { consoleErrors, paging, tags } from './schemas.ts'
 import { effectiveSettings } from './settings.ts'
 import { routePlugin } from '../http/route-plugin.ts'
@@ -16,10 +13,11 @@ import type { Sessions } from '../auth/sessions.ts'
 import type { ConsoleNeeds } from './needs.ts'
 
 /** The services these routes use. */
-/** Users who are people: not the server's own principals (PLACEHOLDER_USERS). */
-const people = notInArray(users.id, [...placeholderUserIds])
-
-export type ConsolePeopleNeeds = ConsoleNeeds & { apiKeys: ApiKeyVerifier; sessions: Sessions }
+export type ConsolePeopleNeeds = ConsoleNeeds & {
+  apiKeys: ApiKeyVerifier
+  sessions: Sessions
+  people: People
+}
 
 // The console's routes about people and the server: who is signed in, sessions, API keys,
 // settings and the audit log. Objects, files and imports are in data-routes.ts.
@@ -32,7 +30,6 @@ export const consolePeopleRoutes = routePlugin(
   async function consolePeopleRoutes(app, services: ConsolePeopleNeeds) {
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
-    const db = services.db
 
     app.get(
       '/api/admin/me',
@@ -57,20 +54,11 @@ export const consolePeopleRoutes = routePlugin(
         const now = new Date()
         const [[userCount], [sessionCount], classes, [fileTotals], [eventsToday]] =
           await Promise.all([
-            db.select({ n: count() }).from(users).where(people),
-            db
-              .select({ n: count() })
-              .from(sessions)
-              .where(and(isNull(sessions.revokedAt), gt(sessions.expiresAt, now))),
+            services.people.count(),
+            services.people.activeSessionCount(now),
             services.objects.countByClass(),
-            db
-              .select({ n: count(), bytes: sql<string>`coalesce(sum(${files.size}), 0)` })
-              .from(files),
-            // From the hourly counts the event writer keeps: no scan of the day's events.
-            db
-              .select({ n: sql<number>`coalesce(sum(${eventCounts.count}), 0)`.mapWith(Number) })
-              .from(eventCounts)
-              .where(sql`${eventCounts.hour} >= date_trunc('day', now())`),
+            services.people.fileTotals(),
+            services.people.eventsToday(),
           ])
         return {
           users: userCount!.n,
@@ -95,29 +83,7 @@ export const consolePeopleRoutes = routePlugin(
       async (request) => {
         await requireConsole(request, 'read')
         const search = request.query.search?.trim()
-        const active = sql<number>`count(${sessions.id}) filter (where ${sessions.revokedAt} is null and ${sessions.expiresAt} > now())`
-        const rows = await db
-          .select({
-            id: users.id,
-            address: users.address,
-            firstSignInAt: users.firstSignInAt,
-            lastSignInAt: users.lastSignInAt,
-            activeSessions: active.mapWith(Number),
-            lastSeenAt: sql<Date | null>`max(${sessions.lastSeenAt})`.mapWith(
-              (value: string | Date | null) => (value ? new Date(value).toISOString() : null),
-            ),
-          })
-          .from(users)
-          .leftJoin(sessions, eq(sessions.userId, users.id))
-          .where(
-            search
-              ? and(people, ilike(users.address, `%${search.replace(/[%_\\]/g, '')}%`))
-              : people,
-          )
-          .groupBy(users.id)
-          .orderBy(desc(users.lastSignInAt), users.id)
-          .limit(paging(request.query).limit)
-          .offset(paging(request.query).offset)
+        const rows = await services.people.list(search, paging(request.query))
         return { results: rows }
       },
     )
@@ -134,20 +100,7 @@ export const consolePeopleRoutes = routePlugin(
       },
       async (request) => {
         await requireConsole(request, 'read')
-        const rows = await db
-          .select({
-            id: sessions.id,
-            chainId: sessions.chainId,
-            userAgent: sessions.userAgent,
-            createdAt: sessions.createdAt,
-            lastSeenAt: sessions.lastSeenAt,
-            expiresAt: sessions.expiresAt,
-            revokedAt: sessions.revokedAt,
-          })
-          .from(sessions)
-          .where(eq(sessions.userId, request.params.userId))
-          .orderBy(desc(sessions.lastSeenAt))
-          .limit(200)
+        const rows = await services.people.sessionsOf(request.params.userId)
         return { results: rows }
       },
     )
@@ -164,22 +117,7 @@ export const consolePeopleRoutes = routePlugin(
       },
       async (request) => {
         const { user } = await requireConsole(request, 'destructive')
-        const revoked = await db.transaction(async (tx) => {
-          const rows = await tx
-            .update(sessions)
-            .set({ revokedAt: new Date() })
-            .where(and(eq(sessions.id, request.params.sessionId), isNull(sessions.revokedAt)))
-            .returning({ id: sessions.id, userId: sessions.userId })
-          if (rows.length)
-            await recordAudit(tx, {
-              actor: user.address,
-              action: 'session.revoke',
-              target: `session/${rows[0]!.id}`,
-              before: { userId: rows[0]!.userId, revoked: false },
-              after: { revoked: true },
-            })
-          return rows.length > 0
-        })
+        const revoked = await services.people.revokeSession(request.params.sessionId, user.address)
         if (!revoked) throw notFound('No such active session.')
         await services.sessions.forget({ sessionIds: [request.params.sessionId] })
         return { revoked: 1 }
@@ -198,21 +136,7 @@ export const consolePeopleRoutes = routePlugin(
       },
       async (request) => {
         const { user } = await requireConsole(request, 'destructive')
-        const revoked = await db.transaction(async (tx) => {
-          const rows = await tx
-            .update(sessions)
-            .set({ revokedAt: new Date() })
-            .where(and(eq(sessions.userId, request.params.userId), isNull(sessions.revokedAt)))
-            .returning({ id: sessions.id })
-          await recordAudit(tx, {
-            actor: user.address,
-            action: 'user.revoke_sessions',
-            target: `user/${request.params.userId}`,
-            before: { activeSessions: rows.length },
-            after: { activeSessions: 0 },
-          })
-          return rows.length
-        })
+        const revoked = await services.people.revokeSessionsOf(request.params.userId, user.address)
         if (revoked) await services.sessions.forget({ userId: request.params.userId })
         return { revoked }
       },
@@ -229,7 +153,7 @@ export const consolePeopleRoutes = routePlugin(
       },
       async (request) => {
         await requireConsole(request, 'read')
-        return { results: await listApiKeys(db) }
+        return { results: await services.people.listApiKeys() }
       },
     )
 
@@ -247,8 +171,8 @@ export const consolePeopleRoutes = routePlugin(
         const { user } = await requireConsole(request, 'write')
         if (!request.body.label.trim())
           throw badRequest('Give the key a label: who or what uses it.')
-        const created = await createApiKey(db, request.body.label)
-        await recordAudit(db, {
+        const created = await services.people.createApiKey(request.body.label)
+        await services.audit.record({
           actor: user.address,
           action: 'api_key.create',
           target: `api_key/${created.id}`,
@@ -270,10 +194,10 @@ export const consolePeopleRoutes = routePlugin(
       },
       async (request) => {
         const { user } = await requireConsole(request, 'destructive')
-        if (!(await revokeApiKey(db, request.params.keyId)))
+        if (!(await services.people.revokeApiKey(request.params.keyId)))
           throw notFound('No such active API key.')
         services.apiKeys.forget(request.params.keyId)
-        await recordAudit(db, {
+        await services.audit.record({
           actor: user.address,
           action: 'api_key.revoke',
           target: `api_key/${request.params.keyId}`,
@@ -312,7 +236,9 @@ export const consolePeopleRoutes = routePlugin(
       async (request) => {
         await requireConsole(request, 'read')
         const before = request.query.before === undefined ? undefined : Number(request.query.before)
-        return { results: await listAudit(db, { limit: paging(request.query).limit, before }) }
+        return {
+          results: await services.audit.list({ limit: paging(request.query).limit, before }),
+        }
       },
     )
   },

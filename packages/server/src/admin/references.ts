@@ -111,3 +111,21 @@ export async function checkReferences(
       { acl: `role:${missing}` },
     )
 }
+
+/** `checkReferences` on one database and object store, for the console's routes. */
+export class ReferenceCheck {
+  readonly #db: Database
+  readonly #objects: ObjectStore
+
+  constructor(db: Database, objects: ObjectStore) {
+    this.#db = db
+    this.#objects = objects
+  }
+
+  check(
+    document: { data?: Record<string, unknown>; acl?: Acl | undefined },
+    before: () => Promise<{ data: Record<string, unknown>; acl: Acl } | null>,
+  ): Promise<void> {
+    return checkReferences(this.#db, this.#objects, document, before)
+  }
+}

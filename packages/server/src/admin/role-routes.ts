@@ -5,24 +5,16 @@ import { routePlugin } from '../http/route-plugin.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import { parseAcl } from '../objects/acl.ts'
 import { translatePage } from '../objects/query.ts'
-import {
-  changeRole,
-  createRole,
-  deleteRole,
-  listRoles,
-  readRole,
-  type RoleDetail,
-  type RoleDeps,
-} from '../roles/roles.ts'
+import type { RoleDetail } from '../roles/roles.ts'
+import type { Roles } from '../roles/service.ts'
 import { consoleAccess } from '../auth/team.ts'
 import { guardConsoleRoutes } from './guard.ts'
-import { aclByUserId, addressesOf } from './acl-users.ts'
-import { recordAudit } from '../audit/log.ts'
+import type { AclUsers } from './acl-users.ts'
 import { consoleErrors, tags } from './schemas.ts'
 import type { ConsoleNeeds } from './needs.ts'
 
 /** The services these routes use. */
-export type ConsoleRoleNeeds = ConsoleNeeds
+export type ConsoleRoleNeeds = ConsoleNeeds & { roles: Roles; aclUsers: AclUsers }
 
 // The console's roles: the same operations as `/api/roles` (roles/roles.ts), as the console,
 // which reads and changes every role whatever its ACL. Users are shown by their wallet address,
@@ -38,12 +30,11 @@ export const consoleRoleRoutes = routePlugin(
     const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
-    const deps: RoleDeps = services
-    const db = services.db
+    const { aclUsers } = services
 
     /** The role with its users' wallet addresses. */
     const withAddresses = async (role: RoleDetail) => {
-      const addressOf = await addressesOf(db, role.users)
+      const addressOf = await aclUsers.addressesOf(role.users)
       return {
         ...role,
         users: role.users.map((id) => ({ id, address: addressOf.get(id) ?? null })),
@@ -68,7 +59,10 @@ export const consoleRoleRoutes = routePlugin(
       },
       async (request) => {
         await requireConsole(request, 'read')
-        return listRoles(deps, ANY_OWNER, translatePage(request.query.limit, request.query.skip))
+        return services.roles.list(
+          ANY_OWNER,
+          translatePage(request.query.limit, request.query.skip),
+        )
       },
     )
 
@@ -84,7 +78,7 @@ export const consoleRoleRoutes = routePlugin(
       },
       async (request) => {
         await requireConsole(request, 'read')
-        return withAddresses(await readRole(deps, ANY_OWNER, request.params.name))
+        return withAddresses(await services.roles.read(ANY_OWNER, request.params.name))
       },
     )
 
@@ -102,19 +96,20 @@ export const consoleRoleRoutes = routePlugin(
         const { user } = await requireConsole(request, 'write')
         const { name, acl, users: members, roles } = request.body
         const role = await withAddresses(
-          await createRole(
-            deps,
+          await services.roles.create(
             { ownerId: user.id, viewer: ANY_OWNER },
             {
               name,
               acl:
-                acl === undefined ? { '*': { read: true } } : await aclByUserId(db, parseAcl(acl)),
+                acl === undefined
+                  ? { '*': { read: true } }
+                  : await aclUsers.aclByUserId(parseAcl(acl)),
               users: members,
               roles,
             },
           ),
         )
-        await recordAudit(db, {
+        await services.audit.record({
           actor: user.address,
           action: 'role.create',
           target: `role/${role.name}`,
@@ -139,15 +134,15 @@ export const consoleRoleRoutes = routePlugin(
         const { user } = await requireConsole(request, 'write')
         const { name } = request.params
         const { add, remove, acl } = request.body
-        const before = await withAddresses(await readRole(deps, ANY_OWNER, name))
+        const before = await withAddresses(await services.roles.read(ANY_OWNER, name))
         const after = await withAddresses(
-          await changeRole(deps, ANY_OWNER, name, {
+          await services.roles.change(ANY_OWNER, name, {
             add,
             remove,
-            acl: acl === undefined ? undefined : await aclByUserId(db, parseAcl(acl)),
+            acl: acl === undefined ? undefined : await aclUsers.aclByUserId(parseAcl(acl)),
           }),
         )
-        await recordAudit(db, {
+        await services.audit.record({
           actor: user.address,
           action: 'role.update',
           target: `role/${name}`,
@@ -170,8 +165,10 @@ export const consoleRoleRoutes = routePlugin(
       },
       async (request, reply) => {
         const { user } = await requireConsole(request, 'destructive')
-        const before = await withAddresses(await deleteRole(deps, ANY_OWNER, request.params.name))
-        await recordAudit(db, {
+        const before = await withAddresses(
+          await services.roles.delete(ANY_OWNER, request.params.name),
+        )
+        await services.audit.record({
           actor: user.address,
           action: 'role.delete',
           target: `role/${before.name}`,

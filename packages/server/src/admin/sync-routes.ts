@@ -1,16 +1,15 @@
 import { consoleRoutes as c } from '@portico/sdk/wire'
-import { eventSyncs } from '../db/schema.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { errorBodySchema, notFound } from '../errors.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import { WatchRefusal } from '../sync/watch-params.ts'
 import { consoleAccess } from '../auth/team.ts'
-import { recordAudit } from '../audit/log.ts'
 import { consoleWeb3ApiRoutes } from './web3api-routes.ts'
 import { consoleErrors, tags } from './schemas.ts'
 import type { Sync } from '../sync/definition.ts'
 import type { SyncStatus } from '../sync/syncer.ts'
 import type { Watches } from '../sync/watches.ts'
+import type { SyncProgress } from '../sync/store.ts'
 import type { ConsoleNeeds } from './needs.ts'
 import type { Web3Api } from '../web3api/service.ts'
 
@@ -20,6 +19,7 @@ export type ConsoleSyncNeeds = ConsoleNeeds & {
   processId: string
   syncs: Sync[]
   watches: Watches
+  syncProgress: SyncProgress
   syncStatus(): (SyncStatus & { writer: boolean })[]
 }
 
@@ -49,9 +49,7 @@ export const consoleSyncRoutes = routePlugin(
       },
       async (request) => {
         await requireConsole(request, 'read')
-        const stored = new Map(
-          (await services.db.select().from(eventSyncs)).map((row) => [row.name, row]),
-        )
+        const stored = new Map((await services.syncProgress.all()).map((row) => [row.name, row]))
         const watches = new Map(services.watches.list().map((watch) => [watch.syncName, watch]))
         const status = new Map(services.syncStatus().map((s) => [s.name, s]))
         const stopped = services.watches.stoppedSyncNames()
@@ -111,7 +109,7 @@ export const consoleSyncRoutes = routePlugin(
           if (error instanceof WatchRefusal) throw notFound(error.message)
           throw error
         }
-        await recordAudit(services.db, {
+        await services.audit.record({
           actor: user.address,
           action: 'watch.remove',
           target: `watch/${tableName}`,

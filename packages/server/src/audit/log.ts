@@ -36,3 +36,20 @@ export async function listAudit(db: Database, page: { limit: number; before?: nu
     .limit(page.limit)
   return rows.map((row) => ({ ...row, at: row.at.toISOString() }))
 }
+
+/** The audit log as routes use it: writes and reads outside a change's own transaction. */
+export class AuditLog {
+  readonly #db: Database
+
+  constructor(db: Database) {
+    this.#db = db
+  }
+
+  record(entry: AuditEntry): Promise<void> {
+    return recordAudit(this.#db, entry)
+  }
+
+  list(page: { limit: number; before?: number }) {
+    return listAudit(this.#db, page)
+  }
+}

@@ -62,6 +62,34 @@ export async function addressesOf(db: Database, userId: string): Promise<LinkedA
   return rows.map((row) => ({ ...row, address: row.address as Address, primary: !!row.primary }))
 }
 
+/** Reads of the wallets linked to users, for routes (which hold no transaction of their own). */
+export class LinkedAddresses {
+  readonly #db: Database
+
+  constructor(db: Database) {
+    this.#db = db
+  }
+
+  /** The wallets of a user: the primary first, then in the order they were linked. */
+  of(userId: string): Promise<LinkedAddress[]> {
+    return addressesOf(this.#db, userId)
+  }
+
+  /** The user an address signs in as, if it is linked to one. */
+  userOf(address: string): Promise<string | undefined> {
+    return userOfAddress(this.#db, address)
+  }
+
+  /** The user whose primary address (`users.address`) is `address`, checksummed. */
+  async primaryUserOf(address: Address): Promise<string | undefined> {
+    const [user] = await this.#db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.address, address))
+    return user?.id
+  }
+}
+
 /**
  * Links `address` to the user. Linking an address the user already has changes nothing
  * (`linked: false`); an address of another user is refused with 409 `address_taken`.

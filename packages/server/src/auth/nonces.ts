@@ -30,3 +30,20 @@ export async function issueNonce(db: Database, ttlMs: number): Promise<Nonce> {
 export async function pruneNonces(db: Database, before: Date): Promise<void> {
   await db.delete(nonces).where(lt(nonces.expiresAt, before))
 }
+
+/** Sign-in nonces on one database, for the routes that hand them out. */
+export class SignInNonces {
+  readonly #db: Database
+
+  constructor(db: Database) {
+    this.#db = db
+  }
+
+  issue(ttlMs: number): Promise<Nonce> {
+    return issueNonce(this.#db, ttlMs)
+  }
+
+  prune(before: Date): Promise<void> {
+    return pruneNonces(this.#db, before)
+  }
+}

@@ -1,16 +1,14 @@
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
-import { eq } from 'drizzle-orm'
 import { getAddress } from 'viem'
-import type { Database } from '../db/client.ts'
-import { users } from '../db/schema.ts'
 import { errorBodySchema } from '../errors.ts'
 import { STORED_FILE_NAME } from '../files/store.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import { parseWhere } from '../objects/condition.ts'
 import type { ObjectStore } from '../objects/object-store.ts'
+import type { LinkedAddresses } from './addresses.ts'
 
 /** The services these routes use. */
-export type PublicProfileNeeds = { db: Database; objects: ObjectStore }
+export type PublicProfileNeeds = { linkedAddresses: LinkedAddresses; objects: ObjectStore }
 
 // What the public page of a wallet (`/u/<address>`) shows of its user. The profile is the user's
 // own `Profile` object, written by the web app and readable by them alone; `public: true` in it
@@ -35,16 +33,16 @@ export interface PublicProfile {
 
 /** The public part of the profile of the user whose primary address is `address`. */
 export async function publicProfile(
-  db: Database,
+  linkedAddresses: Pick<LinkedAddresses, 'primaryUserOf'>,
   objects: ObjectStore,
   address: string,
 ): Promise<PublicProfile> {
   const checked = getAddress(address)
-  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.address, checked))
-  if (!user) return { address: checked }
+  const userId = await linkedAddresses.primaryUserOf(checked)
+  if (!userId) return { address: checked }
   // Read as the user themselves: what they can read of their own, under the same access rule.
-  const { results } = await objects.query(user.id, PROFILE_CLASS, {
-    where: parseWhere({ owner: user.id }),
+  const { results } = await objects.query(userId, PROFILE_CLASS, {
+    where: parseWhere({ owner: userId }),
     order: '-updatedAt',
     limit: 1,
     skip: 0,
@@ -102,7 +100,7 @@ export const publicProfileRoutes = routePlugin(
       async (request, reply) => {
         // A choice made public or private shows at the next look, not after a cache's time.
         reply.header('cache-control', 'no-cache')
-        return publicProfile(services.db, services.objects, request.params.address)
+        return publicProfile(services.linkedAddresses, services.objects, request.params.address)
       },
     )
   },

@@ -1,20 +1,17 @@
-import { and, desc, eq, gt, isNull, lt } from 'drizzle-orm'
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import type { FastifyReply } from 'fastify'
 import type { Hex } from 'viem'
 import { consoleRoleOf } from './team.ts'
-import { addressesOf, type LinkedAddress } from '../auth/addresses.ts'
-import { issueNonce, pruneNonces } from '../auth/nonces.ts'
+import type { LinkedAddresses, LinkedAddress } from '../auth/addresses.ts'
+import type { SignInNonces } from '../auth/nonces.ts'
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE, sessionCookieName } from '../auth/sessions.ts'
 import { verifySignInSignature } from '../auth/signature.ts'
 import { checkSignInMessage } from '../auth/siwe.ts'
 import { linkWallet, unlinkWallet } from '../auth/wallets.ts'
-import { sessions } from '../db/schema.ts'
 import { forbidden, notFound } from '../errors.ts'
 import { authSchemas as s } from './schemas.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import type { ServerConfig } from '../config/server.ts'
-import type { Database } from '../db/client.ts'
 import type { ObjectStore } from '../objects/object-store.ts'
 import type { Sessions } from './sessions.ts'
 import type { SignIns } from './sign-in.ts'
@@ -23,7 +20,8 @@ import type { ChainClients } from './signature.ts'
 /** The services these routes use. */
 export type AuthRouteNeeds = {
   config: ServerConfig
-  db: Database
+  nonces: SignInNonces
+  linkedAddresses: LinkedAddresses
   objects: ObjectStore
   sessions: Sessions
   signIns: SignIns
@@ -76,12 +74,14 @@ export const authRoutes = routePlugin(
         .clearCookie(SECURE_SESSION_COOKIE, cookieOptions(true))
 
     app.post('/api/auth/nonce', { schema: s.nonce, config: { rateLimit } }, async () => {
-      const nonce = await issueNonce(services.db, config.nonceTtlMs)
+      const nonce = await services.nonces.issue(config.nonceTtlMs)
       // Now and then, forget nonces that expired a day ago (they only explain late rejections).
       if (++issued % 500 === 0) {
-        pruneNonces(services.db, new Date(Date.now() - 86_400_000)).catch((error: unknown) =>
-          app.log.warn({ err: error }, 'pruning old nonces failed; tried again later'),
-        )
+        services.nonces
+          .prune(new Date(Date.now() - 86_400_000))
+          .catch((error: unknown) =>
+            app.log.warn({ err: error }, 'pruning old nonces failed; tried again later'),
+          )
       }
       const origin = config.publicOrigins[0]!
       return {
@@ -120,7 +120,7 @@ export const authRoutes = routePlugin(
           userAgent: request.headers['user-agent'],
           ttlMs: config.sessionTtlMs,
         })
-        const addresses = addressList(await addressesOf(services.db, user.id))
+        const addresses = addressList(await services.linkedAddresses.of(user.id))
         const body = {
           user: { id: user.id, address: user.address, addresses, ...roleOf(user.address, config) },
           session: { id: session.id, expiresAt: session.expiresAt.toISOString() },
@@ -142,18 +142,10 @@ export const authRoutes = routePlugin(
         throw forbidden(
           'This account signs in with a password on the Parse-compatible API; link a wallet to it to use this API.',
         )
-      const addresses = addressList(await addressesOf(services.db, user.id))
+      const addresses = addressList(await services.linkedAddresses.of(user.id))
       // Keep "last seen" roughly current for the sessions list without a write per request.
       if (Date.now() - session.lastSeenAt.getTime() > 60_000) {
-        await services.db
-          .update(sessions)
-          .set({ lastSeenAt: new Date() })
-          .where(
-            and(
-              eq(sessions.id, session.id),
-              lt(sessions.lastSeenAt, new Date(Date.now() - 60_000)),
-            ),
-          )
+        await services.sessions.touch(session.id)
       }
       return {
         user: {
@@ -193,7 +185,7 @@ export const authRoutes = routePlugin(
 
     app.get('/api/auth/wallets', { schema: s.wallets }, async (request) => {
       const { user } = await request.requireUser()
-      return walletsAnswer(await addressesOf(services.db, user.id))
+      return walletsAnswer(await services.linkedAddresses.of(user.id))
     })
 
     app.delete('/api/auth/wallets/:address', { schema: s.unlink }, async (request) => {
@@ -215,18 +207,7 @@ export const authRoutes = routePlugin(
 
     app.get('/api/auth/sessions', { schema: s.sessions }, async (request) => {
       const current = await request.requireUser()
-      const rows = await services.db
-        .select()
-        .from(sessions)
-        .where(
-          and(
-            eq(sessions.userId, current.user.id),
-            isNull(sessions.revokedAt),
-            gt(sessions.expiresAt, new Date()),
-          ),
-        )
-        .orderBy(desc(sessions.createdAt))
-        .limit(100)
+      const rows = await services.sessions.listLive(current.user.id)
       return {
         sessions: rows.map((row) => ({
           id: row.id,

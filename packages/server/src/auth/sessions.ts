@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { and, eq, gt, inArray, isNull } from 'drizzle-orm'
+import { and, desc, eq, gt, inArray, isNull, lt } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Database } from '../db/client.ts'
@@ -154,6 +154,35 @@ export class Sessions {
       .returning({ id: sessions.id })
     if (rows.length) await this.forget({ sessionIds: [sessionId] })
     return rows.length > 0
+  }
+
+  /**
+   * Marks a session seen now, unless that was written less than a minute ago: "last seen" stays
+   * roughly current for the sessions list without a write per request.
+   */
+  async touch(sessionId: string): Promise<void> {
+    await this.#db
+      .update(sessions)
+      .set({ lastSeenAt: new Date() })
+      .where(
+        and(eq(sessions.id, sessionId), lt(sessions.lastSeenAt, new Date(Date.now() - 60_000))),
+      )
+  }
+
+  /** A user's live (unrevoked, unexpired) sessions, newest first, at most 100. */
+  listLive(userId: string): Promise<Session[]> {
+    return this.#db
+      .select()
+      .from(sessions)
+      .where(
+        and(
+          eq(sessions.userId, userId),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, new Date()),
+        ),
+      )
+      .orderBy(desc(sessions.createdAt))
+      .limit(100)
   }
 }
 

@@ -1,7 +1,5 @@
-import { eq } from 'drizzle-orm'
-import type { Database } from '../db/client.ts'
 import type { WindowCounter } from '../db/cluster/cluster.ts'
-import { users } from '../db/schema.ts'
+import type { Users } from '../auth/users.ts'
 import { currentScope } from '../http/request-scope.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import type {
@@ -29,7 +27,7 @@ import { validate } from './validator.ts'
 // handler gets the request object Parse Server gives it.
 
 export interface CloudDeps {
-  db: Database
+  users: Pick<Users, 'find'>
   objects: () => ObjectStore
   roles: ViewerRoles
   counter: WindowCounter
@@ -294,7 +292,7 @@ export class CloudTriggers implements ObjectHooks {
   async #readUser(id: string): Promise<WireObject> {
     const object = await this.deps.objects().readAsServer({ className: '_User', objectId: id })
     if (object) return object
-    const [row] = await this.deps.db.select().from(users).where(eq(users.id, id)).limit(1)
+    const row = await this.deps.users.find(id)
     const address = row?.address?.toLowerCase()
     const at = (row?.firstSignInAt ?? new Date()).toISOString()
     return {

@@ -1,5 +1,4 @@
 import type { CompatCall, CompatServices } from '../compat/call.ts'
-import { ensureMasterOwner } from '../compat/master-key.ts'
 import { toParseObject } from '../objects/parse-shape.ts'
 import { syncedView } from '../compat/synced-classes.ts'
 import type { CompatRoutes } from '../compat/routes.ts'
@@ -66,7 +65,7 @@ export async function openCloudCode(options: CloudCodeOptions): Promise<CloudCod
   })
   installCloudApi(Parse, registry, logs)
   const triggers = new CloudTriggers(Parse, registry, {
-    db: services.db,
+    users: services.users,
     objects,
     roles: options.roles,
     counter: options.counter,
@@ -81,7 +80,7 @@ export async function openCloudCode(options: CloudCodeOptions): Promise<CloudCod
 
   if (options.path) {
     keepRunningOnStrayRejections(services.log)
-    await ensureMasterOwner(services.db)
+    await services.masterOwner.ensure()
     const globals = globalThis as Record<string, unknown>
     globals.Parse = Parse
     globals.Moralis = moralisOf(Parse, logs, (name, params) =>

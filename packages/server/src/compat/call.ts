@@ -3,11 +3,16 @@ import type { AddressIndex } from '../addresses/service.ts'
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
 import type { CurrentUser, Sessions } from '../auth/sessions.ts'
 import type { SignIns } from '../auth/sign-in.ts'
+import type { Users } from '../auth/users.ts'
+import type { IdempotencyRecords } from '../idempotency/store.ts'
+import type { SignInNonces } from '../auth/nonces.ts'
+import type { LinkedAddresses } from '../auth/addresses.ts'
 import type { ObjectStore } from '../objects/object-store.ts'
 import { ANY_OWNER, type Changer } from '../objects/access.ts'
 import type { ServerConfig } from '../config/server.ts'
 import type { Database } from '../db/client.ts'
 import type { FileStore } from '../files/store.ts'
+import type { FileRecords } from '../files/records.ts'
 import type { WindowCounter } from '../db/cluster/cluster.ts'
 import type { FieldIndexes } from '../objects/field-indexes.ts'
 import type { Sync } from '../sync/definition.ts'
@@ -15,6 +20,10 @@ import type { Watches } from '../sync/watches.ts'
 import type { Mailer } from '../mail/mailer.ts'
 import type { Web3Api } from '../web3api/service.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
+import type { MasterOwner } from './master-key.ts'
+import type { SchemaReads } from './schema-reads.ts'
+import type { PasswordUsers } from './password-logins.ts'
+import type { AuditLog } from '../audit/log.ts'
 
 // One call to the compatibility mount, whichever way it came: the envelope (`POST` with a
 // text/plain JSON body carrying `_method`, `_ApplicationId`, `_SessionToken`…), a REST call with
@@ -36,6 +45,24 @@ export interface CompatServices {
   sessions: Sessions
   signIns: SignIns
   objects: ObjectStore
+  /** The console's audit log (master-key file deletes are written to it). */
+  audit: AuditLog
+  /** Sign-in nonces (`getServerTime`, `requestMessage`). */
+  nonces: SignInNonces
+  /** The wallets linked to users. */
+  linkedAddresses: LinkedAddresses
+  /** Idempotency records (`X-Parse-Request-Id`). */
+  idempotency: IdempotencyRecords
+  /** Password users: their logins, sessions and mailed tokens. */
+  passwordUsers: PasswordUsers
+  /** What classes' objects hold beyond their schemas. */
+  schemaReads: SchemaReads
+  /** The users' own rows. */
+  users: Users
+  /** The stored files' rows (a master-key delete finds the file's owner). */
+  fileRecords: FileRecords
+  /** The master key's user row, made before it owns anything. */
+  masterOwner: MasterOwner
   /** The site's cloud code (its `afterLogout` trigger is told of logouts). */
   cloud: CompatCloud
   /** The contract-event syncs, whose classes the mount shows as Moralis v1 did. */

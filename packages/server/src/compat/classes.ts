@@ -8,7 +8,6 @@ import { viewerOf, writerOf, type CompatAnswer, type CompatCall } from './call.t
 import { ANY_OWNER } from '../objects/access.ts'
 import { includeTree, resolveIncludes } from './include.ts'
 import { storedWhere } from './where.ts'
-import { relationTargetClass } from '../objects/relation-reads.ts'
 import { MASTER_OWNER } from './master-key.ts'
 import type { CreateRequest } from '../objects/writer.ts'
 import { hasParseDefaults } from './parse-defaults.ts'
@@ -89,7 +88,7 @@ export async function queryClass(call: CompatCall, requested: string): Promise<C
   const redirect = params.redirectClassNameForKey
   const target =
     typeof redirect === 'string'
-      ? await relationTargetClass(call.services.db, requested, redirect)
+      ? await call.services.schemaReads.relationTargetClass(requested, redirect)
       : undefined
   const className = target ? compatClassName(target) : requested
   const view = syncedView(call.services, className)
@@ -236,7 +235,7 @@ export async function updateInClass(
   const writer = await writerOf(call)
   serverKept(className, writer)
   // A user's own fields are checked against the wallets linked to that user, whoever writes.
-  const checkFields = await userFieldsRule(call.services.db, className, objectId)
+  const checkFields = await userFieldsRule(call.services.linkedAddresses, className, objectId)
   checkRequired(call.params, await fieldRules(call.services.objects, className))
   let written: Record<string, unknown> = {}
   const { after: updated } = await call.services.objects.modify(

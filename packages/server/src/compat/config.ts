@@ -2,7 +2,7 @@ import { HttpError } from '../errors.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import { normaliseValue } from '../objects/wire.ts'
 import type { CompatAnswer, CompatCall } from './call.ts'
-import { ensureMasterOwner, MASTER_OWNER } from './master-key.ts'
+import { MASTER_OWNER } from './master-key.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 
 // `Parse.Config`: parameters every client reads (`GET config`) and the master key sets
@@ -31,7 +31,7 @@ const plainObject = (value: unknown): Record<string, unknown> =>
 /** Makes the config's object, empty, unless it is there: the console then lists it to edit. */
 async function ensureStored(call: CompatCall): Promise<void> {
   // Its owner is the master key's user, who exists whether or not a master key is set.
-  await ensureMasterOwner(call.services.db)
+  await call.services.masterOwner.ensure()
   const now = new Date()
   await call.services.objects.insertAbsent([
     {

@@ -1,11 +1,8 @@
-import { eq } from 'drizzle-orm'
-import { files as fileRows } from '../db/schema.ts'
 import { isAllowedType, type FileStore } from '../files/store.ts'
 import type { FastifyReply } from 'fastify'
 import type { CompatAnswer, CompatCall } from './call.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
-import { ensureMasterOwner, MASTER_OWNER } from './master-key.ts'
-import { recordAudit } from '../audit/log.ts'
+import { MASTER_OWNER } from './master-key.ts'
 
 // `files/:name`: uploads as the v1 clients send them (`{ base64, fileData, _ContentType }`, or the
 // raw bytes from a REST client), stored like every Portico file and served back at a URL that
@@ -41,7 +38,7 @@ export function storableName(name: string): string {
  */
 export async function uploadFile(call: CompatCall, givenName: string): Promise<CompatAnswer> {
   const session = call.master ? await call.session() : await call.requireSession()
-  if (call.master && !session) await ensureMasterOwner(call.services.db)
+  if (call.master && !session) await call.services.masterOwner.ensure()
   const user = session?.user ?? MASTER_OWNER
   const name = storableName(givenName)
   let bytes: Buffer
@@ -77,7 +74,7 @@ export async function uploadFile(call: CompatCall, givenName: string): Promise<C
     )
   const stored = await files.save({ ownerId: user.id, name, contentType, body: bytes })
   if (call.master)
-    await recordAudit(call.services.db, {
+    await call.services.audit.record({
       actor: `master key (${call.request.ip})`,
       action: 'file.upload',
       target: `file/${stored}`,
@@ -97,11 +94,7 @@ export async function deleteFile(call: CompatCall, name: string): Promise<Compat
       ParseCode.OPERATION_FORBIDDEN,
       'unauthorized: deleting a file needs the master key.',
     )
-  const { db } = call.services
-  const [file] = await db
-    .select({ ownerId: fileRows.ownerId, contentType: fileRows.contentType, size: fileRows.size })
-    .from(fileRows)
-    .where(eq(fileRows.name, name))
+  const file = await call.services.fileRecords.find(name)
   const removed =
     file &&
     (await call.services.files.remove(name, file.ownerId, `master key (${call.request.ip})`))

@@ -1,13 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { mailTokenWorks, useMailToken } from '../auth/mail-tokens.ts'
-import {
-  MAX_PASSWORD_BYTES,
-  hashPassword,
-  markEmailVerified,
-  revokeSessions,
-  updateLogin,
-} from '../auth/passwords.ts'
-import type { Database } from '../db/client.ts'
+import { MAX_PASSWORD_BYTES, hashPassword } from '../auth/passwords.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import type { CompatServices } from './call.ts'
 import { MAIL_PAGES } from './password-users.ts'
@@ -63,7 +55,7 @@ const described = (summary: string) => ({ schema: { tags: ['compatibility'], sum
 
 /** Adds the pages to the mount (`app` is the mount's encapsulated instance). */
 export function mailPages(app: FastifyInstance, services: CompatServices, mount: string): void {
-  const { db } = services
+  const { passwordUsers } = services
   const resetUrl = `${mount}/${MAIL_PAGES.reset}`
   const title = `${services.config.app.appName}: new password`
 
@@ -72,7 +64,7 @@ export function mailPages(app: FastifyInstance, services: CompatServices, mount:
     described('Password reset page (the link a reset mail carries)'),
     async (request, reply) => {
       const token = tokenOf((request.query as { token?: unknown }).token)
-      if (!token || !(await mailTokenWorks(db, token, 'reset')))
+      if (!token || !(await passwordUsers.mailTokenWorks(token, 'reset')))
         return page(reply, 400, title, paragraph(LINK_DEAD))
       return page(reply, 200, title, resetForm(token))
     },
@@ -107,14 +99,7 @@ export function mailPages(app: FastifyInstance, services: CompatServices, mount:
           resetForm(token, `A password is at most ${MAX_PASSWORD_BYTES} bytes.`),
         )
       const passwordHash = await hashPassword(password)
-      const userId = await db.transaction(async (transaction) => {
-        const tx = transaction as unknown as Database
-        const used = await useMailToken(tx, token, 'reset')
-        if (!used) return undefined
-        await updateLogin(tx, used.userId, { passwordHash })
-        await revokeSessions(tx, used.userId)
-        return used.userId
-      })
+      const userId = await passwordUsers.resetPassword(token, passwordHash)
       if (!userId) return page(reply, 400, title, paragraph(LINK_DEAD))
       await services.sessions.forget({ userId })
       return page(
@@ -134,8 +119,8 @@ export function mailPages(app: FastifyInstance, services: CompatServices, mount:
     async (request, reply) => {
       const verifyTitle = `${services.config.app.appName}: email address`
       const token = tokenOf((request.query as { token?: unknown }).token)
-      const used = token ? await useMailToken(db, token, 'verify') : undefined
-      if (!used || !(await markEmailVerified(db, used.userId, used.email)))
+      const used = token ? await passwordUsers.useMailToken(token, 'verify') : undefined
+      if (!used || !(await passwordUsers.markEmailVerified(used.userId, used.email)))
         return page(reply, 400, verifyTitle, paragraph(LINK_DEAD))
       await services.objects.modify(
         { className: '_User', objectId: used.userId, userId: ANY_OWNER },

@@ -50,3 +50,16 @@ export function masterKeyCheck(settings: {
 export async function ensureMasterOwner(db: Database): Promise<void> {
   await db.insert(users).values(MASTER_OWNER).onConflictDoNothing()
 }
+
+/** The master key's user row, made on the database it was given. */
+export class MasterOwner {
+  readonly #db: Database
+
+  constructor(db: Database) {
+    this.#db = db
+  }
+
+  ensure(): Promise<void> {
+    return ensureMasterOwner(this.#db)
+  }
+}

@@ -6,7 +6,7 @@ import { checkEnvelope, readEnvelope } from './envelope.ts'
 import { serveFile } from './files.ts'
 import { answersWithoutAppId } from './functions.ts'
 import { mailPages } from './mail-pages.ts'
-import { ensureMasterOwner, masterKeyCheck } from './master-key.ts'
+import { masterKeyCheck } from './master-key.ts'
 import { ParseCode, ParseError, parseStatus, toParseError } from './parse-error.ts'
 import { once } from './request-id.ts'
 import { withScope } from '../http/request-scope.ts'
@@ -37,7 +37,7 @@ export async function compatMount(
   const mount = config.compat.mount ?? '/server'
   const appId = config.app.appId
   const masterKey = masterKeyCheck(config.compat)
-  if (config.compat.masterKey !== undefined) await ensureMasterOwner(services.db)
+  if (config.compat.masterKey !== undefined) await services.masterOwner.ensure()
   // Base64 makes a file a third bigger; the envelope adds a little.
   const bodyLimit = Math.max(1024 * 1024, Math.ceil((config.fileMaxBytes * 4) / 3) + 64 * 1024)
   const routes = services.compatRoutes

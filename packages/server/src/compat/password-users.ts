@@ -1,18 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
-import { eq } from 'drizzle-orm'
-import { MAIL_TOKEN_TTL_MS, issueMailToken, type MailPurpose } from '../auth/mail-tokens.ts'
-import {
-  MAX_PASSWORD_BYTES,
-  checkLogin,
-  createPasswordUser,
-  findLogin,
-  hashPassword,
-  revokeSessions,
-  startPasswordSession,
-  updateLogin,
-  type LoginClash,
-} from '../auth/passwords.ts'
-import { users } from '../db/schema.ts'
+import { MAIL_TOKEN_TTL_MS, type MailPurpose } from '../auth/mail-tokens.ts'
+import { MAX_PASSWORD_BYTES, hashPassword, type LoginClash } from '../auth/passwords.ts'
 import type { Mailer } from '../mail/mailer.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import type { Document } from '../objects/wire.ts'
@@ -21,7 +9,6 @@ import { ParseCode, ParseError } from './parse-error.ts'
 import { toParseObject } from '../objects/parse-shape.ts'
 import { applyParseWrite, createAcl } from './parse-object.ts'
 import { checkUserWrite } from './user-fields.ts'
-import { assertUsernameFree } from './usernames.ts'
 
 // Username/password users as the Parse clients use them: `signUp`, `logIn`, `verifyPassword`,
 // a password, username or email changed by saving the user, `requestPasswordReset` and
@@ -121,14 +108,14 @@ export async function signUp(call: CompatCall): Promise<CompatAnswer> {
   const address = checkEmail(email)
   if ('emailVerified' in fields) throw verificationForbidden()
   await limitPasswordTries(call)
-  await assertUsernameFree(services.db, name, undefined, true)
+  await services.passwordUsers.assertUsernameFree(name, undefined, true)
   // Fields the client may not set on a user (authData, sessionToken, wallets) are refused here.
   const data: Document = checkUserWrite(
     applyParseWrite({}, { ...fields, username: name, ...(address ? { email: address } : {}) }),
     [],
   )
   if (address) data.emailVerified = false
-  const made = await createPasswordUser(services.db, {
+  const made = await services.passwordUsers.create({
     username: name,
     email: address,
     passwordHash: await hashPassword(secret),
@@ -157,7 +144,7 @@ export async function signUp(call: CompatCall): Promise<CompatAnswer> {
     await removeUser(call, made.id)
     throw error
   }
-  const session = await startPasswordSession(services.db, {
+  const session = await services.passwordUsers.startSession({
     userId: made.id,
     ttlMs: services.config.app.sessionTtlMs,
     userAgent: call.request.headers['user-agent'],
@@ -174,7 +161,7 @@ export async function signUp(call: CompatCall): Promise<CompatAnswer> {
 }
 
 async function removeUser(call: CompatCall, userId: string) {
-  await call.services.db.delete(users).where(eq(users.id, userId))
+  await call.services.passwordUsers.remove(userId)
 }
 
 /** The username (or email) and password of a log-in or password check, as Parse reads them. */
@@ -200,7 +187,7 @@ function credentialsOf(params: Record<string, unknown>) {
 async function passwordUser(call: CompatCall) {
   const { password, ...by } = credentialsOf(call.params)
   await limitPasswordTries(call)
-  const login = await checkLogin(call.services.db, by, password)
+  const login = await call.services.passwordUsers.check(by, password)
   if (!login) throw invalidLogin()
   // Read as the server, as Parse Server does: a user whose own ACL shuts even them out (`{}`)
   // still signs in with their password and gets their object back.
@@ -215,7 +202,7 @@ export async function logIn(call: CompatCall): Promise<CompatAnswer> {
   const { login, object } = await passwordUser(call)
   // Cloud code's beforeLogin may refuse (a ban) before any session exists.
   await services.signIns.beforeLogin?.({ id: login.userId })
-  const session = await startPasswordSession(services.db, {
+  const session = await services.passwordUsers.startSession({
     userId: login.userId,
     ttlMs: services.config.app.sessionTtlMs,
     userAgent: call.request.headers['user-agent'],
@@ -255,11 +242,11 @@ export async function updateLoginFields(
   if ('emailVerified' in rest && !call.master) throw verificationForbidden()
   const touches = password !== undefined || 'username' in rest || 'email' in rest
   if (!touches) return same
-  const login = await findLogin(call.services.db, { userId: objectId })
+  const login = await call.services.passwordUsers.find({ userId: objectId })
   if (!login) {
     // A wallet user's username and email stay the display values they always were, unique.
     if ('username' in rest)
-      await assertUsernameFree(call.services.db, rest.username, objectId, false)
+      await call.services.passwordUsers.assertUsernameFree(rest.username, objectId, false)
     if (password === undefined) return same
     throw new ParseError(
       ParseCode.OPERATION_FORBIDDEN,
@@ -272,7 +259,7 @@ export async function updateLoginFields(
   const change: { username?: string; email?: string | null; passwordHash?: string } = {}
   if ('username' in rest && rest.username !== login.username) {
     change.username = checkUsername(rest.username)
-    await assertUsernameFree(call.services.db, change.username, objectId, true)
+    await call.services.passwordUsers.assertUsernameFree(change.username, objectId, true)
   }
   let newEmail: string | undefined
   if ('email' in rest) {
@@ -284,18 +271,18 @@ export async function updateLoginFields(
     }
   }
   if (password !== undefined) change.passwordHash = await hashPassword(checkNewPassword(password))
-  const clash = await updateLogin(call.services.db, objectId, change)
+  const clash = await call.services.passwordUsers.update(objectId, change)
   if (clash) throw clashError(clash)
   if (newEmail && call.services.mailer) sendInBackground(call, objectId, newEmail, 'verify')
   if (password === undefined) return { fields: rest, afterUpdate: same.afterUpdate }
   return {
     fields: rest,
     async afterUpdate(answer) {
-      const { db, sessions, config } = call.services
-      await revokeSessions(db, objectId)
+      const { passwordUsers, sessions, config } = call.services
+      await passwordUsers.revokeSessions(objectId)
       await sessions.forget({ userId: objectId })
       if (!current) return answer
-      const session = await startPasswordSession(db, {
+      const session = await passwordUsers.startSession({
         userId: objectId,
         ttlMs: config.app.sessionTtlMs,
         userAgent: call.request.headers['user-agent'],
@@ -353,7 +340,7 @@ export async function requestPasswordReset(call: CompatCall): Promise<CompatAnsw
     60 * 60_000,
     'Too many password reset requests for this address: try again in an hour.',
   )
-  const login = await findLogin(call.services.db, { email })
+  const login = await call.services.passwordUsers.find({ email })
   if (login?.email) sendInBackground(call, login.userId, login.email, 'reset')
   return { body: {} }
 }
@@ -369,7 +356,7 @@ export async function requestEmailVerification(call: CompatCall): Promise<Compat
     60_000,
     'Too many verification requests: try again in a minute.',
   )
-  const login = await findLogin(call.services.db, { email })
+  const login = await call.services.passwordUsers.find({ email })
   if (!login?.email)
     throw new ParseError(UserCode.EMAIL_NOT_FOUND, `No user found with email ${email}`)
   if (login.emailVerified)
@@ -397,7 +384,7 @@ function sendInBackground(call: CompatCall, userId: string, email: string, purpo
   const mailer = services.mailer as Mailer
   const { app, compat } = services.config
   const send = async () => {
-    const token = await issueMailToken(services.db, { userId, purpose, email })
+    const token = await services.passwordUsers.issueMailToken({ userId, purpose, email })
     const link = `${app.publicOrigins[0]}${compat.mount ?? '/server'}/${MAIL_PAGES[purpose]}?token=${token}`
     const hours = MAIL_TOKEN_TTL_MS[purpose] / 3_600_000
     const valid = `The link works once, for ${hours === 1 ? 'an hour' : `${hours} hours`}.`

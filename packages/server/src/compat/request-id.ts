@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto'
-import { claim, record, release } from '../idempotency/store.ts'
 import type { CompatAnswer, CompatCall } from './call.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 
@@ -24,15 +23,15 @@ export async function once(
       .update(`${call.method} ${call.path}\n${JSON.stringify(call.params)}`)
       .digest('hex'),
   }
-  if (!(await claim(call.services.db, claimed)))
+  if (!(await call.services.idempotency.claim(claimed)))
     throw new ParseError(ParseCode.DUPLICATE_REQUEST, 'Duplicate request')
   try {
     const answer = await run()
-    await record(call.services.db, claimed, answer.status ?? 200, answer.body)
+    await call.services.idempotency.record(claimed, answer.status ?? 200, answer.body)
     return answer
   } catch (error) {
     // Refused or failed: nothing was applied, so the client's retry may run.
-    await release(call.services.db, claimed).catch(() => {})
+    await call.services.idempotency.release(claimed).catch(() => {})
     throw error
   }
 }

@@ -1,15 +1,14 @@
-import { eq, sql } from 'drizzle-orm'
-import { queryRows } from '../db/client.ts'
+import { eq } from 'drizzle-orm'
 import { objects } from '../db/schema.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import { parseClassPermissions, SCHEMA_CLASS } from '../objects/class-permissions.ts'
-import { assertOneGeoPointField, geoPointFieldsHeld } from './geo-fields.ts'
+import { assertOneGeoPointField } from './geo-fields.ts'
 import { isValidName, SYSTEM_CLASSES } from '../objects/names.ts'
 import { PARSE_DEFAULT_FIELDS } from '../objects/parse-shape.ts'
 import type { Document } from '../objects/wire.ts'
 import { viewerOf, type CompatAnswer, type CompatCall } from './call.ts'
 import { defaultValue } from './field-defaults.ts'
-import { ensureMasterOwner, MASTER_OWNER } from './master-key.ts'
+import { MASTER_OWNER } from './master-key.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import { compatClassName } from './classes.ts'
 import { storedWhere } from './where.ts'
@@ -48,8 +47,6 @@ const CLOSED = {
   protectedFields: {},
 }
 
-/** Objects a class's fields are guessed from (their first value of each type wins). */
-const SAMPLE = 1_000
 const MAX_DECLARED = 500
 const FIELD_TYPES = new Set([
   'String',
@@ -103,13 +100,7 @@ async function stored(call: CompatCall, className: string) {
 
 /** The fields the first objects of `className` hold, typed by their first values. */
 async function heldFields(call: CompatCall, className: string): Promise<Record<string, Document>> {
-  const rows = await queryRows<{ key: string; value: unknown }>(
-    call.services.db,
-    sql`select distinct on (e.key) e.key, e.value from (
-          select ${objects.data} as data from ${objects} where ${objects.className} = ${className}
-          limit ${SAMPLE}) o, jsonb_each(o.data) as e(key, value)
-        order by e.key`,
-  )
+  const rows = await call.services.schemaReads.heldFields(className)
   return Object.fromEntries(
     rows.map((row) => [
       row.key,
@@ -237,8 +228,8 @@ export async function saveSchema(
 
   const { objects } = call.services
   const addsGeoPoint = Object.values(fields).some((spec) => spec?.type === 'GeoPoint')
-  const held = addsGeoPoint ? await geoPointFieldsHeld(call.services.db, className) : []
-  await ensureMasterOwner(call.services.db)
+  const held = addsGeoPoint ? await call.services.schemaReads.geoPointFieldsHeld(className) : []
+  await call.services.masterOwner.ensure()
   const now = new Date()
   await objects.insertAbsent([
     {

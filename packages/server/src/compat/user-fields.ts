@@ -1,5 +1,4 @@
-import { addressesOf } from '../auth/addresses.ts'
-import type { Database } from '../db/client.ts'
+import type { LinkedAddresses } from '../auth/addresses.ts'
 import type { Document } from '../objects/wire.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 
@@ -44,11 +43,11 @@ export function checkUserWrite(data: Document, linked: readonly string[]): Docum
  * `checkUserWrite` with the user's wallets; nothing for other classes.
  */
 export async function userFieldsRule(
-  db: Database,
+  linkedAddresses: Pick<LinkedAddresses, 'of'>,
   className: string,
   userId: string,
 ): Promise<(data: Document) => Document> {
   if (className !== '_User') return (data) => data
-  const linked = (await addressesOf(db, userId)).map((row) => row.address)
+  const linked = (await linkedAddresses.of(userId)).map((row) => row.address)
   return (data) => checkUserWrite(data, linked)
 }

@@ -2,8 +2,6 @@ import { ANY_OWNER } from '../objects/access.ts'
 import { ownerAcl } from '../objects/acl.ts'
 import { getAddress, isAddress, type Address, type Hex } from 'viem'
 import { createSiweMessage } from 'viem/siwe'
-import { addressesOf, userOfAddress } from '../auth/addresses.ts'
-import { issueNonce } from '../auth/nonces.ts'
 import { verifySignInSignature, type ChainClients } from '../auth/signature.ts'
 import { checkSignInMessage } from '../auth/siwe.ts'
 import { accountsOf, ethAddressRow, linkWallet, unlinkWallet } from '../auth/wallets.ts'
@@ -66,7 +64,7 @@ function readAuthData(value: unknown): MoralisAuthData {
 /** `getServerTime`: a fresh nonce as the `dateTime` the client signs (null with legacy sign-in off). */
 export async function serverTime(call: CompatCall): Promise<unknown> {
   if (!call.services.config.compat.legacySignIn) return null
-  const nonce = await issueNonce(call.services.db, call.services.config.app.nonceTtlMs)
+  const nonce = await call.services.nonces.issue(call.services.config.app.nonceTtlMs)
   return { dateTime: nonce.nonce }
 }
 
@@ -85,7 +83,7 @@ export async function requestMessage(call: CompatCall): Promise<unknown> {
       ParseCode.SCRIPT_FAILED,
       `Sign-in is possible on chains ${config.allowedChainIds.join(', ')} (got ${String(chain).slice(0, 20)}).`,
     )
-  const nonce = await issueNonce(call.services.db, config.nonceTtlMs)
+  const nonce = await call.services.nonces.issue(config.nonceTtlMs)
   const origin = config.publicOrigins[0]!
   const message = createSiweMessage({
     domain: new URL(origin).host,
@@ -219,7 +217,7 @@ export async function signIn(call: CompatCall, clientFor: ChainClients): Promise
  * sign-in here: the user may have signed in and linked wallets through `/api` before.
  */
 async function ensureUserRows(
-  services: Pick<CompatServices, 'db' | 'objects'>,
+  services: Pick<CompatServices, 'linkedAddresses' | 'objects'>,
   user: { id: string; address: string | null },
 ): Promise<{ user: WireObject; created: boolean }> {
   const { objects } = services
@@ -230,7 +228,7 @@ async function ensureUserRows(
   // A password user's object is made at sign-up (or import); without it there is no user.
   if (user.address === null)
     throw new ParseError(ParseCode.OBJECT_NOT_FOUND, 'This user no longer exists.')
-  const accounts = accountsOf(await addressesOf(services.db, user.id))
+  const accounts = accountsOf(await services.linkedAddresses.of(user.id))
   const primary = user.address.toLowerCase()
   const now = new Date()
   const made = await objects.insertAbsent([
@@ -315,7 +313,7 @@ async function updateUserAs(
       // check it again when unchanged): a wallet already linked to the caller needs no nonce.
       const id = (value as { id?: unknown }).id
       if (typeof id === 'string' && isAddress(id, { strict: false })) {
-        const owner = await userOfAddress(call.services.db, id)
+        const owner = await call.services.linkedAddresses.userOf(id)
         if (owner === user.id) continue
       }
       await limitAttempts(call)

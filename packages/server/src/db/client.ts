@@ -221,6 +221,16 @@ export async function pendingMigrations(db: Database): Promise<number | undefine
   }
 }
 
+/** What the health routes ask of the database, without holding it. */
+export interface DatabaseHealth {
+  ping(): Promise<boolean>
+  pendingMigrations(): Promise<number | undefined>
+}
+
+export function databaseHealth(db: Database): DatabaseHealth {
+  return { ping: () => pingDatabase(db), pendingMigrations: () => pendingMigrations(db) }
+}
+
 /** A statement compiled to its text and parameters, to run again without building it anew. */
 export interface CompiledStatement {
   sql: string

@@ -2,19 +2,16 @@ import { consoleRoleOf } from '../auth/team.ts'
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import type { FastifyRequest } from 'fastify'
 
-import { createEventWriter } from '../events/writer.ts'
-import { bucketStart, eventStats, maxBuckets } from '../events/stats.ts'
-import { audienceStats } from '../events/audience.ts'
-import { sharedRandomValue } from '../db/shared-values.ts'
+import { bucketStart, maxBuckets } from '../events/stats.ts'
 import { createVisitorHasher } from '../events/visitor.ts'
 import { badRequest, forbidden } from '../errors.ts'
 import { eventSchemas } from './schemas.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import type { ServerConfig } from '../config/server.ts'
-import type { Database } from '../db/client.ts'
+import type { Events } from './service.ts'
 
 /** The services these routes use. */
-export type EventRouteNeeds = { config: ServerConfig; db: Database }
+export type EventRouteNeeds = { config: ServerConfig; events: Events }
 
 /** Largest `options` object accepted, as JSON text. */
 export const maxOptionsBytes = 4096
@@ -26,11 +23,11 @@ export const eventRoutes = routePlugin(
   async function eventRoutes(fastify, services: EventRouteNeeds) {
     const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
     const config = services.config.app
-    const writer = createEventWriter(services.db)
+    const writer = services.events.createWriter()
     // Answers already sent are durable; wait for the ones in flight before the database closes.
     app.addHook('onClose', async () => writer.drain())
     const visitorOf = createVisitorHasher(
-      config.visitorSecret ?? (await sharedRandomValue(services.db, 'visitor_secret')),
+      config.visitorSecret ?? (await services.events.visitorSecret()),
     )
 
     app.post(
@@ -95,13 +92,13 @@ export const eventRoutes = routePlugin(
     app.get('/api/events/stats', { schema: eventSchemas.stats }, async (request) => {
       const q = request.query
       const { from, to, bucket } = await teamRange(request, q)
-      return eventStats(services.db, { from, to, bucket, subdomain: q.subdomain, event: q.event })
+      return services.events.stats({ from, to, bucket, subdomain: q.subdomain, event: q.event })
     })
 
     app.get('/api/events/audience', { schema: eventSchemas.audience }, async (request) => {
       const q = request.query
       const { from, to, bucket } = await teamRange(request, q)
-      return audienceStats(services.db, { from, to, bucket, subdomain: q.subdomain })
+      return services.events.audience({ from, to, bucket, subdomain: q.subdomain })
     })
   },
 )

@@ -1,14 +1,5 @@
 import fp from 'fastify-plugin'
-import type { Database } from '../db/client.ts'
-import {
-  claim,
-  claimOf,
-  expiryAfterClaims,
-  record,
-  release,
-  replay,
-  type IdempotencyClaim,
-} from './store.ts'
+import { claimOf, type IdempotencyClaim, type IdempotencyRecords } from './store.ts'
 
 // Every write route declares how it honours `Idempotency-Key`, in its route config:
 //   idempotent: 'claim'  the key is claimed before the handler runs and the answer recorded
@@ -29,9 +20,9 @@ declare module 'fastify' {
   }
 }
 
-export const idempotencyPlugin = fp<{ db: Database }>(
-  async (app, { db }) => {
-    const afterClaim = expiryAfterClaims(db, app.log)
+export const idempotencyPlugin = fp<{ records: IdempotencyRecords }>(
+  async (app, { records }) => {
+    const afterClaim = records.expiryAfterClaims(app.log)
     app.addHook('preHandler', async (request, reply) => {
       const mode = request.routeOptions.config.idempotent
       if (!mode) return
@@ -41,7 +32,7 @@ export const idempotencyPlugin = fp<{ db: Database }>(
         request.idempotency = { ...c, recordOnSend: false }
         return
       }
-      if (!(await claim(db, c))) return replay(db, c, reply)
+      if (!(await records.claim(c))) return records.replay(c, reply)
       request.idempotency = { ...c, recordOnSend: true }
       afterClaim()
     })
@@ -52,7 +43,7 @@ export const idempotencyPlugin = fp<{ db: Database }>(
       request.idempotency = undefined
       // A refusal by a rate limit changed nothing: the same key may be sent again later.
       if (reply.statusCode >= 500 || reply.statusCode === 429) {
-        await release(db, claimed)
+        await records.release(claimed)
         return payload
       }
       let body: unknown = null
@@ -63,7 +54,7 @@ export const idempotencyPlugin = fp<{ db: Database }>(
           body = null
         }
       }
-      await record(db, claimed, reply.statusCode, body)
+      await records.record(claimed, reply.statusCode, body)
       return payload
     })
   },

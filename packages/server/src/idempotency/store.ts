@@ -166,3 +166,33 @@ export function expiryAfterClaims(db: Database, log: FastifyBaseLogger): () => v
       .catch((error: unknown) => log.warn({ err: error }, 'idempotency cleanup failed'))
   }
 }
+
+/** The idempotency records on one database, for the plugin and the routes that replay. */
+export class IdempotencyRecords {
+  readonly #db: Database
+
+  constructor(db: Database) {
+    this.#db = db
+  }
+
+  claim(c: IdempotencyClaim): Promise<boolean> {
+    return claim(this.#db, c)
+  }
+
+  record(c: Pick<IdempotencyClaim, 'scope' | 'key'>, status: number, body: unknown): Promise<void> {
+    return record(this.#db, c, status, body)
+  }
+
+  release(c: Pick<IdempotencyClaim, 'scope' | 'key'>): Promise<void> {
+    return release(this.#db, c)
+  }
+
+  replay(c: IdempotencyClaim, reply: FastifyReply): Promise<FastifyReply> {
+    return replay(this.#db, c, reply)
+  }
+
+  /** See `expiryAfterClaims`: each caller counts its own claims. */
+  expiryAfterClaims(log: FastifyBaseLogger): () => void {
+    return expiryAfterClaims(this.#db, log)
+  }
+}

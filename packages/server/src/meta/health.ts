@@ -1,9 +1,8 @@
-import { pendingMigrations, pingDatabase } from '../db/client.ts'
 import { serverVersion } from '../version.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import { addressIndexHealthSchema } from '../admin/address-routes.ts'
 import type { ServerConfig } from '../config/server.ts'
-import type { Database, DatabaseKind } from '../db/client.ts'
+import type { DatabaseHealth, DatabaseKind } from '../db/client.ts'
 import type { FileStore } from '../files/store.ts'
 import type { SyncStatus } from '../sync/syncer.ts'
 import type { AddressIndex } from '../addresses/service.ts'
@@ -11,7 +10,7 @@ import type { AddressIndex } from '../addresses/service.ts'
 /** The services these routes use. */
 export type HealthNeeds = {
   config: ServerConfig
-  db: Database
+  databaseHealth: DatabaseHealth
   database: { kind: DatabaseKind }
   files: FileStore
   syncs: unknown[]
@@ -86,7 +85,7 @@ export const healthRoutes = routePlugin(
         },
       },
       async (_request, reply) => {
-        const ok = await pingDatabase(services.db)
+        const ok = await services.databaseHealth.ping()
         return reply.status(ok ? 200 : 503).send({
           status: ok ? 'ok' : 'degraded',
           version: serverVersion,
@@ -128,7 +127,7 @@ export const healthRoutes = routePlugin(
       },
       async (_request, reply) => {
         const [pending, files] = await Promise.all([
-          pendingMigrations(services.db),
+          services.databaseHealth.pendingMigrations(),
           services.config.files.storage === 'database'
             ? ('database' as const)
             : services.files.check().then(

@@ -1,5 +1,5 @@
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
-import { replay } from '../idempotency/store.ts'
+import type { IdempotencyRecords } from '../idempotency/store.ts'
 import { unreadable } from './access.ts'
 import { VISITOR_OWNER } from './object-store.ts'
 import { ownerAcl, parseAcl, withPublicRead } from './acl.ts'
@@ -9,11 +9,10 @@ import { translatePage } from './query.ts'
 import { normaliseDocument } from './wire.ts'
 import { objectSchemas as s } from './schemas.ts'
 import { routePlugin } from '../http/route-plugin.ts'
-import type { Database } from '../db/client.ts'
 import type { ObjectStore } from './object-store.ts'
 
 /** The services these routes use. */
-export type ObjectRouteNeeds = { db: Database; objects: ObjectStore }
+export type ObjectRouteNeeds = { idempotency: IdempotencyRecords; objects: ObjectStore }
 
 // Objects: JSON documents in named classes, each with an ACL (acl.ts). Created without one, an
 // object is its creator's, private unless `publicRead`. Someone who cannot read an object gets
@@ -47,7 +46,7 @@ export const objectRoutes = routePlugin(
           idempotency: request.idempotency,
         })
         if ('created' in outcome) return reply.status(201).send(outcome.created)
-        return replay(services.db, request.idempotency!, reply)
+        return services.idempotency.replay(request.idempotency!, reply)
       },
     )
 

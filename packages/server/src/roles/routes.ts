@@ -2,11 +2,11 @@ import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-
 import { routePlugin } from '../http/route-plugin.ts'
 import { parseAcl } from '../objects/acl.ts'
 import { translatePage } from '../objects/query.ts'
-import { changeRole, createRole, deleteRole, listRoles, readRole, type RoleDeps } from './roles.ts'
+import type { Roles } from './service.ts'
 import { roleSchemas as s } from './schemas.ts'
 
 /** The services these routes use. */
-export type RoleRouteNeeds = RoleDeps
+export type RoleRouteNeeds = { roles: Roles }
 
 // Roles under `/api/roles`, addressed by their name (unique, and what ACLs name them by). The
 // role's own ACL decides: who may read it sees it, who may write it changes its members and
@@ -20,8 +20,7 @@ export const roleRoutes = routePlugin(
 
     app.get('/api/roles', { schema: s.list }, async (request) => {
       const current = await request.currentUser()
-      return listRoles(
-        services,
+      return services.roles.list(
         current?.user.id,
         translatePage(request.query.limit, request.query.skip),
       )
@@ -33,8 +32,7 @@ export const roleRoutes = routePlugin(
       async (request, reply) => {
         const { user } = await request.requireUser()
         const { name, acl, users, roles } = request.body
-        const role = await createRole(
-          services,
+        const role = await services.roles.create(
           { ownerId: user.id, viewer: user.id },
           { name, acl: acl === undefined ? undefined : parseAcl(acl), users, roles },
         )
@@ -44,7 +42,7 @@ export const roleRoutes = routePlugin(
 
     app.get('/api/roles/:name', { schema: s.get }, async (request) => {
       const current = await request.currentUser()
-      return readRole(services, current?.user.id, request.params.name)
+      return services.roles.read(current?.user.id, request.params.name)
     })
 
     app.put(
@@ -53,7 +51,7 @@ export const roleRoutes = routePlugin(
       async (request) => {
         const { user } = await request.requireUser()
         const { add, remove, acl } = request.body
-        return changeRole(services, user.id, request.params.name, {
+        return services.roles.change(user.id, request.params.name, {
           add,
           remove,
           acl: acl === undefined ? undefined : parseAcl(acl),
@@ -66,7 +64,7 @@ export const roleRoutes = routePlugin(
       { schema: s.delete, config: { idempotent: 'claim' } },
       async (request, reply) => {
         const { user } = await request.requireUser()
-        await deleteRole(services, user.id, request.params.name)
+        await services.roles.delete(user.id, request.params.name)
         return reply.status(204).send(null)
       },
     )

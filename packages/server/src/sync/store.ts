@@ -27,6 +27,19 @@ export interface SyncRow {
   data: Document
 }
 
+/** The stored progress of the syncs (their `event_syncs` rows), for the console's list. */
+export class SyncProgress {
+  readonly #db: Database
+
+  constructor(db: Database) {
+    this.#db = db
+  }
+
+  all() {
+    return this.#db.select().from(eventSyncs)
+  }
+}
+
 /** The block a sync reads next (its start block the first time), and the sync's owner row. */
 export async function startProgress(db: Database, sync: Sync): Promise<bigint> {
   await db.insert(users).values(SYNC_OWNER).onConflictDoNothing()
