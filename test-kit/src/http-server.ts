@@ -23,7 +23,14 @@ export async function startTestServer(
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
-    await handle({ req, res, body: Buffer.concat(chunks) })
+    try {
+      await handle({ req, res, body: Buffer.concat(chunks) })
+    } catch {
+      // What the handler stood in front of went away (a node stopped as its test ends): answer
+      // as a failing upstream does, rather than leave an unhandled rejection in the test run.
+      if (!res.headersSent) res.writeHead(502).end()
+      else res.destroy()
+    }
   })
   server.on('connection', (socket) => {
     sockets.add(socket)
