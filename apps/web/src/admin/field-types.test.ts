@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { cellText, columnsOf, editText, parseEdit, typeOfValue } from './field-types.ts'
 
+/** A closed Polygon of three points, as the server keeps one. */
+const SQUARE = {
+  __type: 'Polygon',
+  coordinates: [
+    [0, 0],
+    [0, 1],
+    [1, 1],
+    [0, 0],
+  ],
+}
+
 describe('the data browser field types', () => {
   it('infers each wire type from a value', () => {
     const cases: [unknown, string | undefined][] = [
@@ -12,18 +23,7 @@ describe('the data browser field types', () => {
       [{ __type: 'Relation', className: 'Team' }, 'relation'],
       [{ __type: 'File', name: 'a.png', url: '/api/files/a.png' }, 'file'],
       [{ __type: 'GeoPoint', latitude: 1, longitude: 2 }, 'geopoint'],
-      [
-        {
-          __type: 'Polygon',
-          coordinates: [
-            [0, 0],
-            [0, 1],
-            [1, 1],
-            [0, 0],
-          ],
-        },
-        'polygon',
-      ],
+      [SQUARE, 'polygon'],
       [{ __type: 'Bytes', base64: 'AAEC' }, 'bytes'],
       [[1, 2], 'array'],
       [{ a: 1 }, 'object'],
@@ -86,16 +86,7 @@ describe('the data browser field types', () => {
     })
     expect(parseEdit('bytes', 'AAEC')).toEqual({ value: { __type: 'Bytes', base64: 'AAEC' } })
     expect(parseEdit('bytes', 'AAE')).toHaveProperty('problem')
-    const polygon = {
-      __type: 'Polygon',
-      coordinates: [
-        [0, 0],
-        [0, 1],
-        [1, 1],
-        [0, 0],
-      ],
-    }
-    expect(parseEdit('polygon', editText('polygon', polygon))).toEqual({ value: polygon })
+    expect(parseEdit('polygon', editText('polygon', SQUARE))).toEqual({ value: SQUARE })
     expect(cellText({ __type: 'Bytes', base64: 'AAECAw==' })).toBe('4 bytes: AAECAw==')
     expect(parseEdit('geopoint', '48.85, 2.35')).toEqual({
       value: { __type: 'GeoPoint', latitude: 48.85, longitude: 2.35 },
