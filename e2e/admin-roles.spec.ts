@@ -93,7 +93,7 @@ test('an admin makes a role, adds a member, gives an object to the role, and the
   // This run's object (another run's may be in the same class).
   await objects.getByRole('button', { name: `Open ${secretId}` }).click()
   await page.getByRole('button', { name: 'Add a role' }).click()
-  await page.getByRole('button', { name: 'Save' }).click()
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
   await expect(page.getByRole('alert')).toHaveText('Entry 2: say which role, or remove the entry.')
   await page.getByLabel('Entry 2: role name').fill(role)
   await expect(page.getByLabel('Entry 2: read')).toBeChecked()
@@ -111,7 +111,7 @@ test('an admin makes a role, adds a member, gives an object to the role, and the
     await page.setViewportSize({ width: 1280, height: 900 })
   }
   await page.setViewportSize({ width: 320, height: 800 })
-  await page.getByRole('button', { name: 'Save' }).click()
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
   await expect(page.getByRole('heading', { name: /^RoleSecret / })).toHaveCount(0)
   await page.setViewportSize({ width: 1280, height: 900 })
 
