@@ -230,6 +230,37 @@ test('an admin browses, sorts, filters, edits each type, adds a field and delete
   await page.getByRole('button', { name: 'Clear' }).click()
   await expect(grid.locator('tbody tr')).toHaveCount(3)
 
+  // Tests by type, and OR groups: title ends with "ta", or score is one of 3 and 4.
+  await page.getByRole('radio', { name: 'Conditions' }).check()
+  await page.getByRole('button', { name: 'Add condition' }).click()
+  await page.getByLabel('Field of condition 1').selectOption('title')
+  await page.getByLabel('Test of condition 1').selectOption('endsWith')
+  await page.getByLabel('Value of condition 1').fill('ta')
+  await page.getByRole('button', { name: 'Add an OR group' }).click()
+  await page.getByLabel('Field of condition 2').selectOption('score')
+  await page.getByLabel('Test of condition 2').selectOption('in')
+  await page.getByLabel('Value of condition 2').fill('3, 4')
+  await page.getByRole('button', { name: 'Apply filter' }).click()
+  await expect(grid.locator('tbody tr')).toHaveCount(2)
+  await expect(grid).toContainText('alpha')
+  await expect(grid).toContainText('beta')
+  expect(JSON.parse(new URL(page.url()).searchParams.get('where')!)).toEqual({
+    $or: [{ title: { $regex: 'ta$' } }, { score: { $in: [3, 4] } }],
+  })
+  // A place near another, by distance.
+  await page.getByRole('button', { name: 'Remove condition 2' }).click()
+  await page.getByLabel('Field of condition 1').selectOption('place')
+  await page.getByLabel('Test of condition 1').selectOption('near')
+  await page.getByLabel('Value of condition 1').fill('48.86, 2.35, 5')
+  await page.getByRole('button', { name: 'Apply filter' }).click()
+  await expect(grid.locator('tbody tr')).toHaveCount(3)
+  await page.getByLabel('Value of condition 1').fill('40.7, -74, 5')
+  await page.getByRole('button', { name: 'Apply filter' }).click()
+  await expect(page.getByText('No objects match this filter.')).toBeVisible()
+  await page.getByRole('button', { name: 'Clear' }).click()
+  await expect(grid.locator('tbody tr')).toHaveCount(3)
+  await page.getByRole('radio', { name: 'JSON where' }).check()
+
   // A filter named and kept for the class, used again after a reload, then forgotten.
   await page.getByRole('button', { name: 'Save filter' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Not saved' })).toContainText(

@@ -1,9 +1,10 @@
-import { useState } from 'react'
+import { Fragment, useState } from 'react'
 import type { GridColumn } from './field-types.ts'
 import {
   operatorsFor,
   parseJsonWhere,
   takesValue,
+  VALUE_HINTS,
   whereOf,
   type FilterRow,
   type Operator,
@@ -14,7 +15,7 @@ export type AppliedFilter = { where: Record<string, unknown> | undefined } | { p
 
 /**
  * The data browser's filter bar: conditions built from a field, an operator and a value (all
- * must hold), or a `where` written as JSON. Applying a filter that cannot be read hands its
+ * must hold, or, in OR groups, all of any one group), or a `where` written as JSON. Applying a filter that cannot be read hands its
  * problem up, and the browser then shows no rows. A filter can be named and kept for the class,
  * and used again from the list of saved ones.
  */
@@ -37,6 +38,14 @@ export function FilterBar({
 
   const setRow = (index: number, change: Partial<FilterRow>) =>
     setRows(rows.map((row, i) => (i === index ? { ...row, ...change } : row)))
+  const lastGroup = rows.reduce((last, row) => Math.max(last, row.group ?? 0), 0)
+  // A group's rows stay together: a new row goes after the last one of its group.
+  const addRow = (group: number) => {
+    const row: FilterRow = { field: filterable[0]?.key ?? 'objectId', op: 'eq', value: '', group }
+    const after = rows.findLastIndex((other) => (other.group ?? 0) <= group)
+    setRows([...rows.slice(0, after + 1), row, ...rows.slice(after + 1)])
+  }
+  const dateValue = (row: FilterRow) => typeOf(row.field) === 'date' && !(row.op in VALUE_HINTS)
   const current = () => (mode === 'json' ? parseJsonWhere(json) : whereOf(rows, columns))
   const apply = () => onApply(current())
   const [saved, setSaved] = useState(() => readSavedFilters(className))
@@ -108,70 +117,86 @@ export function FilterBar({
       ) : (
         <ul className="filter-rows">
           {rows.map((row, index) => (
-            <li key={index} className="filter-row">
-              <label>
-                <span className="visually-hidden">Field of condition {index + 1}</span>
-                <select
-                  value={row.field}
-                  onChange={(event) => {
-                    const field = event.target.value
-                    const ops = operatorsFor(typeOf(field)).map((entry) => entry.op)
-                    setRow(index, { field, op: ops.includes(row.op) ? row.op : 'eq' })
-                  }}
-                >
-                  {filterable.map((column) => (
-                    <option key={column.key} value={column.key}>
-                      {column.key}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label>
-                <span className="visually-hidden">Test of condition {index + 1}</span>
-                <select
-                  value={row.op}
-                  onChange={(event) => setRow(index, { op: event.target.value as Operator })}
-                >
-                  {operatorsFor(typeOf(row.field)).map((entry) => (
-                    <option key={entry.op} value={entry.op}>
-                      {entry.label}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              {takesValue(row.op) ? (
-                <label>
-                  <span className="visually-hidden">Value of condition {index + 1}</span>
-                  <input
-                    type={typeOf(row.field) === 'date' ? 'datetime-local' : 'text'}
-                    step={typeOf(row.field) === 'date' ? 1 : undefined}
-                    value={row.value}
-                    placeholder={typeOf(row.field) === 'boolean' ? 'true or false' : 'value'}
-                    onChange={(event) => setRow(index, { value: event.target.value })}
-                  />
-                </label>
+            <Fragment key={index}>
+              {index > 0 && (row.group ?? 0) !== (rows[index - 1]!.group ?? 0) ? (
+                <li className="filter-or">or</li>
               ) : null}
-              <button
-                type="button"
-                className="button-secondary"
-                aria-label={`Remove condition ${index + 1}`}
-                onClick={() => setRows(rows.filter((_row, i) => i !== index))}
-              >
-                ×
-              </button>
-            </li>
+              <li className="filter-row">
+                <label>
+                  <span className="visually-hidden">Field of condition {index + 1}</span>
+                  <select
+                    value={row.field}
+                    onChange={(event) => {
+                      const field = event.target.value
+                      const ops = operatorsFor(typeOf(field)).map((entry) => entry.op)
+                      setRow(index, { field, op: ops.includes(row.op) ? row.op : 'eq' })
+                    }}
+                  >
+                    {filterable.map((column) => (
+                      <option key={column.key} value={column.key}>
+                        {column.key}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <label>
+                  <span className="visually-hidden">Test of condition {index + 1}</span>
+                  <select
+                    value={row.op}
+                    onChange={(event) => setRow(index, { op: event.target.value as Operator })}
+                  >
+                    {operatorsFor(typeOf(row.field)).map((entry) => (
+                      <option key={entry.op} value={entry.op}>
+                        {entry.label}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                {takesValue(row.op) ? (
+                  <label>
+                    <span className="visually-hidden">Value of condition {index + 1}</span>
+                    <input
+                      type={dateValue(row) ? 'datetime-local' : 'text'}
+                      step={dateValue(row) ? 1 : undefined}
+                      value={row.value}
+                      placeholder={
+                        VALUE_HINTS[row.op] ??
+                        (typeOf(row.field) === 'boolean' ? 'true or false' : 'value')
+                      }
+                      onChange={(event) => setRow(index, { value: event.target.value })}
+                    />
+                  </label>
+                ) : null}
+                <button
+                  type="button"
+                  className="button-secondary"
+                  aria-label={`Remove condition ${index + 1}`}
+                  onClick={() => setRows(rows.filter((_row, i) => i !== index))}
+                >
+                  ×
+                </button>
+              </li>
+            </Fragment>
           ))}
-          <li>
+          <li className="console-toolbar">
             <button
               type="button"
               className="button-secondary"
               disabled={filterable.length === 0}
-              onClick={() =>
-                setRows([...rows, { field: filterable[0]?.key ?? 'objectId', op: 'eq', value: '' }])
-              }
+              onClick={() => addRow(lastGroup)}
             >
               Add condition
             </button>
+            {rows.length ? (
+              <button
+                type="button"
+                className="button-secondary"
+                disabled={filterable.length === 0}
+                onClick={() => addRow(lastGroup + 1)}
+              >
+                Add an OR group
+              </button>
+            ) : null}
           </li>
         </ul>
       )}
