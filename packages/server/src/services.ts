@@ -7,6 +7,7 @@ import { People } from './admin/people.ts'
 import { FileRecords } from './files/records.ts'
 import { ReferenceCheck } from './admin/references.ts'
 import { Roles } from './roles/service.ts'
+import { RoleMembers } from './roles/members.ts'
 import { AclUsers } from './admin/acl-users.ts'
 import { Imports } from './import/imports.ts'
 import { DeclaredFields } from './admin/declared-fields.ts'
@@ -322,7 +323,7 @@ export async function openServices(
       userHoldings: new UserHoldings(database.db),
       imports: new Imports(database.db, objects),
       declaredFields: new DeclaredFields(database.db),
-      roles: new Roles(database.db, objects),
+      roles: new Roles(new RoleMembers(database.db), objects),
       aclUsers: new AclUsers(database.db),
       fileRecords: new FileRecords(database.db),
       references: new ReferenceCheck(database.db, objects),
