@@ -84,8 +84,6 @@ export interface ServicesDatabase {
 export interface Services {
   config: ServerConfig
   database: ServicesDatabase
-  /** The main connections; kept while domain modules move onto their own services. */
-  db: Database
   /** The database's liveness and migrations, for the health routes. */
   databaseHealth: DatabaseHealth
   log: FastifyBaseLogger
@@ -302,7 +300,6 @@ export async function openServices(
     const parts = {
       config,
       database,
-      db: database.db,
       databaseHealth: databaseHealth(database.db),
       log,
       cluster,
