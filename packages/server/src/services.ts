@@ -7,10 +7,12 @@ import { People } from './admin/people.ts'
 import { FileRecords } from './files/records.ts'
 import { ReferenceCheck } from './admin/references.ts'
 import { Roles } from './roles/service.ts'
+import { RoleMembers } from './roles/members.ts'
 import { AclUsers } from './admin/acl-users.ts'
 import { Imports } from './import/imports.ts'
 import { DeclaredFields } from './admin/declared-fields.ts'
 import { Users } from './auth/users.ts'
+import { UserHoldings } from './auth/user-holdings.ts'
 import { Events } from './events/service.ts'
 import { IdempotencyRecords } from './idempotency/store.ts'
 import { SignInNonces } from './auth/nonces.ts'
@@ -36,7 +38,8 @@ import { LiveHub } from './live/hub.ts'
 import { openChangeFeed } from './objects/changes.ts'
 import { FieldIndexes } from './objects/field-indexes.ts'
 import { ClassPermissionsCache } from './objects/class-permissions.ts'
-import { logOpenClasses } from './compat/open-classes.ts'
+import { logOpenClasses, OpenClassReads } from './compat/open-classes.ts'
+import { RelationHolders } from './compat/relation-queries.ts'
 import { MasterOwner } from './compat/master-key.ts'
 import { SchemaReads } from './compat/schema-reads.ts'
 import { PasswordUsers } from './compat/password-logins.ts'
@@ -81,8 +84,6 @@ export interface ServicesDatabase {
 export interface Services {
   config: ServerConfig
   database: ServicesDatabase
-  /** The main connections; kept while domain modules move onto their own services. */
-  db: Database
   /** The database's liveness and migrations, for the health routes. */
   databaseHealth: DatabaseHealth
   log: FastifyBaseLogger
@@ -110,8 +111,14 @@ export interface Services {
   passwordUsers: PasswordUsers
   /** What classes' objects hold beyond their schemas (the mount's schema answers). */
   schemaReads: SchemaReads
+  /** Which objects' relations hold given members (queries naming a relation field). */
+  relationHolders: RelationHolders
+  /** What the listing of the classes open to signed-out writes reads. */
+  openClassReads: OpenClassReads
   /** The users' own rows. */
   users: Users
+  /** Everything a user has, read before they are deleted. */
+  userHoldings: UserHoldings
   /** The console's imports of Parse export files. */
   imports: Imports
   /** The columns the console declares for classes. */
@@ -293,7 +300,6 @@ export async function openServices(
     const parts = {
       config,
       database,
-      db: database.db,
       databaseHealth: databaseHealth(database.db),
       log,
       cluster,
@@ -308,10 +314,13 @@ export async function openServices(
       events: new Events(database.db),
       passwordUsers: new PasswordUsers(database.db),
       schemaReads: new SchemaReads(database.db),
+      relationHolders: new RelationHolders(database.db),
+      openClassReads: new OpenClassReads(database.db),
       users: new Users(database.db),
+      userHoldings: new UserHoldings(database.db),
       imports: new Imports(database.db, objects),
       declaredFields: new DeclaredFields(database.db),
-      roles: new Roles(database.db, objects),
+      roles: new Roles(new RoleMembers(database.db), objects),
       aclUsers: new AclUsers(database.db),
       fileRecords: new FileRecords(database.db),
       references: new ReferenceCheck(database.db, objects),
@@ -365,7 +374,10 @@ export async function openServices(
       start() {
         addressIndex.start()
         // Awaited on close: the listing reads the database.
-        const logged = logOpenClasses({ db: database.db, config, syncs: syncs.all }, log)
+        const logged = logOpenClasses(
+          { openClassReads: parts.openClassReads, config, syncs: syncs.all },
+          log,
+        )
         closers.push(() => logged)
         syncs.start((list) =>
           startSyncs({

@@ -199,7 +199,7 @@ export async function signedIn(
   token: string
   headers: { authorization: string }
 }> {
-  const { user, token } = await startSession(app.services.db, { address })
+  const { user, token } = await startSession(app.services.database.db, { address })
   return { user, token, headers: { authorization: `Bearer ${token}` } }
 }
 

@@ -149,7 +149,7 @@ describe.each(databaseKinds())('writes to the address classes on %s', (kind) => 
       confirmed: true,
     }
     await expect(
-      importFile(server.app.services.db, server.app.services.objects, {
+      importFile(server.app.services.database.db, server.app.services.objects, {
         name: 'EthTokenTransfers.json',
         text: JSON.stringify({ results: [row] }),
       }),

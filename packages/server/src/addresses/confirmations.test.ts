@@ -42,7 +42,7 @@ describe.each(databaseKinds())('address rows confirmed in place on %s', (kind) =
       }),
     })
     const services = app.services
-    await startSession(services.db, { address: user })
+    await startSession(services.database.db, { address: user })
     const rows = async (className: string) =>
       (
         await services.objects.query(ANY_OWNER, className, {

@@ -34,7 +34,7 @@ describe.each(databaseKinds())('the address index on %s', (kind) => {
     })
     const services = app.services
     // A signed-in user (the deployer, who may view the console), a second user, and a watch.
-    const { token: session } = await startSession(services.db, { address: user })
+    const { token: session } = await startSession(services.database.db, { address: user })
     const other = await signedIn(app)
     const otherAddress = other.user.address!
     await services.addressIndex.watch(31337, secondAccount.address, true)

@@ -26,7 +26,7 @@ describe.each(databaseKinds())(
         addresses: indexConfig(),
       })
       const services = server.app.services
-      await startSession(services.db, { address: user })
+      await startSession(services.database.db, { address: user })
       const other = (await signedIn(server.app)).user.address!.toLowerCase()
       const e20 = (fn: string, args: unknown[]) => send(first, token, token20Abi, fn, args)
       const caughtUp = async () => {

@@ -23,7 +23,7 @@ describe.each(databaseKinds())('the address index through a reorg on %s', (kind)
       addresses: indexConfig(),
     })
     const services = app.services
-    await startSession(services.db, { address: user })
+    await startSession(services.database.db, { address: user })
     const other = (await signedIn(app)).user.address!
     await services.addressIndex.add(31337, other, 'watch')
     const e20 = (fn: string, args: unknown[]) => send(first, token, token20Abi, fn, args)

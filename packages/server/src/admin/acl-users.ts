@@ -2,7 +2,7 @@ import { eq, inArray, sql } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { users } from '../db/schema.ts'
 import type { Acl } from '../objects/acl.ts'
-import { userIdsOf } from '../roles/roles.ts'
+import { userIdsOf } from '../roles/members.ts'
 
 // The console shows and takes users by wallet address, which is how a team knows its users;
 // ACLs and roles keep user ids.

@@ -148,7 +148,7 @@ describe.each(databaseKinds())('the admin console API on %s', (kind) => {
     expect(rows).toHaveLength(3)
     expect(rows[0]).toHaveProperty('ACL')
     // The import reads an export back: same objects, same owners, in another class.
-    const copy = await importFile(app.services.db, app.services.objects, {
+    const copy = await importFile(app.services.database.db, app.services.objects, {
       name: 'NoteCopy.json',
       text: json.body,
     })
@@ -175,7 +175,7 @@ describe.each(databaseKinds())('the admin console API on %s', (kind) => {
     const alpha = notes[0]
     // An admin whose sign-in is older than 15 minutes must sign in again first.
     const stale = await signedIn(app, ADMIN)
-    await app.services.db
+    await app.services.database.db
       .update(sessions)
       .set({ createdAt: new Date(Date.now() - 16 * 60_000) })
       .where(eq(sessions.tokenHash, (await import('../auth/sessions.ts')).hashToken(stale.token)))

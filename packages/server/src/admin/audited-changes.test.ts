@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '@portico/test-kit/ports'
 import { parseLogIn, parseSignOff, type ParseSdk } from '../../test/compat.ts'
 import { databaseKinds, signedIn, testApp } from '../../test/helpers.ts'
-import { listAudit } from '../audit/log.ts'
 import { loadConfig } from '../config/server.ts'
 
 // Every change of an object made by the console or with the master key is in the audit log,
@@ -56,7 +55,7 @@ describe.each(databaseKinds())('who changed an object, in the audit log, on %s',
     payload?: object,
   ) => app.inject({ method, url, headers, payload })
   const entriesOf = async (target: string) =>
-    (await listAudit(app.services.db, { limit: 100 }))
+    (await app.services.audit.list({ limit: 100 }))
       .filter((entry) => entry.target === target)
       .map((entry) => [entry.actor, entry.action])
       .reverse()
@@ -77,7 +76,7 @@ describe.each(databaseKinds())('who changed an object, in the audit log, on %s',
       [ADMIN, 'object.update'],
       [ADMIN, 'object.delete'],
     ])
-    const [entry] = (await listAudit(app.services.db, { limit: 2 })).filter(
+    const [entry] = (await app.services.audit.list({ limit: 2 })).filter(
       (e) => e.action === 'object.delete',
     )
     expect(entry?.before).toMatchObject({ data: { title: 'changed by the console' } })
@@ -140,7 +139,7 @@ describe.each(databaseKinds())('who changed an object, in the audit log, on %s',
     expect((await call('DELETE', `/api/admin/files/${byConsole}`, admin)).statusCode).toBe(204)
     expect((await call('DELETE', `/api/admin/files/${byConsole}`, admin)).statusCode).toBe(404)
     expect(await entriesOf(`file/${byConsole}`)).toEqual([[ADMIN, 'file.delete']])
-    const [entry] = await listAudit(app.services.db, { limit: 1 })
+    const [entry] = await app.services.audit.list({ limit: 1 })
     expect(entry?.before).toEqual({ ownerId: member.user.id, contentType: 'text/plain', size: 2 })
 
     const byMaster = await upload()

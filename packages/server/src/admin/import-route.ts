@@ -4,6 +4,7 @@ import { badRequest, errorBodySchema, HttpError } from '../errors.ts'
 import { ImportFileError } from '../import/export-file.ts'
 import { openFile } from '../import/parse-import.ts'
 import { noteOpenClasses } from '../compat/open-classes-note.ts'
+import type { OpenClassReads } from '../compat/open-classes.ts'
 import { consoleAccess } from '../auth/team.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import type { Imports } from '../import/imports.ts'
@@ -13,7 +14,11 @@ import type { ConsoleNeeds } from './needs.ts'
 import type { Sync } from '../sync/definition.ts'
 
 /** The services these routes use. */
-export type ConsoleImportNeeds = ConsoleNeeds & { syncs: readonly Sync[]; imports: Imports }
+export type ConsoleImportNeeds = ConsoleNeeds & {
+  syncs: readonly Sync[]
+  imports: Imports
+  openClassReads: OpenClassReads
+}
 
 /** Largest export file accepted by the console's import (the command line has no limit). */
 const IMPORT_MAX_BYTES = 50 * 1024 * 1024

@@ -5,7 +5,7 @@ import { SCHEMA_CLASS } from '../objects/class-permissions.ts'
 import { assertStoredClassName } from '../objects/names.ts'
 import type { Document } from '../objects/wire.ts'
 import { MASTER_OWNER, type MasterOwner } from '../compat/master-key.ts'
-import { closedPermissions, openClasses } from '../compat/open-classes.ts'
+import { closedPermissions, openClasses, type OpenClassReads } from '../compat/open-classes.ts'
 import type { Sync } from '../sync/definition.ts'
 import type { ConsoleNeeds } from './needs.ts'
 import { consoleAccess } from '../auth/team.ts'
@@ -34,6 +34,7 @@ const openClassSchema = {
 export type ConsoleOpenClassNeeds = ConsoleNeeds & {
   syncs: readonly Sync[]
   masterOwner: MasterOwner
+  openClassReads: OpenClassReads
 }
 
 /** The open-class routes, inside the console's data plugin (whose access hook guards them). */

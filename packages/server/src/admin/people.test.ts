@@ -27,7 +27,7 @@ describe.each(databaseKinds())('people in the console on %s', (kind) => {
     admin = (await signedIn(app, ADMIN)).headers
     member = await signedIn(app)
     // An import with no known writer makes its objects the import's.
-    const imported = await importFile(app.services.db, app.services.objects, {
+    const imported = await importFile(app.services.database.db, app.services.objects, {
       name: 'Legacy.json',
       text: JSON.stringify({
         results: [
@@ -42,7 +42,7 @@ describe.each(databaseKinds())('people in the console on %s', (kind) => {
     })
     expect(imported, JSON.stringify(imported)).toMatchObject({ imported: 1 })
     for (const owner of [SYNC_OWNER, MASTER_OWNER, VISITOR_OWNER, DELETED_OWNER])
-      await app.services.db.insert(users).values(owner).onConflictDoNothing()
+      await app.services.database.db.insert(users).values(owner).onConflictDoNothing()
   })
   const get = (url: string) => app.inject({ method: 'GET', url, headers: admin })
 

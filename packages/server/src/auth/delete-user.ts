@@ -1,8 +1,8 @@
 import { PLACEHOLDER_USERS } from '@portico/sdk/wire'
 import { and, eq, inArray } from 'drizzle-orm'
 import type { Sessions } from './sessions.ts'
-import { files, objects, passwordLogins, userAddresses, users } from '../db/schema.ts'
-import type { Database } from '../db/client.ts'
+import type { UserHoldings } from './user-holdings.ts'
+import { files, objects, users } from '../db/schema.ts'
 import type { FileStore } from '../files/store.ts'
 import type { ObjectStore } from '../objects/object-store.ts'
 import { recordAudit } from '../audit/log.ts'
@@ -24,7 +24,7 @@ export const DELETED_OWNER = {
 export type DeletedUserObjects = 'keep' | 'delete'
 
 export interface DeleteUserSources {
-  db: Database
+  userHoldings: UserHoldings
   objects: ObjectStore
   sessions: Sessions
   files: FileStore
@@ -32,18 +32,6 @@ export interface DeleteUserSources {
 
 /** Classes whose objects are the user's account itself: deleted with them whatever the setting. */
 const ACCOUNT_CLASSES = ['_User', '_EthAddress']
-
-/** The ids of the objects `userId` owns, by class. */
-async function ownedBy(db: Database, userId: string): Promise<Map<string, string[]>> {
-  const rows = await db
-    .select({ className: objects.className, id: objects.id })
-    .from(objects)
-    .where(eq(objects.ownerId, userId))
-  const byClass = new Map<string, string[]>()
-  for (const row of rows)
-    byClass.set(row.className, [...(byClass.get(row.className) ?? []), row.id])
-  return byClass
-}
 
 /**
  * Deletes user `userId`; false when there is no such user. `actor` is who the audit log names
@@ -54,25 +42,13 @@ export async function deleteUser(
   userId: string,
   input: { actor: string; objects: DeletedUserObjects },
 ): Promise<boolean> {
-  const { db } = sources
-  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1)
-  if (!user || user.id === DELETED_OWNER.id) return false
-  const [login] = await db
-    .select({ username: passwordLogins.username, email: passwordLogins.email })
-    .from(passwordLogins)
-    .where(eq(passwordLogins.userId, userId))
-  const wallets = await db
-    .select({ address: userAddresses.address })
-    .from(userAddresses)
-    .where(eq(userAddresses.userId, userId))
-  const owned = await ownedBy(db, userId)
-  const ownedFiles = await db
-    .select({ name: files.name })
-    .from(files)
-    .where(eq(files.ownerId, userId))
+  if (userId === DELETED_OWNER.id) return false
+  const holdings = await sources.userHoldings.of(userId)
+  if (!holdings) return false
+  const { user, login, wallets, objects: owned, files: ownedFiles } = holdings
   // Files first, outside the transaction: their bytes may be in another store.
   if (input.objects === 'delete')
-    for (const file of ownedFiles) await sources.files.remove(file.name, userId)
+    for (const name of ownedFiles) await sources.files.remove(name, userId)
   let kept = 0
   let deleted = 0
   await sources.objects.transaction(async (tx, writes) => {
@@ -99,7 +75,7 @@ export async function deleteUser(
       target: `user/${userId}`,
       before: {
         address: user.address,
-        wallets: wallets.map((w) => w.address),
+        wallets,
         ...(login ? { username: login.username, email: login.email } : {}),
         objects: [...owned.values()].reduce((sum, ids) => sum + ids.length, 0),
         files: ownedFiles.length,

@@ -107,7 +107,7 @@ describe.each(databaseKinds())('public profiles on %s', (kind) => {
   it("shows a public profile on the primary address only, not on the user's other wallets", async () => {
     await saveProfile({ public: true })
     const other = randomAddress()
-    await linkAddress(app.services.db, owner.user.id, other)
+    await linkAddress(app.services.database.db, owner.user.id, other)
     expect((await look(other)).json()).toEqual({ address: other })
   })
 

@@ -59,7 +59,7 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
     expect(session.statusCode).toBe(200)
     expect(session.json().user.address).toBe(account.address)
     expect(session.json().session.chainId).toBe(1)
-    const [user] = await app.services.db
+    const [user] = await app.services.database.db
       .select()
       .from(users)
       .where(eq(users.address, account.address))
@@ -312,7 +312,7 @@ describe.each(databaseKinds())('sign-in with a wallet on %s', (kind) => {
     const { app } = await sharedApp()
     const account = newAccount()
     const nonce = await getNonce(app)
-    await app.services.db
+    await app.services.database.db
       .update(nonces)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(nonces.nonce, nonce.nonce))

@@ -95,7 +95,7 @@ describe.each(databaseKinds())(
         attempts: 1,
       })
       expect(await trackEvent(offline, { event: 'lost' })).toBe(false)
-      const rows = await app.services.db.select().from(events)
+      const rows = await app.services.database.db.select().from(events)
       expect(rows.map((r) => [r.subdomain, r.event])).toEqual([['sdk.example', 'sdk_test']])
       // An admin sees it in the statistics.
       const { headers } = await signedIn(app, admin.address)

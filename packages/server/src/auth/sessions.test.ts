@@ -16,11 +16,11 @@ import { hashToken, SESSION_MEMORY_MS } from './sessions.ts'
 describe.each(databaseKinds())('session store on %s', (kind) => {
   it('stores only the hash of the token and finds the session by the token', async () => {
     const { app } = await testApp(kind)
-    const { token, session } = await startSession(app.services.db, {
+    const { token, session } = await startSession(app.services.database.db, {
       address: '0x00000000000000000000000000000000000000A1',
       ttlMs: 60_000,
     })
-    const rows = await app.services.db.select().from(sessions)
+    const rows = await app.services.database.db.select().from(sessions)
     expect(rows.map((r) => r.tokenHash)).toEqual([hashToken(token)])
     expect(JSON.stringify(rows)).not.toContain(token)
     expect((await app.services.sessions.find(token))?.session.id).toBe(session.id)
@@ -30,19 +30,19 @@ describe.each(databaseKinds())('session store on %s', (kind) => {
   it('keeps one user per address and refreshes the last sign-in', async () => {
     const { app } = await testApp(kind)
     const address = '0x00000000000000000000000000000000000000B2'
-    const first = await startSession(app.services.db, { address })
-    const again = await startSession(app.services.db, { address })
+    const first = await startSession(app.services.database.db, { address })
+    const again = await startSession(app.services.database.db, { address })
     expect(again.user.id).toBe(first.user.id)
-    const [row] = await app.services.db.select().from(users)
+    const [row] = await app.services.database.db.select().from(users)
     expect(row!.lastSignInAt.getTime()).toBeGreaterThanOrEqual(row!.firstSignInAt.getTime())
   })
 
   it('refuses expired and revoked sessions, and only the owner can revoke', async () => {
     const { app } = await testApp(kind)
     const address = '0x00000000000000000000000000000000000000C3'
-    const expired = await startSession(app.services.db, { address, ttlMs: -1 })
+    const expired = await startSession(app.services.database.db, { address, ttlMs: -1 })
     expect(await app.services.sessions.find(expired.token)).toBeNull()
-    const live = await startSession(app.services.db, { address, ttlMs: 60_000 })
+    const live = await startSession(app.services.database.db, { address, ttlMs: 60_000 })
     const { user } = live
     expect(await app.services.sessions.revoke('someone-else', live.session.id)).toBe(false)
     expect(await app.services.sessions.find(live.token)).not.toBeNull()
@@ -69,24 +69,24 @@ describe.each(databaseKinds())('session store on %s', (kind) => {
 
   it('remembers a session for a moment, asks again when told to, and forgets a user on revocation', async () => {
     const { app } = await testApp(kind)
-    const live = await startSession(app.services.db, {
+    const live = await startSession(app.services.database.db, {
       address: '0x00000000000000000000000000000000000000D4',
     })
     expect(await app.services.sessions.find(live.token)).not.toBeNull()
     // Revoked behind the process's back (no announcement): the remembered session still answers,
     // a fresh lookup does not, and forgetting the user's sessions ends it.
-    await app.services.db
+    await app.services.database.db
       .update(sessions)
       .set({ revokedAt: new Date() })
       .where(eq(sessions.id, live.session.id))
     expect((await app.services.sessions.find(live.token))?.session.id).toBe(live.session.id)
     expect(await app.services.sessions.find(live.token, { fresh: true })).toBeNull()
-    await app.services.db
+    await app.services.database.db
       .update(sessions)
       .set({ revokedAt: null })
       .where(eq(sessions.id, live.session.id))
     expect(await app.services.sessions.find(live.token)).not.toBeNull()
-    await app.services.db
+    await app.services.database.db
       .update(sessions)
       .set({ revokedAt: new Date() })
       .where(eq(sessions.id, live.session.id))

@@ -103,7 +103,7 @@ describe.each(databaseKinds())('linked wallets on /api on %s', (kind) => {
     const forged = await link(app, headers, await linkBody(app, b, c))
     expect(forged.statusCode).toBe(401)
     expect(forged.json().error.code).toBe('signature_invalid')
-    expect(await userOfAddress(app.services.db, b.address)).toBeUndefined()
+    expect(await app.services.linkedAddresses.userOf(b.address)).toBeUndefined()
 
     const body = await linkBody(app, b)
     expect((await link(app, headers, body)).statusCode).toBe(200)
@@ -121,7 +121,7 @@ describe.each(databaseKinds())('linked wallets on /api on %s', (kind) => {
 
     const anonymous = await link(app, {}, await linkBody(app, c))
     expect(anonymous.statusCode).toBe(401)
-    expect(await userOfAddress(app.services.db, c.address)).toBeUndefined()
+    expect(await app.services.linkedAddresses.userOf(c.address)).toBeUndefined()
   })
 
   it("refuses an address that is another user's, and the nonce is not used up", async () => {
@@ -133,11 +133,14 @@ describe.each(databaseKinds())('linked wallets on /api on %s', (kind) => {
     const taken = await link(app, alice.headers, body)
     expect(taken.statusCode).toBe(409)
     expect(taken.json().error.code).toBe('address_taken')
-    expect(await userOfAddress(app.services.db, c.address)).toBe(carol.user.id)
+    expect(await app.services.linkedAddresses.userOf(c.address)).toBe(carol.user.id)
     expect((await bearer(app, c)).user.id).toBe(carol.user.id)
     // The refused link left its nonce unused (one transaction).
     const nonce = /Nonce: (\w+)/.exec(body.message)![1]!
-    const [row] = await app.services.db.select().from(nonces).where(eq(nonces.nonce, nonce))
+    const [row] = await app.services.database.db
+      .select()
+      .from(nonces)
+      .where(eq(nonces.nonce, nonce))
     expect(row?.consumedAt).toBeNull()
   })
 
@@ -187,7 +190,7 @@ describe.each(databaseKinds())('linked wallets on /api on %s', (kind) => {
 describe.each(databaseKinds())('wallet functions on %s', (kind) => {
   it('create users and link addresses inside a caller’s transaction, all or nothing', async () => {
     const { app } = await testApp(kind)
-    const db = app.services.db
+    const db = app.services.database.db
     const [a, b, c] = [newAccount(), newAccount(), newAccount()]
     await expect(
       db.transaction(async (transaction) => {
@@ -240,7 +243,7 @@ describe.each(databaseKinds())('wallet functions on %s', (kind) => {
 
   it('of two unlinks at once, one is refused: the user keeps a wallet', async () => {
     const { app } = await testApp(kind)
-    const db = app.services.db
+    const db = app.services.database.db
     const [a, b] = [newAccount(), newAccount()]
     const { user } = await bearer(app, a)
     await linkAddress(db, user.id, b.address)

@@ -5,7 +5,7 @@ import { HttpError } from '../errors.ts'
 import { openMemoryCluster } from '../db/cluster/memory.ts'
 import { ImportFileError } from '../import/export-file.ts'
 import { importFile, importOrder, type ImportReport } from '../import/parse-import.ts'
-import { openClasses, openClassesNote } from '../compat/open-classes.ts'
+import { OpenClassReads, openClasses, openClassesNote } from '../compat/open-classes.ts'
 import { FieldIndexes } from '../objects/field-indexes.ts'
 import { ViewerRoles } from '../objects/viewer-roles.ts'
 import { openObjectStore } from '../objects/store.ts'
@@ -121,9 +121,10 @@ export async function importCommand(
       }
     }
     const imported = outcomes.flatMap((o) => (o.report ? [o.report.className] : []))
-    const open = await openClasses({ db: database.db, config: loadConfig(env), syncs: [] }, [
-      ...new Set(imported.filter((name) => !name.startsWith('_'))),
-    ])
+    const open = await openClasses(
+      { openClassReads: new OpenClassReads(database.db), config: loadConfig(env), syncs: [] },
+      [...new Set(imported.filter((name) => !name.startsWith('_')))],
+    )
     const note = openClassesNote(open, imported)
     if (note) print(`note: ${note}`)
   } finally {

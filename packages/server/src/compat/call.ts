@@ -4,13 +4,13 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import type { CurrentUser, Sessions } from '../auth/sessions.ts'
 import type { SignIns } from '../auth/sign-in.ts'
 import type { Users } from '../auth/users.ts'
+import type { UserHoldings } from '../auth/user-holdings.ts'
 import type { IdempotencyRecords } from '../idempotency/store.ts'
 import type { SignInNonces } from '../auth/nonces.ts'
 import type { LinkedAddresses } from '../auth/addresses.ts'
 import type { ObjectStore } from '../objects/object-store.ts'
 import { ANY_OWNER, type Changer } from '../objects/access.ts'
 import type { ServerConfig } from '../config/server.ts'
-import type { Database } from '../db/client.ts'
 import type { FileStore } from '../files/store.ts'
 import type { FileRecords } from '../files/records.ts'
 import type { WindowCounter } from '../db/cluster/cluster.ts'
@@ -22,6 +22,7 @@ import type { Web3Api } from '../web3api/service.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
 import type { MasterOwner } from './master-key.ts'
 import type { SchemaReads } from './schema-reads.ts'
+import type { RelationHolders } from './relation-queries.ts'
 import type { PasswordUsers } from './password-logins.ts'
 import type { AuditLog } from '../audit/log.ts'
 
@@ -38,7 +39,6 @@ export const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELE
 export interface CompatServices {
   config: ServerConfig
   log: FastifyBaseLogger
-  db: Database
   fieldIndexes: FieldIndexes
   files: FileStore
   windowCounter: WindowCounter
@@ -57,8 +57,12 @@ export interface CompatServices {
   passwordUsers: PasswordUsers
   /** What classes' objects hold beyond their schemas. */
   schemaReads: SchemaReads
+  /** Which objects' relations hold given members (queries naming a relation field). */
+  relationHolders: RelationHolders
   /** The users' own rows. */
   users: Users
+  /** Everything a user has, read before a delete (`user.destroy()`). */
+  userHoldings: UserHoldings
   /** The stored files' rows (a master-key delete finds the file's owner). */
   fileRecords: FileRecords
   /** The master key's user row, made before it owns anything. */

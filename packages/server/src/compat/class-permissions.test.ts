@@ -284,8 +284,8 @@ describe.each(databaseKinds())('class-level permissions through the parse SDK on
   })
 
   it("keeps an import's _SCHEMA permissions, and the console edits them", async () => {
-    const { db, objects } = server.app.services
-    const report = await importFile(db, objects, {
+    const { database, objects } = server.app.services
+    const report = await importFile(database.db, objects, {
       name: '_SCHEMA.json',
       text: JSON.stringify([
         {

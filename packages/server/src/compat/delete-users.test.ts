@@ -10,7 +10,6 @@ import {
   type ListeningApp,
   type ParseSdk,
 } from '../../test/compat.ts'
-import { listAudit } from '../audit/log.ts'
 import { DELETED_OWNER } from '../auth/delete-user.ts'
 import { objects, userAddresses } from '../db/schema.ts'
 
@@ -34,7 +33,7 @@ describe.each(databaseKinds())('deleting users on %s', (kind) => {
       { app: { ...testConfig().app, adminAddresses: [ADMIN] } },
     )
   const ownerOf = (server: ListeningApp, id: string) =>
-    server.app.services.db
+    server.app.services.database.db
       .select({ owner: objects.ownerId })
       .from(objects)
       .where(eq(objects.id, id))
@@ -58,7 +57,7 @@ describe.each(databaseKinds())('deleting users on %s', (kind) => {
       await expect(Parse.User.become(token)).rejects.toMatchObject({ code: 209 })
       expect(await ownerOf(target(), kept.id)).toBe(DELETED_OWNER.id)
       expect(await ownerOf(target(), ann.id)).toBe('gone')
-      const [entry] = await listAudit(target().app.services.db, { limit: 1 })
+      const [entry] = await target().app.services.audit.list({ limit: 1 })
       expect(entry).toMatchObject({
         action: 'user.delete',
         target: `user/${ann.id}`,
@@ -82,7 +81,7 @@ describe.each(databaseKinds())('deleting users on %s', (kind) => {
       await eve.destroy()
       await Parse.User.createWithoutData(bob.id).destroy({ useMasterKey: true })
       const wallets = await target()
-        .app.services.db.select()
+        .app.services.database.db.select()
         .from(userAddresses)
         .where(eq(userAddresses.address, wallet.address.toLowerCase()))
       expect(wallets).toEqual([])
@@ -90,7 +89,7 @@ describe.each(databaseKinds())('deleting users on %s', (kind) => {
       const again = await parseLogIn(Parse, wallet)
       expect(again.id).not.toBe(bob.id)
       await Parse.User.logOut()
-      const [entry] = await listAudit(target().app.services.db, { limit: 1 })
+      const [entry] = await target().app.services.audit.list({ limit: 1 })
       expect(entry!.actor).toMatch(/^master key/)
     })
 
@@ -110,7 +109,7 @@ describe.each(databaseKinds())('deleting users on %s', (kind) => {
         (await target().app.inject({ method: 'DELETE', url, headers: admin.headers })).statusCode,
       ).toBe(404)
       await expect(Parse.User.logIn('carol', 'secret')).rejects.toMatchObject({ code: 101 })
-      const [entry] = await listAudit(target().app.services.db, { limit: 1 })
+      const [entry] = await target().app.services.audit.list({ limit: 1 })
       expect(entry).toMatchObject({
         actor: ADMIN,
         action: 'user.delete',

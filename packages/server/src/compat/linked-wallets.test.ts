@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { databaseKinds } from '../../test/helpers.ts'
 import { keepOnLoopback, listeningApp, type ListeningApp } from '../../test/compat.ts'
-import { userOfAddress } from '../auth/addresses.ts'
 
 // `Moralis.link` / `unlink` with the real moralis-v1 client (Node build): a second wallet,
 // linked with its own signature, signs in as the same user.
@@ -63,7 +62,7 @@ describe.each(databaseKinds())('linked wallets with moralis-v1 on %s', (kind) =>
     const again = await Moralis.authenticate(network(second))
     expect(again.id).toBe(userId)
     expect(again.get('accounts')).toEqual([first.lower, second.lower])
-    expect(await userOfAddress(server.app.services.db, second.account.address)).toBe(userId)
+    expect(await server.app.services.linkedAddresses.userOf(second.account.address)).toBe(userId)
   })
 
   it("refuses to link another user's wallet (208), and a forged signature (101)", async () => {
@@ -72,7 +71,7 @@ describe.each(databaseKinds())('linked wallets with moralis-v1 on %s', (kind) =>
     // The client changed its authData in place: it would send it again with every save.
     Moralis.User.current().revert()
     await Moralis.User.current().fetch()
-    expect(await userOfAddress(server.app.services.db, other.account.address)).toBe(otherId)
+    expect(await server.app.services.linkedAddresses.userOf(other.account.address)).toBe(otherId)
 
     // A signature by `other` claiming the stranger's address.
     const user = Moralis.User.current()
@@ -84,7 +83,9 @@ describe.each(databaseKinds())('linked wallets with moralis-v1 on %s', (kind) =>
     ).rejects.toMatchObject({ code: 101 })
     user.revert()
     await user.fetch()
-    expect(await userOfAddress(server.app.services.db, stranger.account.address)).toBeUndefined()
+    expect(
+      await server.app.services.linkedAddresses.userOf(stranger.account.address),
+    ).toBeUndefined()
   })
 
   it('accepts accounts and ethAddress only as linked wallets', async () => {

@@ -9,7 +9,7 @@ import type { Sessions } from '../auth/sessions.ts'
 import type { ObjectStore } from '../objects/object-store.ts'
 import type { Sync } from '../sync/definition.ts'
 import type { LiveHub } from '../live/hub.ts'
-import type { Database } from '../db/client.ts'
+import type { RelationHolders } from './relation-queries.ts'
 import { compatClassName } from './classes.ts'
 import { TOKEN_PREFIX } from './call.ts'
 import { ParseCode, toParseError } from './parse-error.ts'
@@ -47,7 +47,7 @@ export interface ParseLiveQueryServices {
   syncs: readonly Sync[]
   objects: ObjectStore
   /** Relation members, read by the `where` pipeline. */
-  db: Database
+  relationHolders: RelationHolders
 }
 
 export function parseLiveQuerySocket(services: ParseLiveQueryServices): SocketHandler {

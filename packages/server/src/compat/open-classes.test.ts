@@ -4,7 +4,6 @@ import { getAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { databaseKinds, signedIn, testConfig } from '../../test/helpers.ts'
 import { parseLogIn, parseTargetForSuite, type ParseSdk } from '../../test/compat.ts'
-import { listAudit } from '../audit/log.ts'
 
 // What Parse's defaults leave open, as the site team sees it (the line logged at start, the
 // console's list) and closes it (the console's one step), with the real `parse` client writing
@@ -70,7 +69,7 @@ describe.each(databaseKinds())('classes open to signed-out writes on %s', (kind)
       update: { requiresAuthentication: true },
       delete: { requiresAuthentication: true },
     })
-    const [audited] = await listAudit(target().app.services.db, { limit: 1 })
+    const [audited] = await target().app.services.audit.list({ limit: 1 })
     expect(audited).toMatchObject({ actor: ADMIN, action: 'class.close', target: 'Guestbook' })
     expect((await console('GET', '/api/admin/open-classes')).json().classes).toEqual([
       { className: 'Board', create: true, write: true },

@@ -29,7 +29,7 @@ export interface OpenClass {
 }
 
 export interface OpenClassSources {
-  db: Database
+  openClassReads: OpenClassReads
   config: Pick<ServerConfig, 'compat'>
   /** The contract-event syncs: their classes are written by their sync alone. */
   syncs: readonly Sync[]
@@ -37,46 +37,55 @@ export interface OpenClassSources {
 
 const WRITES = ['create', 'update', 'delete', 'addField'] as const satisfies readonly Operation[]
 
-/** Every class that holds objects, read from the class index one name at a time. */
-async function classNames(db: Database): Promise<string[]> {
-  const rows = await queryRows<{ name: string | null }>(
-    db,
-    sql`with recursive c(name) as (
-      (select class_name from ${objects} order by class_name limit 1)
-      union all
-      select (select o.class_name from ${objects} o where o.class_name > c.name
-        order by o.class_name limit 1) from c where c.name is not null)
-    select name from c where name is not null`,
-  )
-  return rows.map((row) => row.name!)
-}
+/** What the listing reads of the objects' table: classes, their permissions, their public writes. */
+export class OpenClassReads {
+  readonly #db: Database
 
-/** The stored permissions of every class that has a schema object, raw and parsed. */
-async function schemas(db: Database): Promise<Map<string, Document | undefined>> {
-  const rows = await db
-    .select({ id: objects.id, data: objects.data })
-    .from(objects)
-    .where(eq(objects.className, SCHEMA_CLASS))
-  return new Map(
-    rows.map((row) => {
-      const stored = (row.data as Document).classLevelPermissions
-      return [row.id, stored && typeof stored === 'object' ? (stored as Document) : undefined]
-    }),
-  )
+  constructor(db: Database) {
+    this.#db = db
+  }
+
+  /** Every class that holds objects, read from the class index one name at a time. */
+  async classNames(): Promise<string[]> {
+    const rows = await queryRows<{ name: string | null }>(
+      this.#db,
+      sql`with recursive c(name) as (
+        (select class_name from ${objects} order by class_name limit 1)
+        union all
+        select (select o.class_name from ${objects} o where o.class_name > c.name
+          order by o.class_name limit 1) from c where c.name is not null)
+      select name from c where name is not null`,
+    )
+    return rows.map((row) => row.name!)
+  }
+
+  /** The stored permissions of every class that has a schema object, raw and parsed. */
+  async schemas(): Promise<Map<string, Document | undefined>> {
+    const rows = await this.#db
+      .select({ id: objects.id, data: objects.data })
+      .from(objects)
+      .where(eq(objects.className, SCHEMA_CLASS))
+    return new Map(
+      rows.map((row) => {
+        const stored = (row.data as Document).classLevelPermissions
+        return [row.id, stored && typeof stored === 'object' ? (stored as Document) : undefined]
+      }),
+    )
+  }
+
+  /** Whether `className` has an object whose ACL lets everyone write. */
+  async hasPublicWrite(className: string): Promise<boolean> {
+    const [row] = await this.#db
+      .select({ id: objects.id })
+      .from(objects)
+      .where(and(eq(objects.className, className), sql`'*' = any(${objects.writePerm})`))
+      .limit(1)
+    return row !== undefined
+  }
 }
 
 const lets = (permissions: ClassPermissions | undefined, operation: Operation) =>
   permissions === undefined || permissions.operations[operation]?.who.has('*') === true
-
-/** Whether `className` has an object whose ACL lets everyone write. */
-async function hasPublicWrite(db: Database, className: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: objects.id })
-    .from(objects)
-    .where(and(eq(objects.className, className), sql`'*' = any(${objects.writePerm})`))
-    .limit(1)
-  return row !== undefined
-}
 
 /** The classes open to signed-out writes, by name; among `only` when given. */
 export async function openClasses(
@@ -84,8 +93,8 @@ export async function openClasses(
   only?: readonly string[],
 ): Promise<OpenClass[]> {
   const [names, stored] = await Promise.all([
-    only ? [...only] : classNames(sources.db),
-    schemas(sources.db),
+    only ? [...only] : sources.openClassReads.classNames(),
+    sources.openClassReads.schemas(),
   ])
   const synced = new Set(sources.syncs.map((sync) => sync.className))
   const open: OpenClass[] = []
@@ -98,7 +107,7 @@ export async function openClasses(
       : sources.config.compat.mount !== undefined && hasParseDefaults(sources.config, className)
     const write =
       (lets(permissions, 'update') || lets(permissions, 'delete')) &&
-      (await hasPublicWrite(sources.db, className))
+      (await sources.openClassReads.hasPublicWrite(className))
     if (create || write) open.push({ className, create, write })
   }
   return open.sort((a, b) => (a.className < b.className ? -1 : 1))

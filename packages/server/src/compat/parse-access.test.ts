@@ -2,7 +2,6 @@ import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { databaseKinds } from '../../test/helpers.ts'
-import { listAudit } from '../audit/log.ts'
 import { sql } from 'drizzle-orm'
 import { rowsOf } from '../db/client.ts'
 import {
@@ -168,7 +167,7 @@ describe.each(databaseKinds())('the Parse access model through the parse SDK on 
     const copy = new Parse.Role(staff.getName(), new Parse.ACL(Parse.User.current()))
     copy.getUsers().add(Parse.User.current())
     await expect(copy.save()).rejects.toMatchObject({ code: 137 })
-    const memberships = await server.app.services.db.execute(
+    const memberships = await server.app.services.database.db.execute(
       sql`select count(*)::int as n from object_relations where related_id = ${ids.get(dave)!}`,
     )
     expect(rowsOf<{ n: number }>(memberships)[0]?.n).toBe(0)
@@ -238,7 +237,7 @@ describe.each(databaseKinds())('the Parse access model through the parse SDK on 
     expect(madeAcl.toJSON()).toEqual({ '*': { read: true, write: true } })
     const stored = await new Parse.Query('Vault').get(locked.id, { useMasterKey: true })
     expect(stored.get('text')).toBe('changed by the master key')
-    const audit = await listAudit(server.app.services.db, { limit: 10 })
+    const audit = await server.app.services.audit.list({ limit: 10 })
     expect(
       audit
         .filter((entry) => entry.actor.startsWith('master key'))

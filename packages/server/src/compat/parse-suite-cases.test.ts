@@ -2,7 +2,6 @@ import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { databaseKinds } from '../../test/helpers.ts'
 import { parseTarget, type ListeningApp, type ParseSdk } from '../../test/compat.ts'
-import { listAudit } from '../audit/log.ts'
 
 // Cases of the Parse SDK's own integration suite where Parse Server answers as these tests say,
 // through the real `parse` client: a master-key script uploading a file, one GeoPoint field per
@@ -38,7 +37,7 @@ describe.each(databaseKinds())('Parse SDK suite cases on %s', (kind) => {
       const served = await fetch(file.url())
       expect(served.status).toBe(200)
       expect(await served.text()).toBe('hi')
-      const [entry] = await listAudit(server.app.services.db, { limit: 1 })
+      const [entry] = await server.app.services.audit.list({ limit: 1 })
       expect(entry).toMatchObject({ action: 'file.upload', target: `file/${file.name()}` })
       expect(entry!.actor).toMatch(/^master key/)
       // Without the master key, a sign-in is still needed.

@@ -122,12 +122,12 @@ describe.each(databaseKinds())('password users through the parse SDK on %s', (ki
     // Nothing that reads objects holds the password or its hash.
     const read = await new Parse.Query(Parse.User).get(ann.id)
     expect(JSON.stringify(read.toJSON())).not.toMatch(/first secret|\$2[aby]\$/)
-    const [stored] = await server.app.services.db
+    const [stored] = await server.app.services.database.db
       .select({ text: sql<string>`${objects.data}::text` })
       .from(objects)
       .where(eq(objects.id, ann.id))
     expect(stored!.text).not.toMatch(/first secret|\$2[aby]\$|password/)
-    const [login] = await server.app.services.db
+    const [login] = await server.app.services.database.db
       .select()
       .from(passwordLogins)
       .where(eq(passwordLogins.userId, ann.id))
@@ -374,7 +374,7 @@ describe.each(databaseKinds())('password users through the parse SDK on %s', (ki
     await expect(again.save()).rejects.toMatchObject(taken)
     await Parse.User.logOut()
 
-    const holders = await server.app.services.db
+    const holders = await server.app.services.database.db
       .select({ id: objects.id })
       .from(objects)
       .where(
@@ -492,7 +492,7 @@ describe.each(databaseKinds())('users imported with their Parse passwords on %s'
         createdAt: '2021-03-01T10:00:00.000Z',
       },
     ]
-    const report = await importFile(server.app.services.db, server.app.services.objects, {
+    const report = await importFile(server.app.services.database.db, server.app.services.objects, {
       name: '_User.json',
       text: JSON.stringify(rows),
     })
@@ -510,7 +510,7 @@ describe.each(databaseKinds())('users imported with their Parse passwords on %s'
     expect((await Parse.User.logIn('hank', 'hank old password')).id).toBe('hAnK000001')
     expect((await Parse.User.logIn('iris', 'iris pw')).id).toBe('iRiS000001')
     expect((await parseLogIn(Parse, wallet)).id).toBe('iRiS000001')
-    const stored = await server.app.services.db
+    const stored = await server.app.services.database.db
       .select({ text: sql<string>`${objects.data}::text` })
       .from(objects)
       .where(eq(objects.className, '_User'))

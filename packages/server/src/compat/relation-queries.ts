@@ -30,6 +30,20 @@ function membersOf(value: unknown): { holding: boolean; ids: string[] } | undefi
   return undefined
 }
 
+/** Which objects' relations hold given members, as a query naming a relation field reads them. */
+export class RelationHolders {
+  readonly #db: Database
+
+  constructor(db: Database) {
+    this.#db = db
+  }
+
+  /** The ids of the objects of `className` whose relation `field` holds one of `relatedIds`. */
+  of(className: string, field: string, relatedIds: readonly string[]): Promise<string[]> {
+    return relationHolders(this.#db, className, field, relatedIds)
+  }
+}
+
 /**
  * `where` with each top-level constraint on a relation field of `className` read as a
  * constraint on `objectId`: the ids of the objects whose relation holds the pointers. A field
@@ -37,7 +51,7 @@ function membersOf(value: unknown): { holding: boolean; ids: string[] } | undefi
  * relation field (holding a marker, never a pointer) does not meet.
  */
 export async function relationConstraints(
-  db: Database,
+  holders: RelationHolders,
   className: string,
   where: Record<string, unknown> | undefined,
 ): Promise<Record<string, unknown> | undefined> {
@@ -48,7 +62,7 @@ export async function relationConstraints(
     if (key.startsWith('$') || !isValidName(key)) continue
     const members = membersOf(value)
     if (!members) continue
-    const ids = await relationHolders(db, className, key, members.ids)
+    const ids = await holders.of(className, key, members.ids)
     if (ids.length === 0) continue
     out ??= { ...where }
     delete out[key]

@@ -1,10 +1,9 @@
-import type { Database } from '../db/client.ts'
 import type { Changer } from '../objects/access.ts'
 import { parseWhere, type Condition } from '../objects/condition.ts'
 import type { ObjectStore } from '../objects/object-store.ts'
 import type { Sync } from '../sync/definition.ts'
 import { ParseCode, ParseError } from './parse-error.ts'
-import { relationConstraints } from './relation-queries.ts'
+import { relationConstraints, type RelationHolders } from './relation-queries.ts'
 import { resolveSubQueries } from './sub-queries.ts'
 import { syncedView } from './synced-classes.ts'
 
@@ -20,7 +19,7 @@ type Where = Record<string, unknown>
 
 /** What the steps read: the store (sub-queries), relations, and the syncs' classes. */
 export interface WhereSources {
-  db: Database
+  relationHolders: RelationHolders
   objects: ObjectStore
   syncs: readonly Sync[]
 }
@@ -80,7 +79,7 @@ async function asStored(
   className: string,
   where: Where | undefined,
 ): Promise<Where | undefined> {
-  const related = await relationConstraints(sources.db, className, where)
+  const related = await relationConstraints(sources.relationHolders, className, where)
   const view = syncedView(sources, className)
   return view ? view.where(related) : related
 }

@@ -28,7 +28,7 @@ describe.each(databaseKinds())('events on %s', (kind) => {
     expect(answers.map((a) => a.statusCode)).toEqual([202, 202, 202, 202])
     expect(answers[0]!.json()).toEqual({ ok: true })
 
-    const rows = await app.services.db.select().from(events)
+    const rows = await app.services.database.db.select().from(events)
     expect(rows).toHaveLength(4)
     expect(JSON.stringify(rows)).not.toContain('203.0.113.7')
     expect(new Set(rows.map((r) => r.visitor)).size).toBe(1) // same visitor, same day
@@ -70,7 +70,7 @@ describe.each(databaseKinds())('events on %s', (kind) => {
       headers,
       payload: { subdomain: 'a', event: 'x' },
     })
-    const [row] = await app.services.db.select().from(events)
+    const [row] = await app.services.database.db.select().from(events)
     expect(row?.userId).toBe(user.id)
   })
 
@@ -86,7 +86,7 @@ describe.each(databaseKinds())('events on %s', (kind) => {
       ),
     )
     expect(answers.every((a) => a.statusCode === 202)).toBe(true)
-    const rows = await app.services.db.select({ options: events.options }).from(events)
+    const rows = await app.services.database.db.select({ options: events.options }).from(events)
     expect(new Set(rows.map((r) => (r.options as { i: number }).i)).size).toBe(300)
   })
 
@@ -125,7 +125,7 @@ describe.each(databaseKinds())('events on %s', (kind) => {
     })
     expect(response.statusCode).toBe(400)
     expect(response.json().error.code).toBe(code)
-    expect(await app.services.db.$count(events)).toBe(0)
+    expect(await app.services.database.db.$count(events)).toBe(0)
   })
   let shared: ReturnType<typeof appWith> | undefined
   const sharedApp = () => (shared ??= appWith(kind, { eventsRateLimit: 10_000 }))

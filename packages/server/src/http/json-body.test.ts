@@ -67,7 +67,7 @@ describe.each(databaseKinds())('JSON bodies on %s', (kind) => {
       expect(answer.statusCode, number).toBe(400)
       expect(answer.json().error.code).toBe('invalid_value')
     }
-    const rows = await app.services.db.execute(
+    const rows = await app.services.database.db.execute(
       sql`select count(*)::int as n from objects where data ? 'n' and data->'n' = 'null'::jsonb`,
     )
     expect((rows as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(0)
@@ -114,7 +114,7 @@ describe.each(databaseKinds())('JSON bodies on %s', (kind) => {
     expect(eventAnswers.map((a) => a.statusCode)).toEqual(events.map(() => 202))
     expect(new Set(poisonAnswers.map((a) => a.statusCode))).toEqual(new Set([400]))
     expect(new Set(poisonEventAnswers.map((a) => a.statusCode))).toEqual(new Set([400]))
-    const rows = await app.services.db.execute(
+    const rows = await app.services.database.db.execute(
       sql`select count(*)::int as n from objects where data ->> 'marker' = ${marker}`,
     )
     expect((rows as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(60)

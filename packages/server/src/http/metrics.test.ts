@@ -3,7 +3,6 @@ import WebSocket from 'ws'
 import { startMisbehavingNode, type MisbehavingNode } from '@portico/test-kit/misbehaving-node'
 import { databaseKinds, testApp, testConfig } from '../../test/helpers.ts'
 import { rpcTestConfig } from '../../test/rpc.ts'
-import { createApiKey } from '../rpc/api-keys.ts'
 
 let node: MisbehavingNode
 beforeAll(async () => {
@@ -32,7 +31,7 @@ describe.each(databaseKinds())('metrics on %s', (kind) => {
       app: { ...base.app, eventsRateLimit: 1 },
       rpc: rpcTestConfig({ 7: [node.url] }),
     })
-    const { key } = await createApiKey(app.services.db, 'metrics')
+    const { key } = await app.services.people.createApiKey('metrics')
     await app.inject('/api/health')
     const event = () =>
       app.inject({ method: 'POST', url: '/api/events', payload: { subdomain: 'a', event: 'e' } })

@@ -16,7 +16,7 @@ export interface RouteOptions<Needs> {
  * export const eventRoutes = routePlugin(
  *   'portico-events',
  *   ['portico-current-user'],
- *   async (app, services: { config: ServerConfig; db: Database }) => {
+ *   async (app, services: { config: ServerConfig; events: Events }) => {
  *     app.get('/api/events/stats', ...)
  *   },
  * )

@@ -14,7 +14,7 @@ describe.each(databaseKinds())('idempotency on %s', (kind) => {
   })
 
   const countNotes = async (marker: string) => {
-    const rows = await app.services.db.execute(
+    const rows = await app.services.database.db.execute(
       sql`select count(*)::int as n from objects where data ->> 'marker' = ${marker}`,
     )
     return (rows as unknown as { rows: { n: number }[] }).rows[0]!.n
@@ -76,7 +76,7 @@ describe.each(databaseKinds())('idempotency on %s', (kind) => {
 
   it('forgets records after 24 hours', async () => {
     await create('key-old', 'm6')
-    await app.services.db.execute(
+    await app.services.database.db.execute(
       sql`update idempotency set created_at = now() - interval '25 hours' where key = 'key-old'`,
     )
     const res = await create('key-old', 'm6')

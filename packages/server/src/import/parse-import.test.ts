@@ -74,7 +74,7 @@ describe.each(databaseKinds())('a Parse Dashboard export on %s', (kind) => {
 
   beforeAll(async () => {
     server = await listeningApp(kind)
-    db = server.app.services.db
+    db = server.app.services.database.db
     Parse.initialize('portico')
     Parse.serverURL = server.serverUrl
     Parse.User.enableUnsafeCurrentUser()
@@ -299,7 +299,7 @@ describe.each(databaseKinds())('the legacy {results} export with _Join files on 
   afterAll(() => app.close())
 
   it('imports the classes and the relation members, roles included', async () => {
-    const db = app.app.services.db
+    const db = app.app.services.database.db
     const { reports, failed, byFile } = await importFolder(db, app.app.services.objects, legacy)
     expect(failed).toEqual([])
     for (const report of reports)
@@ -361,7 +361,7 @@ describe.each(databaseKinds())('a malformed export on %s', (kind) => {
   }
 
   it('reports the broken file, names file, line and field of each refused row, imports the rest', async () => {
-    const db = app.app.services.db
+    const db = app.app.services.database.db
     const { failed, byFile } = await importFolder(db, app.app.services.objects, malformed)
     expect(failed.map((f) => [f.name, f.error.skipped])).toEqual([
       ['Broken.json', false],
@@ -402,7 +402,7 @@ describe.each(databaseKinds())('a malformed export on %s', (kind) => {
   })
 
   it('leaves nothing of a refused user behind, and writes the row once it is fixed', async () => {
-    const db = app.app.services.db
+    const db = app.app.services.database.db
     const rows = rowsOf(malformed, '_User.json')
     const bad = rows[1]!
     const report = (await importFolder(db, app.app.services.objects, malformed)).byFile.get(

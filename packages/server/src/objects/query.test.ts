@@ -188,7 +188,7 @@ describe.each(databaseKinds())('a page read by walking the creation index on %s'
     const { app } = await testApp(kind)
     const { user } = await signedIn(app)
     for (let start = 0; start < 600; start += 200)
-      await app.services.db.insert(objects).values(
+      await app.services.database.db.insert(objects).values(
         Array.from({ length: 200 }, (_, i) => ({
           className: 'Walk',
           id: `w${start + i}`,
@@ -215,8 +215,11 @@ describe.each(databaseKinds())('a page read by walking the creation index on %s'
         count: true,
         maxBytes: 1e7,
       }
-      const planned = await queryObjects(app.services.db, input)
-      const walked = await queryObjects(app.services.db, { ...input, walkCreationIndex: true })
+      const planned = await queryObjects(app.services.database.db, input)
+      const walked = await queryObjects(app.services.database.db, {
+        ...input,
+        walkCreationIndex: true,
+      })
       expect(walked, JSON.stringify(where)).toEqual(planned)
       expect(walked.results.length).toBeGreaterThan(0)
     }

@@ -48,7 +48,7 @@ describe.each(databaseKinds())('SDK objects against the server on %s', (kind) =>
     })
   }
   const stored = async (marker: string) => {
-    const result = await app.services.db.execute(
+    const result = await app.services.database.db.execute(
       sql`select id from objects where data ->> 'marker' = ${marker}`,
     )
     return (result as unknown as { rows: { id: string }[] }).rows.map((r) => r.id)
@@ -143,7 +143,9 @@ describe.each(databaseKinds())('SDK objects against the server on %s', (kind) =>
     const res = await fetch(file.url!)
     expect(await res.text()).toBe('hello file')
     expect(
-      (await app.services.db.execute(sql`select count(*)::int as n from files`)) as unknown,
+      (await app.services.database.db.execute(
+        sql`select count(*)::int as n from files`,
+      )) as unknown,
     ).toMatchObject({
       rows: [{ n: 1 }],
     })

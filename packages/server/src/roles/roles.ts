@@ -1,8 +1,3 @@
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm'
-import { MAX_ROLE_USERS } from '@portico/sdk/wire'
-import { checkedAddress } from '../auth/addresses.ts'
-import { rowsOf, type Database } from '../db/client.ts'
-import { objectRelations, userAddresses, users } from '../db/schema.ts'
 import { badRequest, HttpError, notFound } from '../errors.ts'
 import type { Changer } from '../objects/access.ts'
 import { ownerAcl, type Acl } from '../objects/acl.ts'
@@ -10,17 +5,18 @@ import { parseWhere } from '../objects/condition.ts'
 import type { RelationChange } from '../objects/relations.ts'
 import type { WireObject } from '../objects/rows.ts'
 import type { ObjectStore } from '../objects/object-store.ts'
+import type { Counts, RoleMembers } from './members.ts'
 import { isDuplicateName, ROLE_CLASS, ROLE_RELATIONS, roleWriteProblem } from './rules.ts'
 
 // Roles as `/api/roles` and the console manage them. A role is a `_Role` object: every read and
 // write goes through the object store with the caller as viewer or changer, so the role's own
 // ACL decides who sees it and who changes its members, exactly as on the compatibility mount.
 // The console passes `ANY_OWNER`. Members are rows of `object_relations` (objects/relations.ts),
-// written in the role's own transaction.
+// written in the role's own transaction and read in members.ts.
 
 export interface RoleDeps {
   objects: ObjectStore
-  db: Database
+  members: RoleMembers
 }
 
 export interface RoleRef {
@@ -88,10 +84,7 @@ export async function listRoles(
     order: 'name',
     count: true,
   })
-  const counts = await countsOf(
-    deps.db,
-    found.results.map((role) => role.objectId),
-  )
+  const counts = await deps.members.counts(found.results.map((role) => role.objectId))
   return {
     results: found.results.map((role) => summaryOf(role, counts)),
     count: found.count ?? found.results.length,
@@ -184,8 +177,8 @@ async function relationChanges(
   remove: Members,
 ): Promise<RelationChange[]> {
   const [addUsers, removeUsers, addRoles, removeRoles] = await Promise.all([
-    userIdsOf(deps.db, add.users ?? []),
-    userIdsOf(deps.db, remove.users ?? []),
+    deps.members.userIds(add.users ?? []),
+    deps.members.userIds(remove.users ?? []),
     roleIdsOf(deps, viewer, add.roles ?? []),
     roleIdsOf(deps, viewer, remove.roles ?? []),
   ])
@@ -203,42 +196,6 @@ async function relationChanges(
     { field: 'roles', targetClass: ROLE_RELATIONS.roles, add: addRoles, remove: removeRoles },
   ]
   return changes.filter((change) => change.add.length + change.remove.length > 0)
-}
-
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
-
-/**
- * The user ids that `entries` (user ids, or wallet addresses linked to a user) name, without
- * repeats; 400 naming the first entry that names no user.
- */
-export async function userIdsOf(db: Database, entries: readonly string[]): Promise<string[]> {
-  if (entries.length === 0) return []
-  const addresses = [...new Set(entries.filter((e) => ADDRESS.test(e)).map(checkedAddress))]
-  const ids = [...new Set(entries.filter((e) => !ADDRESS.test(e)))]
-  const [byAddress, known] = await Promise.all([
-    addresses.length
-      ? db
-          .select({ address: userAddresses.address, userId: userAddresses.userId })
-          .from(userAddresses)
-          .where(inArray(userAddresses.address, addresses))
-      : [],
-    ids.length ? db.select({ id: users.id }).from(users).where(inArray(users.id, ids)) : [],
-  ])
-  const ofAddress = new Map(byAddress.map((row) => [row.address, row.userId]))
-  const knownIds = new Set(known.map((row) => row.id))
-  const resolved = entries.map((entry) => {
-    if (ADDRESS.test(entry)) {
-      const id = ofAddress.get(checkedAddress(entry))
-      if (id === undefined)
-        throw invalid(
-          `No user has signed in with ${entry}: a wallet must sign in once before it can be added to a role.`,
-        )
-      return id
-    }
-    if (!knownIds.has(entry)) throw invalid(`No user has the id "${entry.slice(0, 80)}".`)
-    return entry
-  })
-  return [...new Set(resolved)]
 }
 
 /**
@@ -267,27 +224,6 @@ async function roleIdsOf(
   return [...new Set(ids)]
 }
 
-type Counts = Map<string, { users: number; roles: number }>
-
-/** How many users and roles each of the roles `ids` holds directly. */
-async function countsOf(db: Database, ids: string[]): Promise<Counts> {
-  const counts: Counts = new Map(ids.map((id) => [id, { users: 0, roles: 0 }]))
-  if (ids.length === 0) return counts
-  const rows = await db
-    .select({ owningId: objectRelations.owningId, field: objectRelations.field, n: count() })
-    .from(objectRelations)
-    .where(
-      and(
-        eq(objectRelations.className, ROLE_CLASS),
-        inArray(objectRelations.field, ['users', 'roles']),
-        inArray(objectRelations.owningId, ids),
-      ),
-    )
-    .groupBy(objectRelations.owningId, objectRelations.field)
-  for (const row of rows) counts.get(row.owningId)![row.field as 'users' | 'roles'] = row.n
-  return counts
-}
-
 function summaryOf(role: WireObject, counts: Counts): RoleSummary {
   const n = counts.get(role.objectId)
   return {
@@ -302,38 +238,6 @@ function summaryOf(role: WireObject, counts: Counts): RoleSummary {
   }
 }
 
-/** Ids held in one relation of a role, sorted (at most `MAX_ROLE_USERS`). */
-async function membersOf(db: Database, roleId: string, field: 'users' | 'roles') {
-  const rows = await db
-    .select({ id: objectRelations.relatedId })
-    .from(objectRelations)
-    .where(
-      and(
-        eq(objectRelations.className, ROLE_CLASS),
-        eq(objectRelations.field, field),
-        eq(objectRelations.owningId, roleId),
-      ),
-    )
-    .orderBy(asc(objectRelations.relatedId))
-    .limit(MAX_ROLE_USERS)
-  return rows.map((row) => row.id)
-}
-
-/** The roles that hold `roleId` in their `roles`, and the roles that hold those, to any depth. */
-async function parentsOf(db: Database, roleId: string): Promise<string[]> {
-  // UNION (not UNION ALL) drops rows already found, so a cycle of roles ends the recursion.
-  const result = await db.execute(sql`
-    with recursive parent(role_id) as (
-      select owning_id from ${objectRelations}
-        where class_name = ${ROLE_CLASS} and field = 'roles' and related_id = ${roleId}
-      union
-      select r.owning_id from ${objectRelations} r join parent p on r.related_id = p.role_id
-        where r.class_name = ${ROLE_CLASS} and r.field = 'roles'
-    )
-    select role_id from parent where role_id <> ${roleId} limit ${MAX_ROLE_USERS}`)
-  return rowsOf<{ role_id: string }>(result).map((row) => row.role_id)
-}
-
 /** A role with its members, the roles among them named only when `viewer` may read them. */
 async function detailOf(
   deps: RoleDeps,
@@ -341,10 +245,10 @@ async function detailOf(
   role: WireObject,
 ): Promise<RoleDetail> {
   const [counts, userIds, childIds, parentIds] = await Promise.all([
-    countsOf(deps.db, [role.objectId]),
-    membersOf(deps.db, role.objectId, 'users'),
-    membersOf(deps.db, role.objectId, 'roles'),
-    parentsOf(deps.db, role.objectId),
+    deps.members.counts([role.objectId]),
+    deps.members.of(role.objectId, 'users'),
+    deps.members.of(role.objectId, 'roles'),
+    deps.members.parents(role.objectId),
   ])
   const readable = await deps.objects.readable(
     [...new Set([...childIds, ...parentIds])].map((objectId) => ({

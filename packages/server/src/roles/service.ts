@@ -1,16 +1,16 @@
-import type { Database } from '../db/client.ts'
 import type { ObjectStore } from '../objects/object-store.ts'
+import type { RoleMembers } from './members.ts'
 import { changeRole, createRole, deleteRole, listRoles, readRole, type RoleDeps } from './roles.ts'
 
 /** A role operation's arguments after its dependencies. */
 type Rest<F> = F extends (deps: RoleDeps, ...rest: infer R) => unknown ? R : never
 
-/** The roles on one database and object store (roles.ts), for the routes of `/api` and the console. */
+/** The roles (roles.ts) on one object store, for the routes of `/api` and the console. */
 export class Roles {
   readonly #deps: RoleDeps
 
-  constructor(db: Database, objects: ObjectStore) {
-    this.#deps = { db, objects }
+  constructor(members: RoleMembers, objects: ObjectStore) {
+    this.#deps = { members, objects }
   }
 
   list(...args: Rest<typeof listRoles>) {

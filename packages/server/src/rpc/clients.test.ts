@@ -5,7 +5,6 @@ import { createPublicClient, http } from 'viem'
 import { anvilAccount, anvilChainId, startAnvil, type Anvil } from '@portico/test-kit/anvil'
 import { testApp } from '../../test/helpers.ts'
 import { rpcTestConfig } from '../../test/rpc.ts'
-import { createApiKey } from '../rpc/api-keys.ts'
 
 // Real JSON-RPC clients through the gateway, against anvil: they must see the gateway as they
 // see a node. The gateway holds no database state for these calls, so one database is enough.
@@ -32,7 +31,7 @@ beforeAll(async () => {
   const address = app.server.address()
   if (!address || typeof address === 'string') throw new Error('not listening')
   gateway = `http://127.0.0.1:${address.port}/api/rpc/${anvilChainId}`
-  ;({ key: apiKey } = await createApiKey(app.services.db, 'clients'))
+  ;({ key: apiKey } = await app.services.people.createApiKey('clients'))
 })
 afterAll(async () => {
   await anvil?.stop()

@@ -7,7 +7,6 @@ import { anvilAccount, anvilChainId, startAnvil, type Anvil } from '@portico/tes
 import { startMisbehavingNode, type MisbehavingNode } from '@portico/test-kit/misbehaving-node'
 import { databaseKinds, testApp } from '../../test/helpers.ts'
 import { rpcTestConfig } from '../../test/rpc.ts'
-import { createApiKey, revokeApiKey } from '../rpc/api-keys.ts'
 
 let anvil: Anvil
 let broken: MisbehavingNode
@@ -95,7 +94,7 @@ describe.each(databaseKinds())('RPC gateway on %s', (kind) => {
         { maxBatch: 5 },
       ),
     }))
-    ;({ key } = await createApiKey(app.services.db, 'tests'))
+    ;({ key } = await app.services.people.createApiKey('tests'))
   })
 
   it('reads block number and balance, the same as anvil directly', async () => {
@@ -180,8 +179,8 @@ describe.each(databaseKinds())('RPC gateway on %s', (kind) => {
   })
 
   it('a revoked key is refused', async () => {
-    const revoked = await createApiKey(app.services.db, 'revoked')
-    await revokeApiKey(app.services.db, revoked.id)
+    const revoked = await app.services.people.createApiKey('revoked')
+    await app.services.people.revokeApiKey(revoked.id)
     expect(
       (await rpc(anvilChainId, call('eth_chainId'), { 'x-api-key': revoked.key })).status,
     ).toBe(401)
@@ -277,7 +276,7 @@ describe.each(databaseKinds())('RPC gateway batches and call limits on %s', (kin
     ;({ app } = await testApp(kind, {
       rpc: rpcTestConfig({ 7: [counting.url] }, { upstreamBatch: 20, rateLimitPerKey: 150 }),
     }))
-    ;({ key } = await createApiKey(app.services.db, 'batches'))
+    ;({ key } = await app.services.people.createApiKey('batches'))
   })
   const send = (body: unknown) =>
     app.inject({

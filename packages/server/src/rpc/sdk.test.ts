@@ -10,7 +10,6 @@ import { databaseKinds, signedIn, testApp, testConfig, testDatabase } from '../.
 import { SESSION_COOKIE } from '../auth/sessions.ts'
 import { rpcTestConfig } from '../../test/rpc.ts'
 import { buildServer } from '../app.ts'
-import { createApiKey } from '../rpc/api-keys.ts'
 
 let anvil: Anvil
 beforeAll(async () => {
@@ -37,7 +36,7 @@ describe.each(databaseKinds())('the SDK through the gateway on %s', (kind) => {
   })
 
   it('reads and sends a mined raw transaction with speedyNodeApiKey', async () => {
-    const { key } = await createApiKey(app.services.db, 'sdk')
+    const { key } = await app.services.people.createApiKey('sdk')
     const client = connectNode({
       chainId: anvilChainId,
       speedyNodeApiKey: key,
@@ -124,8 +123,8 @@ describe('gateway rate limits and logs', () => {
       rpc: rpcTestConfig({ [anvilChainId]: [anvil.url] }, { rateLimitPerKey: 3 }),
     })
     const [a, b] = [
-      await createApiKey(app.services.db, 'a'),
-      await createApiKey(app.services.db, 'b'),
+      await app.services.people.createApiKey('a'),
+      await app.services.people.createApiKey('b'),
     ]
     const send = (key: string) =>
       app.inject({
@@ -171,7 +170,7 @@ describe('gateway rate limits and logs', () => {
       logger: { level: 'trace', stream },
     })
     try {
-      const { key } = await createApiKey(app.services.db, 'logs')
+      const { key } = await app.services.people.createApiKey('logs')
       const answer = await app.inject({
         method: 'POST',
         url: '/api/rpc/1',

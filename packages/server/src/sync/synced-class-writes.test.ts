@@ -227,7 +227,7 @@ describe.each(databaseKinds())('writes to a synced class on %s', (kind) => {
       ...forged,
     }
     await expect(
-      importClass(app.services.db, app.services.objects, {
+      importClass(app.services.database.db, app.services.objects, {
         file: 'Activity.json',
         format: 'legacy',
         className: 'Activity',
@@ -247,7 +247,7 @@ describe.each(databaseKinds())('writes to a synced class on %s', (kind) => {
     expect(lines.at(-1)!.error).toContain('contract sync "emitter"')
     expect(await values()).toEqual(['7'])
     // Other classes import as before.
-    const report = await importClass(app.services.db, app.services.objects, {
+    const report = await importClass(app.services.database.db, app.services.objects, {
       file: 'Imported.json',
       format: 'legacy',
       className: 'Imported',
