@@ -17,8 +17,10 @@ import {
   storedFileName,
 } from './console-fields.ts'
 import { classes, objects, roles } from './console-data.ts'
+import { imports } from './console-import.ts'
 
 export { BULK_DELETE_MAX, FIELD_TYPES } from './console-data.ts'
+export { consoleImportLineSchema } from './console-import.ts'
 
 /** A list answer: `{ results: [...] }`. */
 const resultsOf = <const T extends object>(items: T) =>
@@ -569,5 +571,6 @@ export const consoleRoutes = {
   ...cloud,
   ...classes,
   ...objects,
+  ...imports,
   ...roles,
 } as const
