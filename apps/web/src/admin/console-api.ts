@@ -2,6 +2,7 @@ import type { BackendClient } from '@portico/sdk/backend'
 import type {
   ConsoleAnswer,
   ConsoleBody,
+  ConsoleImportLine,
   ConsoleParams,
   ConsoleQuery,
   ConsoleRoute,
@@ -71,3 +72,41 @@ export function useConsole<R extends ConsoleRoute & `GET ${string}`>(
     enabled: route !== undefined,
   })
 }
+
+/**
+ * Sends one export file to `POST /api/admin/import/:className` and yields the lines it answers
+ * as they arrive: progress, then the report or an error. A refusal (an error answer instead of
+ * lines) is yielded as the error line it amounts to.
+ */
+export async function* consoleImport(
+  client: BackendClient,
+  params: ConsoleParams<'POST /api/admin/import/:className'>,
+  file: Blob,
+): AsyncGenerator<ConsoleImportLine> {
+  // Streamed: the client's request() reads a whole JSON answer, the progress lines would wait.
+  const path = consolePath('POST /api/admin/import/:className', { className: params.className })
+  const answer = await fetch(client.url(path), {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'content-type': 'application/json' },
+    body: file,
+  })
+  if (!answer.ok || !answer.body) {
+    const refusal = (await answer.json().catch(() => null)) as ConsoleRefusal | null
+    yield { error: refusal?.error?.message ?? `the server answered ${answer.status}` }
+    return
+  }
+  const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader()
+  let buffer = ''
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) return
+    buffer += value
+    const lines = buffer.split('\n')
+    buffer = lines.pop() ?? ''
+    for (const line of lines.filter(Boolean)) yield JSON.parse(line) as ConsoleImportLine
+  }
+}
+
+/** An error answer, as far as the console reads it. */
+type ConsoleRefusal = { error?: { message?: string } }

@@ -53,8 +53,9 @@ export function Files({ client, role }: SectionProps) {
           {
             header: 'Owner',
             className: 'address',
-            title: (file) => file.owner,
-            cell: (file) => ownerName(file.owner),
+            // A user who signs in without a wallet has no address: their id stands for it.
+            title: (file) => file.owner ?? file.ownerId,
+            cell: (file) => (file.owner === null ? file.ownerId : ownerName(file.owner)),
           },
           { header: 'Type', cell: (file) => file.contentType },
           { header: 'Size', numeric: true, cell: (file) => bytes(file.size) },

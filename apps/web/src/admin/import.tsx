@@ -1,17 +1,7 @@
 import { useState } from 'react'
+import type { ConsoleImportProgress, ConsoleImportReport } from '@portico/sdk/wire'
+import { consoleImport } from './console-api.ts'
 import type { SectionProps } from './section.ts'
-
-interface Report {
-  file: string
-  className: string
-  rows: number
-  imported: number
-  unchanged: number
-  refused: { line: number; objectId?: string; field?: string; reason: string }[]
-  files: { line: number; objectId: string; field: string; url: string }[]
-  notes: string[]
-}
-type Progress = { className: string; done: number; total: number }
 
 /** The command line's order: users, roles, the other classes, then the relation files. */
 const rank = (name: string) =>
@@ -24,8 +14,8 @@ const rank = (name: string) =>
  */
 export function Import({ client, role }: SectionProps) {
   const [chosen, setChosen] = useState<File[]>([])
-  const [progress, setProgress] = useState<Progress>()
-  const [reports, setReports] = useState<Report[]>([])
+  const [progress, setProgress] = useState<ConsoleImportProgress>()
+  const [reports, setReports] = useState<ConsoleImportReport[]>([])
   const [problems, setProblems] = useState<string[]>([])
   const [busy, setBusy] = useState(false)
 
@@ -39,41 +29,10 @@ export function Import({ client, role }: SectionProps) {
     for (const file of files) {
       try {
         const className = file.name.replace(/\.json$/i, '')
-        const answer = await fetch(
-          client.url(`/api/admin/import/${encodeURIComponent(className)}`),
-          {
-            method: 'POST',
-            credentials: 'include',
-            headers: { 'content-type': 'application/json' },
-            body: file,
-          },
-        )
-        if (!answer.ok || !answer.body) {
-          const refusal = (await answer.json().catch(() => null)) as {
-            error?: { message?: string }
-          } | null
-          throw new Error(
-            `${file.name}: ${refusal?.error?.message ?? `the server answered ${answer.status}`}`,
-          )
-        }
-        const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader()
-        let buffer = ''
-        for (;;) {
-          const { value, done } = await reader.read()
-          if (done) break
-          buffer += value
-          const lines = buffer.split('\n')
-          buffer = lines.pop() ?? ''
-          for (const line of lines.filter(Boolean)) {
-            const message = JSON.parse(line) as {
-              progress?: Progress
-              report?: Report
-              error?: string
-            }
-            if (message.progress) setProgress(message.progress)
-            if (message.report) setReports((all) => [...all, message.report!])
-            if (message.error) throw new Error(`${file.name}: ${message.error}`)
-          }
+        for await (const line of consoleImport(client, { className }, file)) {
+          if ('progress' in line) setProgress(line.progress)
+          else if ('report' in line) setReports((all) => [...all, line.report])
+          else throw new Error(`${file.name}: ${line.error}`)
         }
       } catch (error) {
         setProblems((all) => [...all, (error as Error).message])

@@ -113,7 +113,12 @@ function UserSessions({
           >
             Revoke all sessions
           </button>{' '}
-          <DeleteUser client={client} userId={user.id} label={user.address} onDeleted={onDeleted} />
+          <DeleteUser
+            client={client}
+            userId={user.id}
+            label={user.address ?? user.id}
+            onDeleted={onDeleted}
+          />
         </p>
       ) : null}
       <ConsoleTable

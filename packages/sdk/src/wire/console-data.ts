@@ -69,9 +69,11 @@ const classDefaultsSchema = {
         public: { type: 'string', enum: ['read', 'none', 'on-request'] },
       },
       required: ['creator', 'public'],
+      additionalProperties: false,
     },
   },
   required: ['className', 'writers', 'sync', 'newObject'],
+  additionalProperties: false,
 } as const
 
 const fieldIndex = {
@@ -91,6 +93,7 @@ const fieldIndex = {
     bytes: { type: 'integer' },
   },
   required: ['field', 'indexName', 'createdAt', 'scans', 'bytes'],
+  additionalProperties: false,
 } as const
 
 export const classes = {
@@ -199,6 +202,21 @@ const consolePage = {
   },
 } as const
 
+/** A class anyone signed out may write. */
+export const openClassRow = {
+  type: 'object',
+  properties: {
+    className: { type: 'string' },
+    create: { type: 'boolean', description: 'Clients that are not signed in may create in it' },
+    write: {
+      type: 'boolean',
+      description: 'It holds objects that clients that are not signed in may change or delete',
+    },
+  },
+  required: ['className', 'create', 'write'],
+  additionalProperties: false,
+} as const
+
 export const objects = {
   'GET /api/admin/classes/:className': {
     params: classParams,
@@ -260,15 +278,7 @@ export const objects = {
       properties: {
         classes: {
           type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              className: { type: 'string' },
-              create: { type: 'boolean' },
-              write: { type: 'boolean' },
-            },
-            required: ['className', 'create', 'write'],
-          },
+          items: openClassRow,
         },
       },
       required: ['classes'],

@@ -1,5 +1,5 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
-import type { consoleRoutes } from './console.ts'
+import type { consoleImportLineSchema, consoleRoutes } from './console.ts'
 
 // The console API's types by route (`'GET /api/admin/users'`), derived from its schemas: what a
 // call sends (`params`, `query`, `body`) and what it answers.
@@ -46,3 +46,8 @@ export type ConsoleFieldIndex =
 export type ConsoleClassDefaults = ConsoleAnswer<'GET /api/admin/classes/:className/defaults'>
 export type ConsoleDeclaredField =
   ConsoleAnswer<'GET /api/admin/classes/:className/fields'>['fields'][string]
+
+/** One line of what `POST /api/admin/import/:className` answers (NDJSON). */
+export type ConsoleImportLine = FromSchema<typeof consoleImportLineSchema>
+export type ConsoleImportReport = Extract<ConsoleImportLine, { report: unknown }>['report']
+export type ConsoleImportProgress = Extract<ConsoleImportLine, { progress: unknown }>['progress']

@@ -12,12 +12,15 @@ import {
   isoOrNull,
   logLevel,
   noContent,
+  objectId,
   shortName,
   storedFileName,
 } from './console-fields.ts'
 import { classes, objects, roles } from './console-data.ts'
+import { imports } from './console-import.ts'
 
 export { BULK_DELETE_MAX, FIELD_TYPES } from './console-data.ts'
+export { consoleImportLineSchema } from './console-import.ts'
 
 /** A list answer: `{ results: [...] }`. */
 const resultsOf = <const T extends object>(items: T) =>
@@ -34,13 +37,17 @@ const userRow = {
   type: 'object',
   properties: {
     id: { type: 'string' },
-    address: { type: 'string' },
+    address: {
+      type: ['string', 'null'],
+      description: 'Null for a user who signs in without a wallet',
+    },
     firstSignInAt: iso,
     lastSignInAt: iso,
     activeSessions: { type: 'integer' },
     lastSeenAt: isoOrNull,
   },
   required: ['id', 'address', 'firstSignInAt', 'lastSignInAt', 'activeSessions', 'lastSeenAt'],
+  additionalProperties: false,
 } as const
 
 const sessionRow = {
@@ -55,6 +62,7 @@ const sessionRow = {
     revokedAt: isoOrNull,
   },
   required: ['id', 'chainId', 'userAgent', 'createdAt', 'lastSeenAt', 'expiresAt', 'revokedAt'],
+  additionalProperties: false,
 } as const
 
 const apiKeyRow = {
@@ -67,6 +75,7 @@ const apiKeyRow = {
     lastUsedAt: isoOrNull,
   },
   required: ['id', 'label', 'createdAt', 'revokedAt', 'lastUsedAt'],
+  additionalProperties: false,
 } as const
 
 const settingRow = {
@@ -78,6 +87,7 @@ const settingRow = {
     secret: { type: 'boolean' },
   },
   required: ['name', 'value', 'source', 'secret'],
+  additionalProperties: false,
 } as const
 
 const auditEntry = {
@@ -92,6 +102,7 @@ const auditEntry = {
     after: {},
   },
   required: ['id', 'at', 'actor', 'action', 'target', 'before', 'after'],
+  additionalProperties: false,
 } as const
 
 const userParams = {
@@ -105,6 +116,7 @@ const revokedCount = {
   type: 'object',
   properties: { revoked: { type: 'integer' } },
   required: ['revoked'],
+  additionalProperties: false,
 } as const
 
 const people = {
@@ -117,6 +129,7 @@ const people = {
         signedInAt: iso,
       },
       required: ['address', 'role', 'signedInAt'],
+      additionalProperties: false,
     },
   },
   'GET /api/admin/overview': {
@@ -141,6 +154,7 @@ const people = {
         eventsToday: { type: 'integer' },
       },
       required: ['users', 'activeSessions', 'classes', 'files', 'eventsToday'],
+      additionalProperties: false,
     },
   },
   'GET /api/admin/users': {
@@ -167,7 +181,10 @@ const people = {
     params: userParams,
     answer: revokedCount,
   },
-  'DELETE /api/admin/users/:userId': { params: userParams, answer: noContent },
+  'DELETE /api/admin/users/:userId': {
+    params: { type: 'object', properties: { userId: objectId }, required: ['userId'] },
+    answer: noContent,
+  },
   'GET /api/admin/api-keys': { answer: resultsOf(apiKeyRow) },
   'POST /api/admin/api-keys': {
     body: {
@@ -178,8 +195,13 @@ const people = {
     },
     answer: {
       type: 'object',
-      properties: { id: { type: 'string' }, key: { type: 'string' } },
-      required: ['id', 'key'],
+      properties: {
+        id: { type: 'string' },
+        label: { type: 'string', description: 'The label as kept: trimmed' },
+        key: { type: 'string', description: 'The key, shown this once' },
+      },
+      required: ['id', 'label', 'key'],
+      additionalProperties: false,
     },
   },
   'POST /api/admin/api-keys/:keyId/revoke': {
@@ -188,6 +210,7 @@ const people = {
       type: 'object',
       properties: { revoked: { type: 'boolean' } },
       required: ['revoked'],
+      additionalProperties: false,
     },
   },
   'GET /api/admin/settings': { answer: resultsOf(settingRow) },
@@ -247,6 +270,7 @@ const syncRow = {
     'lastError',
     'updatedAt',
   ],
+  additionalProperties: false,
 } as const
 
 const syncs = {
@@ -255,6 +279,7 @@ const syncs = {
       type: 'object',
       properties: { processId: { type: 'string' }, results: { type: 'array', items: syncRow } },
       required: ['processId', 'results'],
+      additionalProperties: false,
     },
   },
   'DELETE /api/admin/watches/:tableName': {
@@ -390,13 +415,18 @@ const fileRow = {
   type: 'object',
   properties: {
     name: { type: 'string' },
-    owner: { type: 'string' },
+    owner: {
+      type: ['string', 'null'],
+      description: "The owner's wallet address (null: they sign in without a wallet)",
+    },
+    ownerId: { type: 'string' },
     contentType: { type: 'string' },
     size: { type: 'integer' },
     storage: { type: 'string', enum: ['database', 's3'] },
     createdAt: iso,
   },
-  required: ['name', 'owner', 'contentType', 'size', 'storage', 'createdAt'],
+  required: ['name', 'owner', 'ownerId', 'contentType', 'size', 'storage', 'createdAt'],
+  additionalProperties: false,
 } as const
 
 const files = {
@@ -541,5 +571,6 @@ export const consoleRoutes = {
   ...cloud,
   ...classes,
   ...objects,
+  ...imports,
   ...roles,
 } as const

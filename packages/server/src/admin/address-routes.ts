@@ -1,4 +1,9 @@
-import { ADDRESS_INDEX_PAGE, consoleRoutes as c } from '@portico/sdk/wire'
+import {
+  ADDRESS_INDEX_PAGE,
+  consoleRoutes as c,
+  type ConsoleIndexedAddress,
+} from '@portico/sdk/wire'
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { consoleAccess } from '../auth/team.ts'
 import type { ConsoleNeeds } from './needs.ts'
@@ -23,13 +28,14 @@ export const consoleAddressRoutes = routePlugin(
   'portico-console-addresses',
   ['portico-current-user'],
   async function consoleAddressRoutes(
-    app,
+    fastify,
     services: ConsoleNeeds & { addressIndex: AddressIndex },
   ) {
+    const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
 
-    app.get<{ Querystring: { chainId?: string; after?: string } }>(
+    app.get(
       '/api/admin/address-index',
       {
         schema: {
@@ -58,10 +64,13 @@ export const consoleAddressRoutes = routePlugin(
           addresses: addresses.map((row) => ({
             chainId: row.chainId,
             address: row.address,
-            source: row.source,
+            // The column is text; the indexer writes only these.
+            source: row.source as ConsoleIndexedAddress['source'],
             nextBlock: row.nextBlock.toString(),
             status:
-              head !== undefined && row.nextBlock > BigInt(head) ? 'SYNCED' : ('SYNCING' as const),
+              head !== undefined && row.nextBlock > BigInt(head)
+                ? ('SYNCED' as const)
+                : ('SYNCING' as const),
             createdAt: row.createdAt.toISOString(),
           })),
         }

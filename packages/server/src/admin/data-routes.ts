@@ -1,4 +1,5 @@
 import { consoleRoutes as c } from '@portico/sdk/wire'
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import { parseAcl, withPublicRead } from '../objects/acl.ts'
 import { badRequest, errorBodySchema, notFound } from '../errors.ts'
 import { ANY_OWNER } from '../objects/access.ts'
@@ -14,7 +15,7 @@ import { consoleOpenClassRoutes, type ConsoleOpenClassNeeds } from './open-class
 import type { DeleteUserSources } from '../auth/delete-user.ts'
 import { consoleUserDeleteRoute } from './user-delete-route.ts'
 import { aclUserIds, type AclUsers } from './acl-users.ts'
-import { consoleErrors, paging, tags } from './schemas.ts'
+import { consoleErrors, paging, tags, withIsoDates } from './schemas.ts'
 import { exportCsv, exportJson } from './export.ts'
 import type { ReferenceCheck } from './references.ts'
 import { pageEnd, parsePageEnd, whereAfter } from './keyset.ts'
@@ -47,27 +48,17 @@ const errors = { 400: errorBodySchema, 404: errorBodySchema, ...consoleErrors } 
 export const consoleDataRoutes = routePlugin(
   'portico-console-data',
   ['portico-current-user'],
-  async function consoleDataRoutes(app, services: ConsoleDataNeeds) {
+  async function consoleDataRoutes(fastify, services: ConsoleDataNeeds) {
+    const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
-    await consoleFieldRoutes(app, services)
-    await consoleIndexRoutes(app, services)
-    await consoleOpenClassRoutes(app, services)
-    await consoleUserDeleteRoute(app, services)
+    await consoleFieldRoutes(fastify, services)
+    await consoleIndexRoutes(fastify, services)
+    await consoleOpenClassRoutes(fastify, services)
+    await consoleUserDeleteRoute(fastify, services)
     const objects = services.objects
 
-    app.get<{
-      Params: { className: string }
-      Querystring: {
-        where?: string
-        order?: string
-        limit?: string
-        skip?: string
-        after?: string
-        count?: string
-        countLimit?: string
-      }
-    }>(
+    app.get(
       '/api/admin/classes/:className',
       {
         schema: {
@@ -107,7 +98,13 @@ export const consoleDataRoutes = routePlugin(
         // The console shows owners by their wallet address, which is how a team knows its users.
         const ids = found.results.flatMap((object) => [object.owner, ...aclUserIds(object.acl)])
         const next = pageEnd(found.results, page.limit, order)
-        const owners = Object.fromEntries(await services.aclUsers.addressesOf(ids))
+        // A user without a wallet is shown with an empty address.
+        const owners = Object.fromEntries(
+          [...(await services.aclUsers.addressesOf(ids))].map(([id, address]) => [
+            id,
+            address ?? '',
+          ]),
+        )
         const more = next ? { next } : {}
         if (countLimit === undefined || found.count === undefined || found.count <= countLimit)
           return { ...found, owners, ...more }
@@ -115,15 +112,7 @@ export const consoleDataRoutes = routePlugin(
       },
     )
 
-    app.put<{
-      Params: { className: string; objectId: string }
-      Body: {
-        data: Record<string, unknown>
-        publicRead?: boolean
-        owner?: string
-        acl?: Record<string, { read?: boolean; write?: boolean }>
-      }
-    }>(
+    app.put(
       '/api/admin/classes/:className/:objectId',
       {
         schema: {
@@ -186,14 +175,14 @@ export const consoleDataRoutes = routePlugin(
       },
     )
 
-    app.delete<{ Params: { className: string; objectId: string } }>(
+    app.delete(
       '/api/admin/classes/:className/:objectId',
       {
         schema: {
           tags,
           summary: 'Delete an object (needs a sign-in from the last 15 minutes)',
           params: c['DELETE /api/admin/classes/:className/:objectId'].params,
-          response: { 204: { type: 'null' }, ...errors },
+          response: { 204: c['DELETE /api/admin/classes/:className/:objectId'].answer, ...errors },
         },
       },
       async (request, reply) => {
@@ -205,11 +194,11 @@ export const consoleDataRoutes = routePlugin(
           userId: ANY_OWNER,
           auditActor: user.address,
         })
-        return reply.status(204).send()
+        return reply.status(204).send(null)
       },
     )
 
-    app.get<{ Params: { className: string }; Querystring: { format?: string; where?: string } }>(
+    app.get(
       '/api/admin/classes/:className/export',
       {
         schema: {
@@ -217,7 +206,7 @@ export const consoleDataRoutes = routePlugin(
           summary: 'Export a class, or the objects a filter selects, as JSON or CSV (streamed)',
           params: c['GET /api/admin/classes/:className/export'].params,
           querystring: c['GET /api/admin/classes/:className/export'].querystring,
-          response: errors,
+          response: { 200: c['GET /api/admin/classes/:className/export'].answer, ...errors },
         },
       },
       async (request, reply) => {
@@ -235,14 +224,14 @@ export const consoleDataRoutes = routePlugin(
       },
     )
 
-    app.get<{ Querystring: { limit?: string; skip?: string } }>(
+    app.get(
       '/api/admin/files',
       {
         schema: {
           tags,
           summary: 'Files with owner, type, size and where they are kept, newest first',
           querystring: c['GET /api/admin/files'].querystring,
-          response: errors,
+          response: { 200: c['GET /api/admin/files'].answer, ...errors },
         },
       },
       async (request) => {
@@ -251,18 +240,22 @@ export const consoleDataRoutes = routePlugin(
           limit: paging(request.query).limit,
           offset: paging(request.query).offset,
         })
-        return { results: rows }
+        return { results: rows.map(withIsoDates) }
       },
     )
 
-    app.delete<{ Params: { name: string } }>(
+    app.delete(
       '/api/admin/files/:name',
       {
         schema: {
           tags,
           summary: 'Delete a file and its bytes (needs a sign-in from the last 15 minutes)',
           params: c['DELETE /api/admin/files/:name'].params,
-          response: { 204: { type: 'null' }, ...errors, 503: errorBodySchema },
+          response: {
+            204: c['DELETE /api/admin/files/:name'].answer,
+            ...errors,
+            503: errorBodySchema,
+          },
         },
       },
       async (request, reply) => {
@@ -271,7 +264,7 @@ export const consoleDataRoutes = routePlugin(
         const removed =
           file && (await services.files.remove(request.params.name, file.ownerId, user.address))
         if (!removed || removed === 'missing') throw notFound('No such file.')
-        return reply.status(204).send()
+        return reply.status(204).send(null)
       },
     )
   },

@@ -1,5 +1,6 @@
 import { BULK_DELETE_MAX, consoleRoutes as c } from '@portico/sdk/wire'
 import type { FastifyInstance } from 'fastify'
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import { HttpError, badRequest, errorBodySchema, notFound } from '../errors.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import { assertFieldName, assertStoredClassName, isPointerClass } from '../objects/names.ts'
@@ -7,7 +8,7 @@ import type { Sync } from '../sync/definition.ts'
 import type { ConsoleNeeds } from './needs.ts'
 import { parseWhere } from '../objects/condition.ts'
 import { consoleAccess } from '../auth/team.ts'
-import type { DeclaredFields, FieldType } from './declared-fields.ts'
+import type { DeclaredFields } from './declared-fields.ts'
 import { consoleErrors, tags } from './schemas.ts'
 import { classDefaults } from './class-defaults.ts'
 
@@ -23,11 +24,12 @@ export type ConsoleFieldNeeds = ConsoleNeeds & {
 const errors = { 400: errorBodySchema, 404: errorBodySchema, ...consoleErrors } as const
 
 /** The field routes, inside the console's data plugin (whose access hook guards them). */
-export async function consoleFieldRoutes(app: FastifyInstance, services: ConsoleFieldNeeds) {
+export async function consoleFieldRoutes(fastify: FastifyInstance, services: ConsoleFieldNeeds) {
+  const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
   const requireConsole = consoleAccess(services.config.app)
   const objects = services.objects
 
-  app.get<{ Params: { className: string } }>(
+  app.get(
     '/api/admin/classes/:className/fields',
     {
       schema: {
@@ -44,7 +46,7 @@ export async function consoleFieldRoutes(app: FastifyInstance, services: Console
     },
   )
 
-  app.get<{ Params: { className: string } }>(
+  app.get(
     '/api/admin/classes/:className/defaults',
     {
       schema: {
@@ -60,10 +62,7 @@ export async function consoleFieldRoutes(app: FastifyInstance, services: Console
     },
   )
 
-  app.post<{
-    Params: { className: string }
-    Body: { name: string; type: FieldType; targetClass?: string }
-  }>(
+  app.post(
     '/api/admin/classes/:className/fields',
     {
       schema: {
@@ -71,7 +70,7 @@ export async function consoleFieldRoutes(app: FastifyInstance, services: Console
         summary: 'Declare a column of a class, with its type (objects get values when edited)',
         params: c['POST /api/admin/classes/:className/fields'].params,
         body: c['POST /api/admin/classes/:className/fields'].body,
-        response: { 200: c['GET /api/admin/classes/:className/fields'].answer, ...errors },
+        response: { 200: c['POST /api/admin/classes/:className/fields'].answer, ...errors },
       },
     },
     async (request) => {
@@ -97,7 +96,7 @@ export async function consoleFieldRoutes(app: FastifyInstance, services: Console
     },
   )
 
-  app.delete<{ Params: { className: string; field: string } }>(
+  app.delete(
     '/api/admin/classes/:className/fields/:field',
     {
       schema: {
@@ -106,11 +105,7 @@ export async function consoleFieldRoutes(app: FastifyInstance, services: Console
           'Remove a field from every object of a class, and its column (needs a sign-in from the last 15 minutes)',
         params: c['DELETE /api/admin/classes/:className/fields/:field'].params,
         response: {
-          200: {
-            type: 'object',
-            properties: { changed: { type: 'integer' } },
-            required: ['changed'],
-          },
+          200: c['DELETE /api/admin/classes/:className/fields/:field'].answer,
           ...errors,
         },
       },
@@ -149,7 +144,7 @@ export async function consoleFieldRoutes(app: FastifyInstance, services: Console
     },
   )
 
-  app.post<{ Params: { className: string }; Body: { ids: string[] } }>(
+  app.post(
     '/api/admin/classes/:className/delete',
     {
       schema: {
@@ -157,17 +152,7 @@ export async function consoleFieldRoutes(app: FastifyInstance, services: Console
         summary: `Delete up to ${BULK_DELETE_MAX} objects of a class by id (needs a sign-in from the last 15 minutes)`,
         params: c['POST /api/admin/classes/:className/delete'].params,
         body: c['POST /api/admin/classes/:className/delete'].body,
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              deleted: { type: 'array', items: { type: 'string' } },
-              missing: { type: 'array', items: { type: 'string' } },
-            },
-            required: ['deleted', 'missing'],
-          },
-          ...errors,
-        },
+        response: { 200: c['POST /api/admin/classes/:className/delete'].answer, ...errors },
       },
     },
     async (request) => {

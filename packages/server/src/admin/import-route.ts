@@ -1,4 +1,6 @@
 import { PassThrough } from 'node:stream'
+import { consoleRoutes as c, type ConsoleImportLine } from '@portico/sdk/wire'
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 
 import { badRequest, errorBodySchema, HttpError } from '../errors.ts'
 import { ImportFileError } from '../import/export-file.ts'
@@ -34,11 +36,6 @@ export const consoleImportRoute = routePlugin(
   async function consoleImportRoute(app, services: ConsoleImportNeeds) {
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
-    const classParams = {
-      type: 'object',
-      properties: { className: { type: 'string', minLength: 1, maxLength: 140 } },
-      required: ['className'],
-    } as const
     const errors = { 400: errorBodySchema, ...consoleErrors } as const
     // The export file as the body; the answer is a stream of progress lines (NDJSON), the last one
     // the report, so the console can show progress on a large file.
@@ -49,7 +46,7 @@ export const consoleImportRoute = routePlugin(
         { parseAs: 'string', bodyLimit: IMPORT_MAX_BYTES },
         (_request, body, done) => done(null, body),
       )
-      upload.post<{ Params: { className: string }; Body: string }>(
+      upload.withTypeProvider<JsonSchemaToTsProvider>().post(
         '/api/admin/import/:className',
         {
           bodyLimit: IMPORT_MAX_BYTES,
@@ -59,8 +56,12 @@ export const consoleImportRoute = routePlugin(
             tags,
             summary:
               'Import one file of a Parse export (a class as Parse Dashboard exports it, [ … ], or the legacy {"results": [ … ]}, or a _Join:<field>:<Class> relation file); answers progress lines, then the report',
-            params: classParams,
-            response: { ...errors, 413: errorBodySchema },
+            params: c['POST /api/admin/import/:className'].params,
+            response: {
+              200: c['POST /api/admin/import/:className'].answer,
+              ...errors,
+              413: errorBodySchema,
+            },
           },
         },
         async (request, reply) => {
@@ -79,7 +80,7 @@ export const consoleImportRoute = routePlugin(
           const className = file.className
           const out = new PassThrough()
           void reply.type('application/x-ndjson; charset=utf-8').send(out)
-          const line = (value: unknown) => out.write(`${JSON.stringify(value)}\n`)
+          const line = (value: ConsoleImportLine) => out.write(`${JSON.stringify(value)}\n`)
           void (async () => {
             try {
               const report = await services.imports.run(file, (progress) => line({ progress }))

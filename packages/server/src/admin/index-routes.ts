@@ -1,5 +1,6 @@
 import { consoleRoutes as c } from '@portico/sdk/wire'
 import type { FastifyInstance } from 'fastify'
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import { errorBodySchema, notFound } from '../errors.ts'
 import { assertStoredClassName } from '../objects/names.ts'
 import type { FieldIndexes } from '../objects/field-indexes.ts'
@@ -17,11 +18,12 @@ export type ConsoleIndexNeeds = ConsoleNeeds & { fieldIndexes: FieldIndexes }
 const errors = { 400: errorBodySchema, 404: errorBodySchema, ...consoleErrors } as const
 
 /** The index routes, inside the console's data plugin (whose access hook guards them). */
-export async function consoleIndexRoutes(app: FastifyInstance, services: ConsoleIndexNeeds) {
+export async function consoleIndexRoutes(fastify: FastifyInstance, services: ConsoleIndexNeeds) {
+  const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
   const requireConsole = consoleAccess(services.config.app)
   const indexes = services.fieldIndexes
 
-  app.get<{ Params: { className: string } }>(
+  app.get(
     '/api/admin/classes/:className/indexes',
     {
       schema: {
@@ -40,14 +42,17 @@ export async function consoleIndexRoutes(app: FastifyInstance, services: Console
     },
   )
 
-  app.delete<{ Params: { className: string; field: string } }>(
+  app.delete(
     '/api/admin/classes/:className/indexes/:field',
     {
       schema: {
         tags,
         summary: "Remove an index built for a class's queries (it is not built again)",
         params: c['DELETE /api/admin/classes/:className/indexes/:field'].params,
-        response: { 204: { type: 'null' }, ...errors },
+        response: {
+          204: c['DELETE /api/admin/classes/:className/indexes/:field'].answer,
+          ...errors,
+        },
       },
     },
     async (request, reply) => {
@@ -60,7 +65,7 @@ export async function consoleIndexRoutes(app: FastifyInstance, services: Console
         action: 'class.index.remove',
         target: `${name}.${request.params.field}`,
       })
-      return reply.status(204).send()
+      return reply.status(204).send(null)
     },
   )
 }

@@ -1,4 +1,6 @@
+import { consoleRoutes as c } from '@portico/sdk/wire'
 import type { FastifyInstance } from 'fastify'
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import { errorBodySchema } from '../errors.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import { SCHEMA_CLASS } from '../objects/class-permissions.ts'
@@ -16,19 +18,6 @@ import { consoleErrors, tags } from './schemas.ts'
 // `_SCHEMA` object, as the schema routes do), recorded in the audit log with what they were.
 
 const errors = { 400: errorBodySchema, 404: errorBodySchema, ...consoleErrors } as const
-const className = { type: 'string', maxLength: 64 } as const
-const openClassSchema = {
-  type: 'object',
-  properties: {
-    className: { type: 'string' },
-    create: { type: 'boolean', description: 'Clients that are not signed in may create in it' },
-    write: {
-      type: 'boolean',
-      description: 'It holds objects that clients that are not signed in may change or delete',
-    },
-  },
-  required: ['className', 'create', 'write'],
-} as const
 
 /** The services these routes use. */
 export type ConsoleOpenClassNeeds = ConsoleNeeds & {
@@ -39,9 +28,10 @@ export type ConsoleOpenClassNeeds = ConsoleNeeds & {
 
 /** The open-class routes, inside the console's data plugin (whose access hook guards them). */
 export async function consoleOpenClassRoutes(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   services: ConsoleOpenClassNeeds,
 ) {
+  const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
   const requireConsole = consoleAccess(services.config.app)
 
   app.get(
@@ -50,14 +40,7 @@ export async function consoleOpenClassRoutes(
       schema: {
         tags,
         summary: 'The classes anyone signed out may create in or write',
-        response: {
-          200: {
-            type: 'object',
-            properties: { classes: { type: 'array', items: openClassSchema } },
-            required: ['classes'],
-          },
-          ...errors,
-        },
+        response: { 200: c['GET /api/admin/open-classes'].answer, ...errors },
       },
     },
     async (request) => {
@@ -66,22 +49,15 @@ export async function consoleOpenClassRoutes(
     },
   )
 
-  app.post<{ Params: { className: string } }>(
+  app.post(
     '/api/admin/classes/:className/close',
     {
       schema: {
         tags,
         summary:
           'Close a class to signed-in users: its permissions then ask a sign-in for every write (reads stay as they were)',
-        params: { type: 'object', properties: { className }, required: ['className'] },
-        response: {
-          200: {
-            type: 'object',
-            properties: { classLevelPermissions: { type: 'object', additionalProperties: true } },
-            required: ['classLevelPermissions'],
-          },
-          ...errors,
-        },
+        params: c['POST /api/admin/classes/:className/close'].params,
+        response: { 200: c['POST /api/admin/classes/:className/close'].answer, ...errors },
       },
     },
     async (request) => {

@@ -1,11 +1,12 @@
 import { consoleRoutes as c } from '@portico/sdk/wire'
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 
 import { errorBodySchema } from '../errors.ts'
 import { badRequest, notFound } from '../errors.ts'
 import { consoleAccess } from '../auth/team.ts'
 import { guardConsoleRoutes } from './guard.ts'
 import type { People } from './people.ts'
-import { consoleErrors, paging, tags } from './schemas.ts'
+import { consoleErrors, paging, tags, withIsoDates } from './schemas.ts'
 import { effectiveSettings } from './settings.ts'
 import { routePlugin } from '../http/route-plugin.ts'
 import type { ApiKeyVerifier } from '../rpc/api-keys.ts'
@@ -27,13 +28,20 @@ const errors = consoleErrors
 export const consolePeopleRoutes = routePlugin(
   'portico-console-people',
   ['portico-current-user'],
-  async function consolePeopleRoutes(app, services: ConsolePeopleNeeds) {
+  async function consolePeopleRoutes(fastify, services: ConsolePeopleNeeds) {
+    const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
 
     app.get(
       '/api/admin/me',
-      { schema: { tags, summary: 'Your console role (admin or viewer)', response: errors } },
+      {
+        schema: {
+          tags,
+          summary: 'Your console role (admin or viewer)',
+          response: { 200: c['GET /api/admin/me'].answer, ...errors },
+        },
+      },
       async (request) => {
         const { user, role, session } = await requireConsole(request, 'read')
         return { address: user.address, role, signedInAt: session.createdAt.toISOString() }
@@ -46,7 +54,7 @@ export const consolePeopleRoutes = routePlugin(
         schema: {
           tags,
           summary: 'Counts: users, sessions, objects by class, files, events today',
-          response: errors,
+          response: { 200: c['GET /api/admin/overview'].answer, ...errors },
         },
       },
       async (request) => {
@@ -70,49 +78,53 @@ export const consolePeopleRoutes = routePlugin(
       },
     )
 
-    app.get<{ Querystring: { search?: string; limit?: string; skip?: string } }>(
+    app.get(
       '/api/admin/users',
       {
         schema: {
           tags,
           summary: 'Users, newest sign-in first; search by address',
           querystring: c['GET /api/admin/users'].querystring,
-          response: errors,
+          response: { 200: c['GET /api/admin/users'].answer, ...errors },
         },
       },
       async (request) => {
         await requireConsole(request, 'read')
         const search = request.query.search?.trim()
         const rows = await services.people.list(search, paging(request.query))
-        return { results: rows }
+        return { results: rows.map(withIsoDates) }
       },
     )
 
-    app.get<{ Params: { userId: string } }>(
+    app.get(
       '/api/admin/users/:userId/sessions',
       {
         schema: {
           tags,
           summary: "A user's sessions: device, last use, state",
           params: c['GET /api/admin/users/:userId/sessions'].params,
-          response: errors,
+          response: { 200: c['GET /api/admin/users/:userId/sessions'].answer, ...errors },
         },
       },
       async (request) => {
         await requireConsole(request, 'read')
         const rows = await services.people.sessionsOf(request.params.userId)
-        return { results: rows }
+        return { results: rows.map(withIsoDates) }
       },
     )
 
-    app.post<{ Params: { sessionId: string } }>(
+    app.post(
       '/api/admin/sessions/:sessionId/revoke',
       {
         schema: {
           tags,
           summary: 'Revoke one session (its next request is refused)',
           params: c['POST /api/admin/sessions/:sessionId/revoke'].params,
-          response: { 404: errorBodySchema, ...errors },
+          response: {
+            200: c['POST /api/admin/sessions/:sessionId/revoke'].answer,
+            404: errorBodySchema,
+            ...errors,
+          },
         },
       },
       async (request) => {
@@ -124,14 +136,14 @@ export const consolePeopleRoutes = routePlugin(
       },
     )
 
-    app.post<{ Params: { userId: string } }>(
+    app.post(
       '/api/admin/users/:userId/revoke-sessions',
       {
         schema: {
           tags,
           summary: "Revoke all of a user's sessions",
           params: c['POST /api/admin/users/:userId/revoke-sessions'].params,
-          response: errors,
+          response: { 200: c['POST /api/admin/users/:userId/revoke-sessions'].answer, ...errors },
         },
       },
       async (request) => {
@@ -148,23 +160,23 @@ export const consolePeopleRoutes = routePlugin(
         schema: {
           tags,
           summary: 'Gateway API keys with their last use (never the keys)',
-          response: errors,
+          response: { 200: c['GET /api/admin/api-keys'].answer, ...errors },
         },
       },
       async (request) => {
         await requireConsole(request, 'read')
-        return { results: await services.people.listApiKeys() }
+        return { results: (await services.people.listApiKeys()).map(withIsoDates) }
       },
     )
 
-    app.post<{ Body: { label: string } }>(
+    app.post(
       '/api/admin/api-keys',
       {
         schema: {
           tags,
           summary: 'Create a gateway API key: the answer is the only time the key is shown',
           body: c['POST /api/admin/api-keys'].body,
-          response: { 400: errorBodySchema, ...errors },
+          response: { 201: c['POST /api/admin/api-keys'].answer, 400: errorBodySchema, ...errors },
         },
       },
       async (request, reply) => {
@@ -182,14 +194,18 @@ export const consolePeopleRoutes = routePlugin(
       },
     )
 
-    app.post<{ Params: { keyId: string } }>(
+    app.post(
       '/api/admin/api-keys/:keyId/revoke',
       {
         schema: {
           tags,
           summary: 'Revoke a gateway API key (refused by every process within 30 s)',
           params: c['POST /api/admin/api-keys/:keyId/revoke'].params,
-          response: { 404: errorBodySchema, ...errors },
+          response: {
+            200: c['POST /api/admin/api-keys/:keyId/revoke'].answer,
+            404: errorBodySchema,
+            ...errors,
+          },
         },
       },
       async (request) => {
@@ -214,7 +230,7 @@ export const consolePeopleRoutes = routePlugin(
         schema: {
           tags,
           summary: 'The effective configuration, secrets masked, with where each value came from',
-          response: errors,
+          response: { 200: c['GET /api/admin/settings'].answer, ...errors },
         },
       },
       async (request) => {
@@ -223,14 +239,14 @@ export const consolePeopleRoutes = routePlugin(
       },
     )
 
-    app.get<{ Querystring: { limit?: string; before?: string } }>(
+    app.get(
       '/api/admin/audit',
       {
         schema: {
           tags,
           summary: 'The audit log of console changes, newest first',
           querystring: c['GET /api/admin/audit'].querystring,
-          response: errors,
+          response: { 200: c['GET /api/admin/audit'].answer, ...errors },
         },
       },
       async (request) => {

@@ -15,3 +15,17 @@ export function paging(
     offset: query.skip === undefined ? 0 : Number(query.skip),
   }
 }
+
+type WireDates<T> = {
+  [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K]
+}
+
+/** A row with its dates as ISO strings, as the console's answers carry them. */
+export function withIsoDates<T extends object>(row: T): WireDates<T> {
+  return Object.fromEntries(
+    Object.entries(row).map(([key, value]) => [
+      key,
+      value instanceof Date ? value.toISOString() : value,
+    ]),
+  ) as WireDates<T>
+}

@@ -1,4 +1,5 @@
 import { consoleRoutes as c } from '@portico/sdk/wire'
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import { guardConsoleRoutes } from './guard.ts'
 import { errorBodySchema, notFound } from '../errors.ts'
 import { routePlugin } from '../http/route-plugin.ts'
@@ -32,10 +33,11 @@ const errors = consoleErrors
 export const consoleSyncRoutes = routePlugin(
   'portico-console-syncs',
   ['portico-current-user'],
-  async function consoleSyncRoutes(app, services: ConsoleSyncNeeds) {
+  async function consoleSyncRoutes(fastify, services: ConsoleSyncNeeds) {
+    const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
     const requireConsole = consoleAccess(services.config.app)
     guardConsoleRoutes(app, services.config.app)
-    await consoleWeb3ApiRoutes(app, services)
+    await consoleWeb3ApiRoutes(fastify, services)
 
     app.get(
       '/api/admin/syncs',
@@ -44,7 +46,7 @@ export const consoleSyncRoutes = routePlugin(
           tags,
           summary:
             'Every contract-event sync and watch, with its progress and which process writes it',
-          response: errors,
+          response: { 200: c['GET /api/admin/syncs'].answer, ...errors },
         },
       },
       async (request) => {
@@ -89,14 +91,18 @@ export const consoleSyncRoutes = routePlugin(
       },
     )
 
-    app.delete<{ Params: { tableName: string } }>(
+    app.delete(
       '/api/admin/watches/:tableName',
       {
         schema: {
           tags,
           summary: 'Stop a contract-event watch (its rows stay in its class)',
           params: c['DELETE /api/admin/watches/:tableName'].params,
-          response: { 204: { type: 'null' }, 404: errorBodySchema, ...errors },
+          response: {
+            204: c['DELETE /api/admin/watches/:tableName'].answer,
+            404: errorBodySchema,
+            ...errors,
+          },
         },
       },
       async (request, reply) => {
@@ -115,7 +121,7 @@ export const consoleSyncRoutes = routePlugin(
           target: `watch/${tableName}`,
           before: watch ?? { tableName },
         })
-        return reply.status(204).send()
+        return reply.status(204).send(null)
       },
     )
   },

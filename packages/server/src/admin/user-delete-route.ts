@@ -1,4 +1,6 @@
+import { consoleRoutes as c } from '@portico/sdk/wire'
 import type { FastifyInstance } from 'fastify'
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import { errorBodySchema, notFound } from '../errors.ts'
 import type { ConsoleNeeds } from './needs.ts'
 import { consoleAccess } from '../auth/team.ts'
@@ -8,23 +10,22 @@ import { consoleErrors, tags } from './schemas.ts'
 // The console's deletion of a user (a data-protection request): as `user.destroy()` does it
 // (delete-user.ts), by an admin with a fresh sign-in, recorded in the audit log.
 
-const id = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } as const
-
 export async function consoleUserDeleteRoute(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   services: ConsoleNeeds & DeleteUserSources,
 ) {
+  const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
   const requireConsole = consoleAccess(services.config.app)
-  app.delete<{ Params: { userId: string } }>(
+  app.delete(
     '/api/admin/users/:userId',
     {
       schema: {
         tags,
         summary:
           'Delete a user: their sessions, wallets, password and account objects go; what they own is kept or deleted as USER_DELETE_OBJECTS says',
-        params: { type: 'object', properties: { userId: id }, required: ['userId'] },
+        params: c['DELETE /api/admin/users/:userId'].params,
         response: {
-          204: { type: 'null' },
+          204: c['DELETE /api/admin/users/:userId'].answer,
           400: errorBodySchema,
           404: errorBodySchema,
           ...consoleErrors,
@@ -38,7 +39,7 @@ export async function consoleUserDeleteRoute(
         objects: services.config.compat.userDeleteObjects ?? 'keep',
       })
       if (!deleted) throw notFound('No such user.')
-      return reply.status(204).send()
+      return reply.status(204).send(null)
     },
   )
 }

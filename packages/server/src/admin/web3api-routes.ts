@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
 import { consoleRoutes as c } from '@portico/sdk/wire'
 import type { ServerConfig } from '../config/server.ts'
 import type { Web3Api } from '../web3api/service.ts'
@@ -11,9 +12,10 @@ import { consoleErrors, tags } from './schemas.ts'
 // they took; and whether the address index that the wallet-wide functions read is there.
 
 export async function consoleWeb3ApiRoutes(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   services: { config: ServerConfig; processId: string; web3api: Web3Api },
 ) {
+  const app = fastify.withTypeProvider<JsonSchemaToTsProvider>()
   const requireConsole = consoleAccess(services.config.app)
   app.get(
     '/api/admin/web3api',
