@@ -15,7 +15,7 @@ import {
   shortName,
   storedFileName,
 } from './console-fields.ts'
-import { classes, objects, roles } from './console-data.ts'
+import { classes, creates, objects, roles } from './console-data.ts'
 
 export { BULK_DELETE_MAX, FIELD_TYPES } from './console-data.ts'
 
@@ -542,4 +542,5 @@ export const consoleRoutes = {
   ...classes,
   ...objects,
   ...roles,
+  ...creates,
 } as const
