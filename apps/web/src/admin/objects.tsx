@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react'
 import type { SectionProps } from './section.ts'
+import { AddRow } from './add-row.tsx'
 import { ClassDefaultsPanel } from './class-defaults.tsx'
+import { CreateClass } from './create-class.tsx'
 import { DataGrid } from './data-grid.tsx'
 import { FieldTools } from './field-tools.tsx'
 import { ClassIndexes } from './class-indexes.tsx'
@@ -248,6 +250,17 @@ function Browser({
             ))}
           </select>
         </label>
+        {readOnly ? null : (
+          <CreateClass
+            client={client}
+            known={[...(known ?? []).map((c) => c.className), ...(chosen ? [chosen] : [])]}
+            onCreated={(name) => {
+              pickClass(name)
+              classes.reload()
+              setMessage({ text: `The class ${name} was created: add its rows and fields below.` })
+            }}
+          />
+        )}
         {opened
           .filter((o) => o.className === chosen)
           .map((o) => (
@@ -346,6 +359,20 @@ function Browser({
                   </>
                 ) : null}
               </div>
+              {readOnly ? null : (
+                <AddRow
+                  key={chosen}
+                  client={client}
+                  className={chosen}
+                  columns={columns}
+                  upload={upload}
+                  onCreated={(object) => {
+                    setMessage({ text: `Added ${object.objectId} to ${chosen}.` })
+                    firstPage()
+                    reload()
+                  }}
+                />
+              )}
               {message ? (
                 <p
                   role={message.problem ? 'alert' : 'status'}
