@@ -149,6 +149,8 @@ describe.each(databaseKinds())("the console's class and object creates on %s", (
     expect(badAcl.json().error.message).toMatch(/create it under Roles first/)
     const name = await call('POST', '/api/admin/classes/no%20such', admin, { data: {} })
     expect(name.statusCode).toBe(400)
+    const user = await call('POST', '/api/admin/classes/_User', admin, { data: {} })
+    expect(user.json().error.message).toMatch(/signing in with a wallet/)
     expect((await call('GET', '/api/admin/classes/Planet?count=1', admin)).json().count).toBe(
       before,
     )

@@ -91,6 +91,11 @@ export const consoleCreateRoutes = routePlugin(
       async (request, reply) => {
         const { user } = await requireConsole(request, 'write')
         const className = assertStoredClassName(request.params.className)
+        if (className === '_User' || className === '_EthAddress')
+          throw badRequest(
+            `${className} rows are made by signing in with a wallet: have the user sign in once.`,
+            'invalid_value',
+          )
         const data = normaliseDocument(request.body.data)
         const sent = request.body.acl
         const acl =
