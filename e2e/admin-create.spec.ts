@@ -6,7 +6,7 @@ import { signInWithTestWallet } from './support/sign-in.ts'
 // The data browser's creates against the real server, as anvil account 0 (an admin): a class
 // made with its first fields, a row of several types added through each type's editor, both
 // seen in the grid and in the audit log, a bad value refused with nothing saved, and the forms
-// at 1280 and 390 px in both themes.
+// at 1280 and 390 px in both themes; a viewer (account 2) is offered neither.
 
 test.use({ reducedMotion: 'reduce' })
 
@@ -122,4 +122,34 @@ test('an admin creates a class and adds a typed row, seen in the grid and the au
   await expect(created).toHaveCount(1)
   await created.getByText('Show').click()
   await expect(created.locator('pre')).toContainText('"title": "Mars"')
+})
+
+test('a viewer is offered neither create, and the API refuses both as read-only', async ({
+  page,
+}) => {
+  await signInWithTestWallet(page, 2)
+  await page.goto('/admin/objects')
+  await appStarted(page)
+  await expect(page.getByText('Viewer: you can look, not change')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Create class…' })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Add row…' })).toHaveCount(0)
+  const refusals = await page.evaluate(async () => {
+    const codes: string[] = []
+    for (const [url, body] of [
+      ['/api/admin/classes', { name: 'ByViewer' }],
+      ['/api/admin/classes/ByViewer', { data: { title: 'x' } }],
+    ] as const) {
+      const answer = await fetch(url, {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+      codes.push(
+        `${answer.status} ${((await answer.json()) as { error: { code: string } }).error.code}`,
+      )
+    }
+    return codes
+  })
+  expect(refusals).toEqual(['403 read_only', '403 read_only'])
 })
