@@ -53,7 +53,7 @@ describe.each(databaseKinds())("the console's class and object creates on %s", (
     expect(again.json().error.message).toMatch(/pick another name/)
   })
 
-  it('creates a class with no columns yet, and refuses one that already has objects', async () => {
+  it('creates a class with no columns yet, and refuses one that has objects or a schema', async () => {
     expect((await call('POST', '/api/admin/classes', admin, { name: 'Empty' })).statusCode).toBe(
       201,
     )
@@ -64,6 +64,22 @@ describe.each(databaseKinds())("the console's class and object creates on %s", (
     await call('POST', '/api/classes/Saved', member, { data: { n: 1 } })
     const taken = await call('POST', '/api/admin/classes', admin, { name: 'Saved' })
     expect(taken.statusCode).toBe(409)
+    // A class with a schema of its own (Parse's, as an import keeps it) and no objects yet.
+    const now = new Date()
+    await app.services.objects.insertAbsent([
+      {
+        className: '_SCHEMA',
+        id: 'Schemed',
+        ownerId: admin.user.id,
+        acl: {},
+        data: { fields: { title: { type: 'String' } } },
+        createdAt: now,
+        updatedAt: now,
+      },
+    ])
+    expect((await call('POST', '/api/admin/classes', admin, { name: 'Schemed' })).statusCode).toBe(
+      409,
+    )
     expect((await call('GET', '/api/admin/classes/Saved/fields', admin)).json().fields).toEqual({})
   })
 

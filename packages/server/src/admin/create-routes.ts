@@ -5,6 +5,7 @@ import { routePlugin } from '../http/route-plugin.ts'
 import type { IdempotencyRecords } from '../idempotency/store.ts'
 import { ANY_OWNER } from '../objects/access.ts'
 import { parseAcl, withPublicRead, type Acl } from '../objects/acl.ts'
+import { SCHEMA_CLASS } from '../objects/class-permissions.ts'
 import {
   assertClassName,
   assertFieldName,
@@ -61,8 +62,17 @@ export const consoleCreateRoutes = routePlugin(
         const fields: Record<string, DeclaredField> = {}
         for (const [name, field] of Object.entries(request.body.fields ?? {}))
           fields[name] = declaredField(name, field)
-        const held = await objects.query(ANY_OWNER, className, { limit: 1, skip: 0 })
-        if (held.results.length || !(await services.declaredFields.create(className, fields)))
+        // A class exists once it holds objects, has a schema (Parse's, kept as a `_SCHEMA` object)
+        // or is declared here.
+        const [held, schema] = await Promise.all([
+          objects.query(ANY_OWNER, className, { limit: 1, skip: 0 }),
+          objects.readAsServer({ className: SCHEMA_CLASS, objectId: className }),
+        ])
+        if (
+          held.results.length ||
+          schema ||
+          !(await services.declaredFields.create(className, fields))
+        )
           throw classExists(className)
         await services.audit.record({
           actor: user.address,
