@@ -25,6 +25,7 @@ import { consoleDataRoutes } from './admin/data-routes.ts'
 import { consoleImportRoute } from './admin/import-route.ts'
 import { consolePeopleRoutes } from './admin/people-routes.ts'
 import { consoleRoleRoutes } from './admin/role-routes.ts'
+import { consoleCreateRoutes } from './admin/create-routes.ts'
 import { consoleSyncRoutes } from './admin/sync-routes.ts'
 import { consoleAddressRoutes } from './admin/address-routes.ts'
 import { consoleCloudRoutes } from './admin/cloud-routes.ts'
@@ -138,6 +139,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   await app.register(consolePeopleRoutes, { services })
   await app.register(consoleDataRoutes, { services })
   await app.register(consoleRoleRoutes, { services })
+  await app.register(consoleCreateRoutes, { services })
   await app.register(consoleImportRoute, { services })
   await app.register(consoleSyncRoutes, { services })
   await app.register(consoleAddressRoutes, { services })

@@ -213,3 +213,22 @@ export async function wellInsideAMinute(marginMs = 15_000): Promise<void> {
   const left = 60_000 - (Date.now() % 60_000)
   if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50))
 }
+
+/**
+ * `testApp` with a console team: an admin and a viewer, signed in (their headers for
+ * `app.inject`), for suites of the console's routes.
+ */
+export async function consoleTestApp(
+  kind: DatabaseKind,
+  team = { admin: `0x${'c1'.repeat(20)}`, viewer: `0x${'c2'.repeat(20)}` },
+): Promise<TestApp & Record<'admin' | 'viewer', Awaited<ReturnType<typeof signedIn>>>> {
+  const base = testConfig()
+  const adminAddresses = [getAddress(team.admin)]
+  const viewerAddresses = [getAddress(team.viewer)]
+  const made = await testApp(kind, { app: { ...base.app, adminAddresses, viewerAddresses } })
+  const [admin, viewer] = await Promise.all([
+    signedIn(made.app, team.admin),
+    signedIn(made.app, team.viewer),
+  ])
+  return { ...made, admin, viewer }
+}

@@ -1,5 +1,6 @@
 import { useRef, useState, type KeyboardEvent } from 'react'
 import { editText, parseEdit, type GridColumn } from './field-types.ts'
+import { FieldInput } from './field-input.tsx'
 
 export interface CellEditorProps {
   column: GridColumn
@@ -87,99 +88,15 @@ export function CellEditor({
     onKeyDown: keys,
   } as const
 
-  let input
-  switch (column.type) {
-    case 'boolean':
-      input = (
-        <select {...common} value={text} onChange={(e) => change(e.target.value)}>
-          <option value="">(not set)</option>
-          <option value="true">true</option>
-          <option value="false">false</option>
-        </select>
-      )
-      break
-    case 'date':
-      input = (
-        <>
-          <input
-            {...common}
-            className="date-input"
-            type="datetime-local"
-            step="1"
-            value={text}
-            onChange={(e) => change(e.target.value)}
-          />
-          <span className="muted hint">{zoneName()} time</span>
-        </>
-      )
-      break
-    case 'geopoint': {
-      const [lat = '', lng = ''] = text.split(',').map((part) => part.trim())
-      const set = (nextLat: string, nextLng: string) => change(`${nextLat}, ${nextLng}`)
-      input = (
-        <span className="geo-fields">
-          <label>
-            Latitude
-            <input
-              {...common}
-              aria-label={undefined}
-              inputMode="decimal"
-              value={lat}
-              onChange={(e) => set(e.target.value, lng)}
-            />
-          </label>
-          <label>
-            Longitude
-            <input
-              {...common}
-              aria-label={undefined}
-              autoFocus={false}
-              inputMode="decimal"
-              value={lng}
-              onChange={(e) => set(lat, e.target.value)}
-            />
-          </label>
-        </span>
-      )
-      break
-    }
-    case 'file':
-      input = <input {...common} ref={file} type="file" onChange={() => setProblem(undefined)} />
-      break
-    case 'array':
-    case 'object':
-    case 'polygon':
-      input = (
-        <textarea
-          {...common}
-          className="mono"
-          placeholder={
-            column.type === 'polygon' ? 'latitude, longitude (one point a line)' : undefined
-          }
-          rows={4}
-          value={text}
-          onChange={(e) => change(e.target.value)}
-        />
-      )
-      break
-    default:
-      input = (
-        <input
-          {...common}
-          inputMode={column.type === 'number' ? 'decimal' : undefined}
-          className={column.type === 'bytes' ? 'mono' : undefined}
-          placeholder={
-            column.type === 'pointer'
-              ? `${targetClass ?? ''} object id`
-              : column.type === 'bytes'
-                ? 'base64'
-                : undefined
-          }
-          value={text}
-          onChange={(e) => change(e.target.value)}
-        />
-      )
-  }
+  const input = (
+    <FieldInput
+      column={{ ...column, targetClass }}
+      text={text}
+      onText={change}
+      fileRef={file}
+      inputProps={common}
+    />
+  )
   return (
     <div
       className="cell-editor"
@@ -207,9 +124,4 @@ export function CellEditor({
       ) : null}
     </div>
   )
-}
-
-/** This browser's time zone, by name (`Europe/Paris`): the date picker's times are in it. */
-function zoneName(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'Local'
 }

@@ -1,24 +1,13 @@
 // @vitest-environment happy-dom
-import { useState, type ReactNode } from 'react'
 import { cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { PorticoProvider } from '@portico/react'
-import { createBackendClient } from '@portico/sdk/backend'
-import { createPortico } from '@portico/sdk/portico'
 import { ClassIndexes } from './class-indexes.tsx'
+import { Page, scriptedClient } from './console-test-kit.tsx'
 
 afterEach(cleanup)
 
-function Page({ children }: { children: ReactNode }) {
-  const [portico] = useState(() =>
-    createPortico({ serverUrl: 'http://app.test', appId: 'test', chains: [] }),
-  )
-  return <PorticoProvider portico={portico}>{children}</PorticoProvider>
-}
-
 /** A server holding two indexes of Item until one is removed; what it was sent is kept. */
 function scripted() {
-  const sent: string[] = []
   let indexes = [
     {
       field: 'kind',
@@ -35,23 +24,12 @@ function scripted() {
       bytes: 2048,
     },
   ]
-  const client = createBackendClient({
-    serverUrl: 'http://app.test',
-    appId: 'test',
-    attempts: 1,
-    fetch: async (input, init) => {
-      const url = new URL(input)
-      const method = init.method ?? 'GET'
-      sent.push(`${method} ${decodeURIComponent(url.pathname)}`)
-      if (method === 'DELETE') {
-        const field = decodeURIComponent(url.pathname.split('/').at(-1)!)
-        indexes = indexes.filter((index) => index.field !== field)
-        return new Response(null, { status: 204 })
-      }
-      return Response.json({ indexes })
-    },
+  return scriptedClient((method, url) => {
+    if (method !== 'DELETE') return { indexes }
+    const field = decodeURIComponent(url.pathname.split('/').at(-1)!)
+    indexes = indexes.filter((index) => index.field !== field)
+    return new Response(null, { status: 204 })
   })
-  return { client, sent }
 }
 
 describe('the class indexes panel', () => {
@@ -67,7 +45,9 @@ describe('the class indexes panel', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Remove the index on tag|-score' }))
     await screen.findByRole('button', { name: 'Remove the index on kind' })
     await expect.poll(() => screen.queryByText('tag then -score')).toBeNull()
-    expect(sent).toContain('DELETE /api/admin/classes/Item/indexes/tag|-score')
+    expect(sent.map((s) => `${s.method} ${decodeURIComponent(s.path)}`)).toContain(
+      'DELETE /api/admin/classes/Item/indexes/tag|-score',
+    )
   })
 
   it('offers no removal to a viewer', async () => {

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import type { BackendClient } from '@portico/sdk/backend'
-import { FIELD_TYPES, TYPE_LABEL, type GridColumn } from './field-types.ts'
+import { FIELD_TYPES, TYPE_LABEL, isName, type GridColumn } from './field-types.ts'
 import { change } from './use-admin.ts'
 import { consoleCall } from './console-api.ts'
 
@@ -30,7 +30,7 @@ export function FieldTools({
 
   const add = async () => {
     const trimmed = name.trim()
-    if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(trimmed))
+    if (!isName(trimmed))
       return setProblem(
         'A field name starts with a letter and has only letters, digits and _ (at most 64).',
       )

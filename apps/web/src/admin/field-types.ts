@@ -25,6 +25,9 @@ export const TYPE_LABEL: Record<FieldType, string> = {
   acl: 'ACL',
 }
 
+/** Whether `text` is a class or field name as the server takes one. */
+export const isName = (text: string) => /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(text)
+
 /** A column declared for a class before any object has a value in it. */
 export type DeclaredField = ConsoleDeclaredField
 

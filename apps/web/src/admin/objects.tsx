@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react'
 import type { SectionProps } from './section.ts'
+import { AddRow } from './add-row.tsx'
 import { ClassDefaultsPanel } from './class-defaults.tsx'
+import { CreateClass } from './create-class.tsx'
 import { DataGrid } from './data-grid.tsx'
 import { FieldTools } from './field-tools.tsx'
 import { ClassIndexes } from './class-indexes.tsx'
@@ -103,9 +105,15 @@ function Browser({
   const [message, setMessage] = useState<{ text: string; problem?: boolean }>()
   const [confirming, setConfirming] = useState(false)
   const readOnly = role !== 'admin'
+  // The overview lists the classes that hold objects: one created here stays in the list while it
+  // has none yet, and so does the class the address names.
+  const [created, setCreated] = useState<string[]>([])
 
   const known = classes.state.status === 'ready' ? classes.state.data.classes : undefined
   const chosen = className ?? known?.[0]?.className
+  const unlisted = [...new Set([...(chosen ? [chosen] : []), ...created])].filter(
+    (name) => !known?.some((c) => c.className === name),
+  )
   const problem = 'problem' in filter ? filter.problem : undefined
   const whereText = 'where' in filter && filter.where ? JSON.stringify(filter.where) : undefined
   const after = pageIndex > 0 ? ends[pageIndex - 1] : undefined
@@ -235,9 +243,11 @@ function Browser({
         <label>
           Class
           <select value={chosen ?? ''} onChange={(event) => pickClass(event.target.value)}>
-            {chosen && !known?.some((c) => c.className === chosen) ? (
-              <option value={chosen}>{chosen}</option>
-            ) : null}
+            {unlisted.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
             {known?.map((c) => (
               <option key={c.className} value={c.className}>
                 {c.className} ({c.count})
@@ -248,6 +258,18 @@ function Browser({
             ))}
           </select>
         </label>
+        {readOnly ? null : (
+          <CreateClass
+            client={client}
+            known={[...(known ?? []).map((c) => c.className), ...created]}
+            onCreated={(name) => {
+              setCreated([...created, name])
+              pickClass(name)
+              classes.reload()
+              setMessage({ text: `The class ${name} was created: add its rows and fields below.` })
+            }}
+          />
+        )}
         {opened
           .filter((o) => o.className === chosen)
           .map((o) => (
@@ -346,6 +368,20 @@ function Browser({
                   </>
                 ) : null}
               </div>
+              {readOnly ? null : (
+                <AddRow
+                  key={chosen}
+                  client={client}
+                  className={chosen}
+                  columns={columns}
+                  upload={upload}
+                  onCreated={(object) => {
+                    setMessage({ text: `Added ${object.objectId} to ${chosen}.` })
+                    firstPage()
+                    reload()
+                  }}
+                />
+              )}
               {message ? (
                 <p
                   role={message.problem ? 'alert' : 'status'}

@@ -1,10 +1,7 @@
 // @vitest-environment happy-dom
-import { useState, type ReactNode } from 'react'
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { PorticoProvider } from '@portico/react'
-import { createBackendClient } from '@portico/sdk/backend'
-import { createPortico } from '@portico/sdk/portico'
+import { Page, scriptedClient as scripted } from './console-test-kit.tsx'
 import { ObjectEditor } from './object-editor.tsx'
 import { Roles } from './roles.tsx'
 
@@ -14,32 +11,6 @@ import { Roles } from './roles.tsx'
 afterEach(cleanup)
 
 const MEMBER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
-
-function Page({ children }: { children: ReactNode }) {
-  const [portico] = useState(() =>
-    createPortico({ serverUrl: 'http://app.test', appId: 'test', chains: [] }),
-  )
-  return <PorticoProvider portico={portico}>{children}</PorticoProvider>
-}
-
-/** A backend client whose server is `answer`; what it was sent is kept. */
-function scripted(answer: (method: string, url: URL, body: unknown) => unknown) {
-  const sent: { method: string; path: string; body: unknown }[] = []
-  const client = createBackendClient({
-    serverUrl: 'http://app.test',
-    appId: 'test',
-    attempts: 1,
-    fetch: async (input, init) => {
-      const url = new URL(input)
-      const method = init.method ?? 'GET'
-      const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined
-      sent.push({ method, path: url.pathname, body })
-      const reply = answer(method, url, body)
-      return reply instanceof Response ? reply : Response.json(reply)
-    },
-  })
-  return { client, sent }
-}
 
 const object = {
   objectId: 'o1',

@@ -294,6 +294,49 @@ export const objects = {
   },
 } as const
 
+// Creating a class and an object from the console's data browser.
+
+export const creates = {
+  'POST /api/admin/classes': {
+    body: {
+      type: 'object',
+      properties: {
+        name: { ...className, description: 'A letter, then letters, digits and _' },
+        fields: {
+          type: 'object',
+          maxProperties: 100,
+          additionalProperties: declaredFieldSchema,
+          description: 'Its first columns, by name, each with its type',
+        },
+      },
+      required: ['name'],
+      additionalProperties: false,
+    },
+    answer: {
+      type: 'object',
+      properties: { className: { type: 'string' }, fields: fieldsAnswer.properties.fields },
+      required: ['className', 'fields'],
+    },
+  },
+  'POST /api/admin/classes/:className': {
+    params: classParams,
+    body: {
+      type: 'object',
+      properties: {
+        data: { type: 'object' },
+        acl: {
+          ...aclSchema,
+          description:
+            "Who reads and changes it (users by id or wallet address); by default the class's defaults for a new object",
+        },
+      },
+      required: ['data'],
+      additionalProperties: false,
+    },
+    answer: objectSchema,
+  },
+} as const
+
 // Roles, as the console reads and changes them whatever their ACL.
 
 /** A role as the console shows it: its users with their (primary) wallet address. */

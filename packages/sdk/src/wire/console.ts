@@ -16,7 +16,7 @@ import {
   shortName,
   storedFileName,
 } from './console-fields.ts'
-import { classes, objects, roles } from './console-data.ts'
+import { classes, creates, objects, roles } from './console-data.ts'
 import { imports } from './console-import.ts'
 
 export { BULK_DELETE_MAX, FIELD_TYPES } from './console-data.ts'
@@ -573,4 +573,5 @@ export const consoleRoutes = {
   ...objects,
   ...imports,
   ...roles,
+  ...creates,
 } as const

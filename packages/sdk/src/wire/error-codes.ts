@@ -61,6 +61,7 @@ export const errorCodes = [
   'class_permission_denied',
   'class_requires_sign_in',
   'role_name_taken',
+  'class_exists',
   'object_id_taken',
   'invalid_query',
   'limit_too_large',

@@ -20,6 +20,8 @@ const validBodies: Record<string, { body: unknown; contentType?: string }> = {
   'PUT /api/admin/roles/{name}': { body: { add: { users: [] } } },
   'POST /api/admin/import/{className}': { body: '[]', contentType: 'application/json' },
   'POST /api/admin/cloud/jobs/{name}': { body: { params: {} } },
+  'POST /api/admin/classes': { body: { name: 'Fresh' } },
+  'POST /api/admin/classes/{className}': { body: { data: { title: 'x' } } },
 }
 
 /** Path parameters, each valid for its route's pattern. */

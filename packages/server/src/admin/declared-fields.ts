@@ -33,6 +33,19 @@ export class DeclaredFields {
     return row ? (JSON.parse(row.value) as Record<string, DeclaredField>) : {}
   }
 
+  /**
+   * Declares a new class with its first fields (none at all still declares it); false when the
+   * class was declared already, by this call's twin too: of two at once, exactly one wins.
+   */
+  async create(className: string, fields: Record<string, DeclaredField>): Promise<boolean> {
+    const made = await this.#db
+      .insert(sharedValues)
+      .values({ name: keyOf(className), value: JSON.stringify(fields) })
+      .onConflictDoNothing({ target: sharedValues.name })
+      .returning({ name: sharedValues.name })
+    return made.length === 1
+  }
+
   async save(className: string, fields: Record<string, DeclaredField>): Promise<void> {
     const value = JSON.stringify(fields)
     await this.#db
