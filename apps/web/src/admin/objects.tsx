@@ -105,8 +105,8 @@ function Browser({
   const [message, setMessage] = useState<{ text: string; problem?: boolean }>()
   const [confirming, setConfirming] = useState(false)
   const readOnly = role !== 'admin'
-  // The overview lists the classes that hold objects: one created here stays in the list while it
-  // has none yet, and so does the class the address names.
+  // The overview lists the classes that hold objects or were declared here; one just created is
+  // listed before the overview is read again, and so is the class the address names.
   const [created, setCreated] = useState<string[]>([])
 
   const known = classes.state.status === 'ready' ? classes.state.data.classes : undefined

@@ -47,6 +47,9 @@ describe.each(databaseKinds())("the console's class and object creates on %s", (
       target: 'Planet',
       after: { fields },
     })
+    // Listed with the classes that hold objects before it holds one.
+    const overview = (await call('GET', '/api/admin/overview', viewer)).json()
+    expect(overview.classes).toContainEqual({ className: 'Planet', count: 0 })
     const again = await call('POST', '/api/admin/classes', admin, { name: 'Planet' })
     expect(again.statusCode).toBe(409)
     expect(again.json().error).toMatchObject({ code: 'class_exists' })

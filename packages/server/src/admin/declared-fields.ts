@@ -1,5 +1,5 @@
 import type { FIELD_TYPES } from '@portico/sdk/wire'
-import { eq } from 'drizzle-orm'
+import { eq, like } from 'drizzle-orm'
 import type { Database } from '../db/client.ts'
 import { sharedValues } from '../db/schema.ts'
 
@@ -15,7 +15,8 @@ export interface DeclaredField {
   targetClass?: string
 }
 
-const keyOf = (className: string) => `console.fields.${className}`
+const PREFIX = 'console.fields.'
+const keyOf = (className: string) => `${PREFIX}${className}`
 
 /** The columns declared for each class, on one database. */
 export class DeclaredFields {
@@ -37,6 +38,16 @@ export class DeclaredFields {
    * Declares a new class with its first fields (none at all still declares it); false when the
    * class was declared already, by this call's twin too: of two at once, exactly one wins.
    */
+  /** Every class declared here, with or without objects yet. */
+  async classNames(): Promise<string[]> {
+    const rows = await this.#db
+      .select({ name: sharedValues.name })
+      .from(sharedValues)
+      // The prefix holds neither of LIKE's wildcards (`_`, `%`), so it matches only itself.
+      .where(like(sharedValues.name, `${PREFIX}%`))
+    return rows.map((row) => row.name.slice(PREFIX.length)).sort()
+  }
+
   async create(className: string, fields: Record<string, DeclaredField>): Promise<boolean> {
     const made = await this.#db
       .insert(sharedValues)

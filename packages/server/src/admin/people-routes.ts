@@ -5,6 +5,7 @@ import { errorBodySchema } from '../errors.ts'
 import { badRequest, notFound } from '../errors.ts'
 import { consoleAccess } from '../auth/team.ts'
 import { guardConsoleRoutes } from './guard.ts'
+import type { DeclaredFields } from './declared-fields.ts'
 import type { People } from './people.ts'
 import { consoleErrors, paging, tags, withIsoDates } from './schemas.ts'
 import { effectiveSettings } from './settings.ts'
@@ -15,6 +16,7 @@ import type { ConsoleNeeds } from './needs.ts'
 
 /** The services these routes use. */
 export type ConsolePeopleNeeds = ConsoleNeeds & {
+  declaredFields: DeclaredFields
   apiKeys: ApiKeyVerifier
   sessions: Sessions
   people: People
@@ -60,14 +62,22 @@ export const consolePeopleRoutes = routePlugin(
       async (request) => {
         await requireConsole(request, 'read')
         const now = new Date()
-        const [[userCount], [sessionCount], classes, [fileTotals], [eventsToday]] =
+        const [[userCount], [sessionCount], counted, declared, [fileTotals], [eventsToday]] =
           await Promise.all([
             services.people.count(),
             services.people.activeSessionCount(now),
             services.objects.countByClass(),
+            services.declaredFields.classNames(),
             services.people.fileTotals(),
             services.people.eventsToday(),
           ])
+        // A class made in the console is listed before it holds an object.
+        const classes = [
+          ...counted,
+          ...declared
+            .filter((name) => !counted.some((c) => c.className === name))
+            .map((className) => ({ className, count: 0 })),
+        ]
         return {
           users: userCount!.n,
           activeSessions: sessionCount!.n,
