@@ -71,14 +71,34 @@ export class CloudJobs {
         lines.push(line)
         if (lines.length > KEPT_LINES) lines.shift()
       }),
-      message: (text: unknown) => this.#update(id, { message: String(text).slice(0, 2_000) }),
+      message: (text: unknown) => inTurn({ message: String(text).slice(0, 2_000) }),
+    }
+    // A run's writes land in the order they were asked: a message the job did not wait for must
+    // not land after, and overwrite, the run's last one.
+    let written: Promise<unknown> = Promise.resolve()
+    const inTurn = (fields: Record<string, unknown>) => {
+      const write = written.then(() => this.#update(id, fields))
+      written = write.catch(() => {})
+      return write
     }
     const run = runCloud({ label: `job ${name}` }, () => job.handler(request)).then(
       (result) =>
-        this.#finish(id, 'succeeded', typeof result === 'string' ? result : undefined, lines),
+        this.#finish(
+          inTurn,
+          id,
+          'succeeded',
+          typeof result === 'string' ? result : undefined,
+          lines,
+        ),
       // A job may throw anything; Parse keeps a thrown string as the run's message.
       (error: unknown) =>
-        this.#finish(id, 'failed', error instanceof Error ? error.message : String(error), lines),
+        this.#finish(
+          inTurn,
+          id,
+          'failed',
+          error instanceof Error ? error.message : String(error),
+          lines,
+        ),
     )
     this.#running.add(run)
     void run.finally(() => this.#running.delete(run))
@@ -101,12 +121,13 @@ export class CloudJobs {
   }
 
   async #finish(
+    write: (fields: Record<string, unknown>) => Promise<void>,
     id: string,
     status: 'succeeded' | 'failed',
     message: string | undefined,
     lines: CloudLogLine[],
   ) {
-    await this.#update(id, {
+    await write({
       status,
       ...(message === undefined ? {} : { message: message.slice(0, 2_000) }),
       finishedAt: { __type: 'Date', iso: new Date().toISOString() },
