@@ -233,6 +233,8 @@ test('a viewer sees everything and changes nothing: the API refuses every write'
   await page.goto('/admin/objects')
   await appStarted(page)
   await expect(page.getByText('Viewer: you can look, not change')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Create class…' })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Add row…' })).toHaveCount(0)
   await page.goto('/admin/keys')
   // The keys the admin made, or none: other tests make and revoke them meanwhile.
   await expect(page.getByRole('region', { name: 'API keys' })).toBeVisible()
@@ -243,6 +245,8 @@ test('a viewer sees everything and changes nothing: the API refuses every write'
     ['PUT', '/api/admin/classes/Note/abc', { data: { title: 'x' } }],
     ['DELETE', '/api/admin/classes/Note/abc', undefined],
     ['POST', '/api/admin/import/Note', { results: [] }],
+    ['POST', '/api/admin/classes', { name: 'ByViewer' }],
+    ['POST', '/api/admin/classes/ByViewer', { data: { title: 'x' } }],
   ] as const) {
     const answer = await inPage(page, method, url, body)
     expect(answer.status, `${method} ${url}`).toBe(403)
